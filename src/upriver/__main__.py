@@ -1,0 +1,5 @@
+"""``python -m upriver``: the same command line as ``upriver``."""
+
+from upriver.cli import main
+
+main()

@@ -1,0 +1,108 @@
+"""Frozen records of what happened in a game: each accepted action, each trick, each round."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+from upriver.cards import Card, Suit
+from upriver.rules import Scoring
+
+__all__ = [
+    "Action",
+    "BidAction",
+    "DealAction",
+    "Phase",
+    "PlayAction",
+    "RoundResult",
+    "Trick",
+    "TricksAction",
+    "round_score",
+]
+
+
+class Phase(enum.Enum):
+    """What a game is waiting for."""
+
+    DEALING = "dealing"
+    """The next round's cards (or, at a real table, word that they are dealt)."""
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    TRICKS = "tricks"
+    """A round played with real cards: the tricks each seat took."""
+    OVER = "over"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class DealAction:
+    """A round was dealt. ``hands`` is ``None`` when the cards were dealt at a real table."""
+
+    round: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...] | None
+    turned: Card | None
+    trump: Suit | None
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class BidAction:
+    """A seat bid a number of tricks."""
+
+    round: int
+    seat: int
+    bid: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class PlayAction:
+    """A seat played a card."""
+
+    round: int
+    seat: int
+    card: Card
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class TricksAction:
+    """The tricks each seat took in a round played with real cards."""
+
+    round: int
+    tricks: tuple[int, ...]
+
+
+Action = DealAction | BidAction | PlayAction | TricksAction
+"""Any entry of a game's action log."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class Trick:
+    """One trick: who led, the cards in play order with their seats, and who won it."""
+
+    leader: int
+    cards: tuple[tuple[int, Card], ...]
+    winner: int
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class RoundResult:
+    """A finished round as the score sheet shows it, with its cards when they were recorded."""
+
+    number: int
+    """1-based, as on the score sheet."""
+    hand_size: int
+    dealer: int
+    turned: Card | None
+    trump: Suit | None
+    hands: tuple[tuple[Card, ...], ...] | None
+    bids: tuple[int, ...]
+    plays: tuple[Card, ...] | None
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+def round_score(scoring: Scoring, bid: int, tricks: int) -> int:
+    """Points for one seat's round under ``scoring``."""
+    exact = bid == tricks
+    if scoring is Scoring.TEN_PLUS_BID:
+        return 10 + bid if exact else 0
+    return tricks + (10 if exact else 0)

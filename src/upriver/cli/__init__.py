@@ -1,0 +1,19 @@
+"""The ``upriver`` command line: ``play`` a game in the terminal, ``check`` a record."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="upriver",
+    help="Up and Down the River (Oh Hell, Nomination Whist): play, keep and check games.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def main() -> None:
+    """Entry point of the ``upriver`` console script."""
+    from upriver.cli import check, play  # noqa: F401  (registers the commands)
+
+    app()

@@ -1,0 +1,1 @@
+"""`upriver check FILE`: validate and score a game record (see RECORD.md)."""

@@ -1,0 +1,1 @@
+"""`upriver play`: a game in the terminal against bots."""

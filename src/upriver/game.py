@@ -1,0 +1,652 @@
+"""The whole game as one state machine: deal, bid, play, score, rotate, to the end.
+
+Every action comes in three forms, as in pokerkit: ``check_bid`` explains why an
+action is refused (it raises :class:`~upriver.errors.IllegalActionError`),
+``can_bid`` is the cheap yes/no, and ``bid`` applies it and returns the frozen
+record appended to :attr:`Game.log`. A refused action leaves the game exactly as
+it was. Adapters (terminal, web, bots, RL) reach the rules only through here.
+
+>>> from upriver import Card, Game, preset
+>>> game = Game(preset("classic", players=4), seed=7)
+>>> game.phase, game.hand_size, game.to_act
+(<Phase.BIDDING: 'bidding'>, 1, 3)
+>>> game.legal_bids()
+(0, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from upriver.actions import (
+    Action,
+    BidAction,
+    DealAction,
+    Phase,
+    PlayAction,
+    RoundResult,
+    Trick,
+    TricksAction,
+    round_score,
+)
+from upriver.cards import DECK, SUIT_MASKS, Card, Rank, Suit, cards_in, mask_of
+from upriver.errors import IllegalActionError
+from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, TrumpLead
+from upriver.view import SeatView
+
+__all__ = ["Game"]
+
+
+def _spoken(items: Sequence[object]) -> str:
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+class Game:
+    """A game of Up and Down the River under one :class:`~upriver.rules.Rules`.
+
+    ``players`` are the names in seating order, clockwise (default ``P1``…).
+    ``seed`` fixes every random choice (first-dealer draw, every shuffle).
+    ``dealer`` chooses the first dealer's seat whatever the rules' method; with
+    ``FirstDealer.LEFT_OF_KEEPER`` the ``keeper`` seat (default: the last seat)
+    keeps score and the seat to its left deals. With ``auto_deal`` off the game
+    waits in :attr:`Phase.DEALING` for :meth:`deal` or :meth:`deal_at_table`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str] | None = None,
+        *,
+        seed: int | None = None,
+        dealer: int | None = None,
+        keeper: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        n = rules.players
+        names = tuple(players) if players is not None else tuple(f"P{i + 1}" for i in range(n))
+        if len(names) != n:
+            raise IllegalActionError(
+                f"the rules are for {n} players but {len(names)} names were given",
+                rule="players",
+            )
+        for seat in (dealer, keeper):
+            if seat is not None and not 0 <= seat < n:
+                raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {n - 1}", rule="seat")
+        self.rules = rules
+        self.players: tuple[str, ...] = names
+        self.seed = seed
+        self.auto_deal = auto_deal
+        self._rng = random.Random(seed)
+        self._n = n
+        self._sizes = rules.hand_sizes
+        self._scoring = rules.scoring
+        self._trump_must_break = rules.trump_lead is TrumpLead.BROKEN
+        self._simultaneous = rules.bidding is Bidding.SIMULTANEOUS
+        self.dealer_draw: tuple[tuple[int, Card], ...] = ()
+        """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
+        if dealer is None:
+            if rules.first_dealer is FirstDealer.FIRST_JACK:
+                self.dealer_draw = self._draw_for_dealer()
+                dealer = self.dealer_draw[-1][0]
+            elif rules.first_dealer is FirstDealer.LEFT_OF_KEEPER:
+                dealer = ((n - 1 if keeper is None else keeper) + 1) % n
+            else:
+                dealer = 0
+        self.first_dealer = dealer
+        self.totals: list[int] = [0] * n
+        self._results: list[RoundResult] = []
+        self._log: list[Action] = []
+        self._round = -1
+        self._phase = Phase.DEALING
+        self._dealer = (dealer - 1) % n
+        self._start_round()
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for now."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last round of the schedule has been scored."""
+        return self._phase is Phase.OVER
+
+    @property
+    def round_number(self) -> int:
+        """The current round, 1-based (the last round once the game is over)."""
+        return min(self._round, len(self._sizes) - 1) + 1
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player this round."""
+        return self._sizes[min(self._round, len(self._sizes) - 1)]
+
+    @property
+    def dealer(self) -> int:
+        """The seat dealing this round."""
+        return self._dealer
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose bid or card is awaited (under simultaneous bidding, the first still to bid)."""
+        if self._phase is Phase.BIDDING or self._phase is Phase.PLAYING:
+            return self._to_act
+        return None
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """Every seat that may act now: all pending bidders under simultaneous bidding."""
+        if self._phase is Phase.BIDDING and self._simultaneous:
+            return tuple(s for s in self.bidding_order if self._bids[s] is None)
+        seat = self.to_act
+        return () if seat is None else (seat,)
+
+    @property
+    def bidding_order(self) -> tuple[int, ...]:
+        """Seats in bidding order: left of the dealer first, the dealer last."""
+        n = self._n
+        return tuple((self._dealer + 1 + i) % n for i in range(n))
+
+    @property
+    def turned(self) -> Card | None:
+        """The card turned up for trump this round, or ``None`` (no card left, or a real table)."""
+        return self._turned
+
+    @property
+    def trump(self) -> Suit | None:
+        """This round's trump suit, or ``None`` for a round without trump."""
+        return self._trump
+
+    @property
+    def bids(self) -> tuple[int | None, ...]:
+        """This round's bids in seat order; ``None`` where a seat has not bid."""
+        return tuple(self._bids)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each seat has taken this round."""
+        return tuple(self._tricks)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick on the table: (seat, card) in play order."""
+        return tuple(zip(self._trick_seats, self._trick_cards, strict=True))
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that leads (or led) the current trick."""
+        return self._leader if self._phase is Phase.PLAYING else None
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks of this round."""
+        return tuple(self._finished)
+
+    @property
+    def trump_broken(self) -> bool:
+        """Whether a trump has been played this round (it may then be led)."""
+        return self._broken
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """Every finished round, first to last."""
+        return tuple(self._results)
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        """Every accepted action, in order."""
+        return tuple(self._log)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now, sorted by suit then rank."""
+        return cards_in(self._hands[seat])
+
+    def dealt_hand(self, seat: int) -> tuple[Card, ...] | None:
+        """The cards ``seat`` was dealt this round (``None`` at a real table)."""
+        return None if self._dealt is None else cards_in(self._dealt[seat])
+
+    @property
+    def plays(self) -> tuple[Card, ...]:
+        """The cards played so far this round, in order."""
+        return tuple(self._plays)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the most points once the game is over (ties share the win); empty before."""
+        if self._phase is not Phase.OVER:
+            return ()
+        best = max(self.totals)
+        return tuple(s for s in range(self._n) if self.totals[s] == best)
+
+    def standings(self) -> tuple[tuple[int, int, int], ...]:
+        """``(place, seat, total)`` from first to last; tied seats share a place."""
+        order = sorted(range(self._n), key=lambda s: -self.totals[s])
+        rows: list[tuple[int, int, int]] = []
+        for i, seat in enumerate(order):
+            tied = rows and self.totals[seat] == rows[-1][2]
+            rows.append((rows[-1][0] if tied else i + 1, seat, self.totals[seat]))
+        return tuple(rows)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know, and nothing more: the only object bots and clients receive."""
+        if not 0 <= seat < self._n:
+            raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {self._n - 1}", rule="seat")
+        bidding = self._phase is Phase.BIDDING
+        hidden = bidding and self._simultaneous
+        return SeatView(
+            seat=seat,
+            players=self.players,
+            rules=self.rules,
+            phase=self._phase,
+            round_number=self.round_number,
+            hand_size=self.hand_size,
+            dealer=self._dealer,
+            to_act=self.to_act,
+            hand=cards_in(self._hands[seat]),
+            turned=self._turned,
+            trump=self._trump,
+            bids=tuple(b if not hidden or s == seat else None for s, b in enumerate(self._bids)),
+            bids_made=self._bids_made,
+            trick=self.trick,
+            leader=self.leader,
+            tricks=tuple(self._finished),
+            tricks_won=tuple(self._tricks),
+            trump_broken=self._broken,
+            totals=tuple(self.totals),
+            history=tuple(self._results),
+            legal_bids=self.legal_bids(seat) if bidding else (),
+            legal_cards=self.legal_cards(seat),
+        )
+
+    # --------------------------------------------------------------- dealing
+
+    def _draw_for_dealer(self) -> tuple[tuple[int, Card], ...]:
+        deck = list(DECK)
+        self._rng.shuffle(deck)
+        draw: list[tuple[int, Card]] = []
+        for i, card in enumerate(deck):
+            draw.append((i % self._n, card))
+            if card.rank is Rank.JACK:
+                break
+        return tuple(draw)
+
+    def _start_round(self) -> None:
+        self._round += 1
+        self._dealer = (self._dealer + 1) % self._n
+        self._hands = [0] * self._n
+        self._dealt: list[int] | None = None
+        self._turned: Card | None = None
+        self._trump: Suit | None = None
+        self._trump_mask = 0
+        self._bids: list[int | None] = [None] * self._n
+        self._bids_made = 0
+        self._tricks = [0] * self._n
+        self._plays: list[Card] = []
+        self._finished: list[Trick] = []
+        self._trick_seats: list[int] = []
+        self._trick_cards: list[Card] = []
+        self._broken = False
+        self._leader = self._to_act = (self._dealer + 1) % self._n
+        if self._round >= len(self._sizes):
+            self._phase = Phase.OVER
+            return
+        self._phase = Phase.DEALING
+        if self.auto_deal:
+            self.deal()
+
+    def check_deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless this deal may start the round."""
+        if self._phase is not Phase.DEALING:
+            where = "over" if self._phase is Phase.OVER else f"{self._phase.value} round {self.round_number}"
+            raise IllegalActionError(f"nothing can be dealt now: the game is {where}", rule="turn order")
+        if hands is None:
+            return
+        size = self.hand_size
+        if len(hands) != self._n:
+            raise IllegalActionError(
+                f"round {self.round_number} deals to {self._n} players, not {len(hands)}",
+                rule="deal",
+            )
+        seen = 0
+        for seat, hand in enumerate(hands):
+            if len(hand) != size:
+                raise IllegalActionError(
+                    f"round {self.round_number}: {self.players[seat]} was dealt {len(hand)} cards; "
+                    f"the schedule deals {size} in this round",
+                    rule="hand size",
+                    seat=seat,
+                )
+            for card in hand:
+                if seen & card.mask:
+                    raise IllegalActionError(
+                        f"round {self.round_number}: {card} is dealt twice", rule="one deck"
+                    )
+                seen |= card.mask
+        stock = 52 - self._n * size
+        if turned is not None and seen & turned.mask:
+            raise IllegalActionError(
+                f"round {self.round_number}: the turned card {turned} is also in a hand",
+                rule="one deck",
+            )
+        if turned is None and stock > 0:
+            raise IllegalActionError(
+                f"round {self.round_number}: {stock} cards are left after the deal, so one must "
+                "be turned up for trump",
+                rule="turn-up",
+            )
+        if turned is not None and stock == 0:
+            raise IllegalActionError(
+                f"round {self.round_number}: every card is dealt, so none can be turned up; "
+                "the round has no trump",
+                rule="turn-up",
+            )
+
+    def deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> DealAction:
+        """Deal the round: shuffled from the game's generator, or exactly these hands and turn-up."""
+        self.check_deal(hands, turned)
+        n, size = self._n, self.hand_size
+        if hands is None:
+            drawn = self._rng.sample(DECK, n * size + 1) if n * size < 52 else self._rng.sample(DECK, 52)
+            masks = [mask_of(drawn[seat * size : (seat + 1) * size]) for seat in range(n)]
+            turned = drawn[n * size] if n * size < 52 else None
+        else:
+            masks = [mask_of(hand) for hand in hands]
+        self._hands = masks
+        self._dealt = list(masks)
+        self._turned = turned
+        if turned is not None:
+            self._trump = turned.suit
+            self._trump_mask = SUIT_MASKS[turned.suit]
+        action = DealAction(
+            round=self._round + 1,
+            dealer=self._dealer,
+            hands=tuple(cards_in(m) for m in masks),
+            turned=turned,
+            trump=self._trump,
+        )
+        self._log.append(action)
+        self._phase = Phase.BIDDING
+        return action
+
+    def deal_at_table(self, trump: Suit | None = None) -> DealAction:
+        """Start a round dealt with real cards: only bids and trick counts will be entered."""
+        self.check_deal()
+        self._trump = trump
+        action = DealAction(round=self._round + 1, dealer=self._dealer, hands=None, turned=None, trump=trump)
+        self._log.append(action)
+        self._phase = Phase.BIDDING
+        return action
+
+    # --------------------------------------------------------------- bidding
+
+    def _bidder(self, seat: int | None) -> int:
+        """The seat a bid is for, or raise if that seat may not bid now."""
+        if self._phase is not Phase.BIDDING:
+            raise IllegalActionError(
+                f"no bids are taken now: the game is {self._phase.value}",
+                rule="turn order",
+                seat=seat,
+            )
+        if seat is None:
+            return self._to_act
+        if not 0 <= seat < self._n:
+            raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {self._n - 1}", rule="seat")
+        if self._simultaneous:
+            if self._bids[seat] is not None:
+                raise IllegalActionError(
+                    f"{self.players[seat]} has already bid this round", rule="one bid", seat=seat
+                )
+        elif seat != self._to_act:
+            raise IllegalActionError(
+                f"it is {self.players[self._to_act]}'s turn to bid, not {self.players[seat]}'s",
+                rule="turn order",
+                seat=seat,
+            )
+        return seat
+
+    def _is_last_bid(self) -> bool:
+        return not self._simultaneous and self._bids_made == self._n - 1
+
+    def legal_bids(self, seat: int | None = None) -> tuple[int, ...]:
+        """The bids ``seat`` (default: the seat to act) may make now; empty if it may not bid."""
+        try:
+            self._bidder(seat)
+        except IllegalActionError:
+            return ()
+        size = self.hand_size
+        rule = self.rules.dealer_bid
+        if rule is DealerBid.FREE or not self._is_last_bid():
+            return tuple(range(size + 1))
+        others = sum(b for b in self._bids if b is not None)
+        if rule is DealerBid.HOOK:
+            return tuple(b for b in range(size + 1) if others + b != size)
+        over = tuple(b for b in range(size + 1) if others + b > size)
+        return over or (size,)
+
+    def check_bid(self, bid: int, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError`, naming the player and rule, unless the bid is legal."""
+        seat = self._bidder(seat)
+        name, size = self.players[seat], self.hand_size
+        if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= size:
+            raise IllegalActionError(
+                f"{name} may not bid {bid!r}: a bid is a whole number from 0 to {size}, the cards in hand",
+                rule="bid range",
+                seat=seat,
+            )
+        legal = self.legal_bids(seat)
+        if bid in legal:
+            return
+        others = sum(b for b in self._bids if b is not None)
+        if self.rules.dealer_bid is DealerBid.HOOK:
+            reason = (
+                f"with the hook, the bids may not total {size}, the number of tricks "
+                f"(the others bid {others})"
+            )
+            rule = "hook"
+        else:
+            reason = (
+                f"the dealer must overbid, making the total more than {size} tricks (the others bid {others})"
+            )
+            rule = "overbid"
+        raise IllegalActionError(
+            f"{name} may not bid {bid}: {reason}; {name} may bid {_spoken(legal)}",
+            rule=rule,
+            seat=seat,
+        )
+
+    def can_bid(self, bid: int, seat: int | None = None) -> bool:
+        """Whether :meth:`bid` would accept this bid."""
+        return bid in self.legal_bids(seat)
+
+    def bid(self, bid: int, seat: int | None = None) -> BidAction:
+        """Make a bid for ``seat`` (default: the seat to act)."""
+        self.check_bid(bid, seat)
+        seat = self._to_act if seat is None else seat
+        action = BidAction(round=self._round + 1, seat=seat, bid=bid)
+        self._log.append(action)
+        self._bids[seat] = bid
+        self._bids_made += 1
+        n = self._n
+        if self._bids_made == n:
+            self._phase = Phase.PLAYING if self._dealt is not None else Phase.TRICKS
+            self._to_act = self._leader
+        elif self._simultaneous:
+            self._to_act = next(s for s in self.bidding_order if self._bids[s] is None)
+        else:
+            self._to_act = (seat + 1) % n
+        return action
+
+    # ------------------------------------------------------------------ play
+
+    def _legal_mask(self) -> int:
+        hand = self._hands[self._to_act]
+        if self._trick_cards:
+            return hand & self._lead_mask or hand
+        if self._trump_must_break and not self._broken:
+            return hand & ~self._trump_mask or hand
+        return hand
+
+    def legal_cards(self, seat: int | None = None) -> tuple[Card, ...]:
+        """The cards ``seat`` (default: the seat to act) may play now; empty if not its turn."""
+        if self._phase is not Phase.PLAYING or (seat is not None and seat != self._to_act):
+            return ()
+        return cards_in(self._legal_mask())
+
+    def check_play(self, card: Card, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError`, naming the player and rule, unless the card is legal."""
+        if self._phase is not Phase.PLAYING:
+            raise IllegalActionError(
+                f"no cards are played now: the game is {self._phase.value}",
+                rule="turn order",
+                seat=seat,
+            )
+        actor = self._to_act
+        name = self.players[actor]
+        if seat is not None and seat != actor:
+            other = self.players[seat] if 0 <= seat < self._n else f"seat {seat}"
+            raise IllegalActionError(
+                f"it is {name}'s turn to play, not {other}'s", rule="turn order", seat=seat
+            )
+        if not isinstance(card, Card):
+            raise IllegalActionError(
+                f"{name} must play a card like 'TH', not {card!r}", rule="card", seat=actor
+            )
+        hand = self._hands[actor]
+        if not hand & card.mask:
+            raise IllegalActionError(f"{name} does not hold {card}", rule="card in hand", seat=actor)
+        if card.mask & self._legal_mask():
+            return
+        if self._trick_cards:
+            led = self._trick_cards[0].suit
+            raise IllegalActionError(
+                f"{name} must follow suit: {led.name.lower()} were led and {name} holds "
+                f"{' '.join(str(c) for c in cards_in(hand & self._lead_mask))}",
+                rule="follow suit",
+                seat=actor,
+            )
+        raise IllegalActionError(
+            f"{name} may not lead trump ({card.suit.name.lower()}) before trump is broken: "
+            "no trump has been played this round and they hold other suits",
+            rule="trump broken",
+            seat=actor,
+        )
+
+    def can_play(self, card: Card, seat: int | None = None) -> bool:
+        """Whether :meth:`play` would accept this card."""
+        return (
+            self._phase is Phase.PLAYING
+            and (seat is None or seat == self._to_act)
+            and isinstance(card, Card)
+            and bool(card.mask & self._legal_mask())
+        )
+
+    def play(self, card: Card, seat: int | None = None) -> PlayAction:
+        """Play ``card`` for the seat to act (``seat``, if given, must be that seat)."""
+        if not self.can_play(card, seat):
+            self.check_play(card, seat)
+        seat = self._to_act
+        action = PlayAction(round=self._round + 1, seat=seat, card=card)
+        self._log.append(action)
+        self._hands[seat] ^= card.mask
+        self._plays.append(card)
+        cards = self._trick_cards
+        if not cards:
+            self._lead_mask = SUIT_MASKS[card.suit]
+            self._win_seat, self._win_card = seat, card
+        else:
+            best = self._win_card
+            if card.suit is best.suit:
+                if card.index > best.index:
+                    self._win_seat, self._win_card = seat, card
+            elif card.suit is self._trump:
+                self._win_seat, self._win_card = seat, card
+        if card.suit is self._trump:
+            self._broken = True
+        cards.append(card)
+        self._trick_seats.append(seat)
+        if len(cards) < self._n:
+            self._to_act = (seat + 1) % self._n
+            return action
+        winner = self._win_seat
+        self._finished.append(
+            Trick(
+                leader=self._leader,
+                cards=tuple(zip(self._trick_seats, cards, strict=True)),
+                winner=winner,
+            )
+        )
+        self._tricks[winner] += 1
+        self._trick_cards, self._trick_seats = [], []
+        self._leader = self._to_act = winner
+        if len(self._finished) == self.hand_size:
+            self._finish_round()
+        return action
+
+    # --------------------------------------------------- score-only rounds
+
+    def check_tricks(self, tricks: Sequence[int]) -> None:
+        """Raise :class:`IllegalActionError` unless these trick counts may end a real-table round."""
+        if self._phase is not Phase.TRICKS:
+            raise IllegalActionError(
+                f"trick counts are entered after the bids of a round played with real cards; "
+                f"the game is {self._phase.value}",
+                rule="turn order",
+            )
+        size = self.hand_size
+        if len(tricks) != self._n:
+            raise IllegalActionError(
+                f"round {self.round_number} needs trick counts for {self._n} players, not {len(tricks)}",
+                rule="tricks",
+            )
+        for seat, count in enumerate(tricks):
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= size:
+                raise IllegalActionError(
+                    f"{self.players[seat]} cannot take {count!r} tricks: from 0 to {size} in this round",
+                    rule="tricks",
+                    seat=seat,
+                )
+        if sum(tricks) != size:
+            raise IllegalActionError(
+                f"round {self.round_number}: the tricks add up to {sum(tricks)}, but {size} were played",
+                rule="tricks add up",
+            )
+
+    def record_tricks(self, tricks: Sequence[int]) -> TricksAction:
+        """End a real-table round with the tricks each seat took, in seat order."""
+        self.check_tricks(tricks)
+        action = TricksAction(round=self._round + 1, tricks=tuple(tricks))
+        self._log.append(action)
+        self._tricks = list(tricks)
+        self._finish_round()
+        return action
+
+    # --------------------------------------------------------------- scoring
+
+    def _finish_round(self) -> None:
+        bids = tuple(b for b in self._bids if b is not None)
+        scores = tuple(
+            round_score(self._scoring, bid, took) for bid, took in zip(bids, self._tricks, strict=True)
+        )
+        for seat, score in enumerate(scores):
+            self.totals[seat] += score
+        self._results.append(
+            RoundResult(
+                number=self._round + 1,
+                hand_size=self.hand_size,
+                dealer=self._dealer,
+                turned=self._turned,
+                trump=self._trump,
+                hands=None if self._dealt is None else tuple(cards_in(m) for m in self._dealt),
+                bids=bids,
+                plays=None if self._dealt is None else tuple(self._plays),
+                tricks=tuple(self._tricks),
+                scores=scores,
+            )
+        )
+        self._start_round()

@@ -1,0 +1,73 @@
+"""What one seat may know: the only picture of a game that bots, clients and agents get.
+
+A :class:`SeatView` is a frozen copy, not a window onto the game: it holds the
+seat's own hand, the turned card, the bids it may see (under simultaneous bidding
+the others' stay hidden until everyone has bid), the cards played, the tricks won
+and the scores. It holds no reference to the game, so code that receives a view
+cannot reach another seat's cards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from upriver.actions import Phase, RoundResult, Trick
+from upriver.cards import Card, Suit
+from upriver.rules import Rules
+
+__all__ = ["SeatView"]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class SeatView:
+    """One seat's knowledge of a game at one moment; made by :meth:`upriver.Game.view`."""
+
+    seat: int
+    players: tuple[str, ...]
+    rules: Rules
+    phase: Phase
+    round_number: int
+    hand_size: int
+    dealer: int
+    to_act: int | None
+    hand: tuple[Card, ...]
+    turned: Card | None
+    trump: Suit | None
+    bids: tuple[int | None, ...]
+    """Bids in seat order; ``None`` for a bid not made or not yet revealed."""
+    bids_made: int
+    trick: tuple[tuple[int, Card], ...]
+    """The trick on the table: (seat, card) in play order."""
+    leader: int | None
+    tricks: tuple[Trick, ...]
+    """This round's finished tricks."""
+    tricks_won: tuple[int, ...]
+    trump_broken: bool
+    totals: tuple[int, ...]
+    history: tuple[RoundResult, ...]
+    """Every finished round (all of its cards have been seen by the whole table)."""
+    legal_bids: tuple[int, ...]
+    """The bids this seat may make now; empty unless it is this seat's bid."""
+    legal_cards: tuple[Card, ...]
+    """The cards this seat may play now; empty unless it is this seat's turn."""
+
+    @property
+    def players_count(self) -> int:
+        """How many seats the table has."""
+        return len(self.players)
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat is expected to bid or play now."""
+        return bool(self.legal_bids or self.legal_cards)
+
+    @property
+    def bidding_order(self) -> tuple[int, ...]:
+        """Seats in bidding order: left of the dealer first, the dealer last."""
+        n = len(self.players)
+        return tuple((self.dealer + 1 + i) % n for i in range(n))
+
+    @property
+    def played(self) -> tuple[tuple[int, Card], ...]:
+        """Every card played this round so far, with its seat, in play order."""
+        return tuple(pair for trick in self.tricks for pair in trick.cards) + self.trick
