@@ -14,6 +14,6 @@ app = typer.Typer(
 
 def main() -> None:
     """Entry point of the ``upriver`` console script."""
-    from upriver.cli import check, play  # noqa: F401  (registers the commands)
+    from upriver.cli import check, play  # noqa: F401  (each module registers its command)
 
     app()
