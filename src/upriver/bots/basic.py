@@ -1,0 +1,169 @@
+"""A rule-of-thumb bot: bid the tricks the hand is likely to take, then play to make that bid exactly.
+
+Bidding counts sure tricks (top trumps), likely ones (other trumps, side aces and
+kings) and ruffs (short side suits with spare trumps), then picks the legal bid
+closest to that estimate, never below its sure tricks when it can help it. Play
+wins tricks only while the bid still needs them, as cheaply as it can, and once
+the bid is made sheds its most dangerous cards on tricks it cannot win. The bot
+is deterministic: its seed is kept only for the interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from upriver.bots.base import Bot
+from upriver.cards import DECK, Card, Rank, Suit
+from upriver.view import SeatView
+
+__all__ = ["BasicBot", "estimate_tricks"]
+
+
+def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
+    """Whether ``card`` would take the lead of a trick whose best card so far is ``best``."""
+    if card.suit is best.suit:
+        return card.rank > best.rank
+    return card.suit is trump
+
+
+def _best(trick: Iterable[tuple[int, Card]], trump: Suit | None) -> Card | None:
+    """The card winning the trick so far."""
+    best: Card | None = None
+    for _, card in trick:
+        if best is None or _beats(card, best, trump):
+            best = card
+    return best
+
+
+def _danger(card: Card, trump: Suit | None) -> tuple[bool, Rank]:
+    """How likely a card is to take a trick later: trumps first, then by rank."""
+    return (card.suit is trump, card.rank)
+
+
+def _unseen(view: SeatView) -> frozenset[Card]:
+    """Cards this seat has not seen: not in its hand, not turned up, not played this round."""
+    seen = set(view.hand)
+    seen.update(card for _, card in view.played)
+    if view.turned is not None:
+        seen.add(view.turned)
+    return frozenset(card for card in DECK if card not in seen)
+
+
+def _higher_unseen(card: Card, unseen: frozenset[Card]) -> int:
+    """How many unseen cards of the same suit outrank ``card``."""
+    return sum(1 for other in unseen if other.suit is card.suit and other.rank > card.rank)
+
+
+def _sure_tricks(view: SeatView) -> int:
+    """Trumps no unseen card outranks: each wins the trick it is played to."""
+    if view.trump is None:
+        return 0
+    unseen = _unseen(view)
+    return sum(1 for card in view.hand if card.suit is view.trump and _higher_unseen(card, unseen) == 0)
+
+
+def estimate_tricks(view: SeatView) -> float:
+    """The tricks this hand is expected to take, by rule of thumb."""
+    hand, trump, size = view.hand, view.trump, view.hand_size
+    others = view.players_count - 1
+    unseen = _unseen(view)
+    # Chance that a given unseen card sits in some opponent's hand rather than in the stock.
+    dealt = min(1.0, others * size / max(1, len(unseen)))
+    suits: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
+    for card in hand:
+        suits[card.suit].append(card)
+    trumps = sorted(suits[trump], key=lambda c: -c.rank) if trump is not None else []
+    total = 0.0
+    for mine_above, card in enumerate(trumps):
+        higher = _higher_unseen(card, unseen)
+        clear = (1 - dealt) ** higher
+        # A trump with lower trumps behind it can wait for the higher ones to fall.
+        guarded = min(1.0, (len(trumps) - 1 - mine_above) / (higher + 1))
+        total += clear + (1 - clear) * 0.5 * guarded
+    ruff_risk = 0.0 if trump is None else min(0.6, 0.07 * others * dealt * 4)
+    for suit, cards in suits.items():
+        if suit is trump or not cards:
+            continue
+        length = len(cards)
+        risk = min(0.9, ruff_risk * (1 + 0.3 * max(0, length - 2)))
+        for card in cards:
+            higher = _higher_unseen(card, unseen)
+            if higher == 0:
+                total += 0.9 * (1 - risk)
+            elif higher == 1 and length >= 2:
+                total += 0.55 * (1 - dealt) ** 0.5 * (1 - risk)
+            elif higher == 1:
+                total += 0.3 * (1 - dealt) * (1 - risk)
+    if trump is not None and size >= 2:
+        spare = max(0, len(trumps) - _sure_tricks(view))
+        for suit in Suit:
+            if suit is trump or spare <= 0:
+                continue
+            if not suits[suit]:
+                total += 0.5 * min(spare, 2)
+                spare -= min(spare, 2)
+            elif len(suits[suit]) == 1:
+                total += 0.3
+                spare -= 1
+    # Measured in self-play: the raw count under-bids (40% of rounds took more than bid); this
+    # scaling brings exact bids from 50% to 52% in 4-player games.
+    return min(float(size), total * 1.15 + 0.15)
+
+
+class BasicBot(Bot):
+    """Bids its estimated tricks and plays to make them exactly, like a careful beginner."""
+
+    kind = "basic"
+
+    def choose_bid(self, view: SeatView) -> int:
+        """The legal bid closest to :func:`estimate_tricks`, not below the sure tricks if possible."""
+        estimate = estimate_tricks(view)
+        sure = _sure_tricks(view)
+        choices = [bid for bid in view.legal_bids if bid >= sure] or list(view.legal_bids)
+        return min(choices, key=lambda bid: (abs(bid - estimate), bid))
+
+    def choose_card(self, view: SeatView) -> Card:
+        """Win a trick cheaply while the bid needs tricks; otherwise lose it, shedding high cards."""
+        legal, trump = view.legal_cards, view.trump
+        if len(legal) == 1:
+            return legal[0]
+        bid = view.bids[view.seat] or 0
+        need = bid - view.tricks_won[view.seat]
+        left = view.hand_size - len(view.tricks)
+        danger = lambda card: _danger(card, trump)  # noqa: E731  (one sort key, used many times)
+        best = _best(view.trick, trump)
+        if best is None:
+            return self._lead(view, need, left)
+        winners = [card for card in legal if _beats(card, best, trump)]
+        losers = [card for card in legal if card not in winners]
+        last = len(view.trick) == view.players_count - 1
+        if need > 0:
+            if not winners:
+                return min(legal, key=danger)
+            if last:
+                return min(winners, key=danger)
+            unseen = _unseen(view)
+            # A winner no unseen card of its suit outranks is likely to hold (bar a ruff).
+            safe = [card for card in winners if _higher_unseen(card, unseen) == 0]
+            if safe:
+                return min(safe, key=danger)
+            return max(winners, key=danger) if need >= left else min(winners, key=danger)
+        if losers:
+            return max(losers, key=danger)
+        return max(winners, key=danger) if last else min(winners, key=danger)
+
+    def _lead(self, view: SeatView, need: int, left: int) -> Card:
+        legal, trump = view.legal_cards, view.trump
+        danger = lambda card: _danger(card, trump)  # noqa: E731
+        if need <= 0:
+            return min(legal, key=danger)
+        if need >= left:
+            return max(legal, key=danger)
+        unseen = _unseen(view)
+        masters = [card for card in legal if _higher_unseen(card, unseen) == 0]
+        side = [card for card in masters if card.suit is not trump]
+        if side:
+            return max(side, key=danger)
+        if masters:
+            return max(masters, key=danger)
+        return min(legal, key=danger)
