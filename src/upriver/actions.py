@@ -1,9 +1,15 @@
-"""Frozen records of what happened in a game: each accepted action, each trick, each round."""
+"""Frozen records of what happened in a game: each accepted action, each trick, each round.
+
+Actions and tricks are named tuples rather than dataclasses because the engine
+makes one for every card played, and a named tuple is immutable at a third of
+the cost of a frozen dataclass. Build them with keyword arguments.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from typing import NamedTuple
 
 from upriver.cards import Card, Suit
 from upriver.rules import Scoring
@@ -33,8 +39,7 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
-class DealAction:
+class DealAction(NamedTuple):
     """A round was dealt. ``hands`` is ``None`` when the cards were dealt at a real table."""
 
     round: int
@@ -44,8 +49,7 @@ class DealAction:
     trump: Suit | None
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
-class BidAction:
+class BidAction(NamedTuple):
     """A seat bid a number of tricks."""
 
     round: int
@@ -53,8 +57,7 @@ class BidAction:
     bid: int
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
-class PlayAction:
+class PlayAction(NamedTuple):
     """A seat played a card."""
 
     round: int
@@ -62,8 +65,7 @@ class PlayAction:
     card: Card
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
-class TricksAction:
+class TricksAction(NamedTuple):
     """The tricks each seat took in a round played with real cards."""
 
     round: int
@@ -74,8 +76,7 @@ Action = DealAction | BidAction | PlayAction | TricksAction
 """Any entry of a game's action log."""
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """One trick: who led, the cards in play order with their seats, and who won it."""
 
     leader: int

@@ -206,30 +206,27 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
-# Bit sets are decoded through per-suit lookup tables of 13-bit patterns, so a
-# hand of any size becomes a tuple of cards in at most four dictionary hits.
-_SUIT_TABLES: list[dict[int, tuple[Card, ...]]] = [{} for _ in Suit]
+# Bit sets are decoded through one table per suit, indexed by the suit's 13-bit
+# pattern, so a hand of any size becomes a tuple of cards in four list look-ups.
+def _suit_table(suit_index: int) -> list[tuple[Card, ...]]:
+    base = suit_index * 13
+    table: list[tuple[Card, ...]] = [()] * 0x2000
+    for bits in range(1, 0x2000):
+        low = bits & -bits
+        table[bits] = (DECK[base + low.bit_length() - 1], *table[bits ^ low])
+    return table
 
 
-def _suit_cards(suit_index: int, bits: int) -> tuple[Card, ...]:
-    table = _SUIT_TABLES[suit_index]
-    cards = table.get(bits)
-    if cards is None:
-        base = suit_index * 13
-        cards = tuple(DECK[base + i] for i in range(13) if bits >> i & 1)
-        table[bits] = cards
-    return cards
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (_suit_table(i) for i in range(4))
 
 
 def cards_in(mask: int) -> tuple[Card, ...]:
     """The cards of a bit set, in index order (by suit, then rank)."""
-    if mask < 0x2000:
-        return _suit_cards(0, mask)
     return (
-        _suit_cards(0, mask & 0x1FFF)
-        + _suit_cards(1, mask >> 13 & 0x1FFF)
-        + _suit_cards(2, mask >> 26 & 0x1FFF)
-        + _suit_cards(3, mask >> 39)
+        _CLUBS[mask & 0x1FFF]
+        + _DIAMONDS[mask >> 13 & 0x1FFF]
+        + _HEARTS[mask >> 26 & 0x1FFF]
+        + _SPADES[mask >> 39]
     )
 
 

@@ -37,6 +37,10 @@ from upriver.view import SeatView
 
 __all__ = ["Game"]
 
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+_OVER = Phase.OVER
+
 
 def _spoken(items: Sequence[object]) -> str:
     words = [str(item) for item in items]
@@ -101,6 +105,7 @@ class Game:
         self._results: list[RoundResult] = []
         self._log: list[Action] = []
         self._round = -1
+        self._size = 0
         self._phase = Phase.DEALING
         self._dealer = (dealer - 1) % n
         self._start_round()
@@ -115,7 +120,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """Whether the last round of the schedule has been scored."""
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def round_number(self) -> int:
@@ -176,7 +181,8 @@ class Game:
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The trick on the table: (seat, card) in play order."""
-        return tuple(zip(self._trick_seats, self._trick_cards, strict=True))
+        n = self._n
+        return tuple(((self._leader + i) % n, card) for i, card in enumerate(self._trick_cards))
 
     @property
     def leader(self) -> int | None:
@@ -186,7 +192,15 @@ class Game:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this round."""
-        return tuple(self._finished)
+        n = self._n
+        return tuple(
+            Trick(
+                leader=leader,
+                cards=tuple(((leader + i) % n, card) for i, card in enumerate(cards)),
+                winner=winner,
+            )
+            for leader, cards, winner in self._finished
+        )
 
     @property
     def trump_broken(self) -> bool:
@@ -255,7 +269,7 @@ class Game:
             bids_made=self._bids_made,
             trick=self.trick,
             leader=self.leader,
-            tricks=tuple(self._finished),
+            tricks=self.tricks,
             tricks_won=tuple(self._tricks),
             trump_broken=self._broken,
             totals=tuple(self.totals),
@@ -288,14 +302,16 @@ class Game:
         self._bids_made = 0
         self._tricks = [0] * self._n
         self._plays: list[Card] = []
-        self._finished: list[Trick] = []
-        self._trick_seats: list[int] = []
+        # Finished tricks as (leader, cards, winner); Trick records are built on request.
+        self._finished: list[tuple[int, tuple[Card, ...], int]] = []
         self._trick_cards: list[Card] = []
         self._broken = False
         self._leader = self._to_act = (self._dealer + 1) % self._n
         if self._round >= len(self._sizes):
             self._phase = Phase.OVER
             return
+        self._size = self._sizes[self._round]
+        self._bid_range = tuple(range(self._size + 1))
         self._phase = Phase.DEALING
         if self.auto_deal:
             self.deal()
@@ -350,11 +366,12 @@ class Game:
     def deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> DealAction:
         """Deal the round: shuffled from the game's generator, or exactly these hands and turn-up."""
         self.check_deal(hands, turned)
-        n, size = self._n, self.hand_size
+        n, size = self._n, self._size
         if hands is None:
-            drawn = self._rng.sample(DECK, n * size + 1) if n * size < 52 else self._rng.sample(DECK, 52)
-            masks = [mask_of(drawn[seat * size : (seat + 1) * size]) for seat in range(n)]
-            turned = drawn[n * size] if n * size < 52 else None
+            dealt = n * size
+            drawn = self._rng.sample(DECK, min(dealt + 1, 52))
+            masks = [mask_of(drawn[start : start + size]) for start in range(0, dealt, size)]
+            turned = drawn[dealt] if dealt < 52 else None
         else:
             masks = [mask_of(hand) for hand in hands]
         self._hands = masks
@@ -415,14 +432,15 @@ class Game:
 
     def legal_bids(self, seat: int | None = None) -> tuple[int, ...]:
         """The bids ``seat`` (default: the seat to act) may make now; empty if it may not bid."""
-        try:
-            self._bidder(seat)
-        except IllegalActionError:
-            return ()
-        size = self.hand_size
+        if seat is not None or self._phase is not _BIDDING:
+            try:
+                self._bidder(seat)
+            except IllegalActionError:
+                return ()
         rule = self.rules.dealer_bid
         if rule is DealerBid.FREE or not self._is_last_bid():
-            return tuple(range(size + 1))
+            return self._bid_range
+        size = self._size
         others = sum(b for b in self._bids if b is not None)
         if rule is DealerBid.HOOK:
             return tuple(b for b in range(size + 1) if others + b != size)
@@ -432,7 +450,7 @@ class Game:
     def check_bid(self, bid: int, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError`, naming the player and rule, unless the bid is legal."""
         seat = self._bidder(seat)
-        name, size = self.players[seat], self.hand_size
+        name, size = self.players[seat], self._size
         if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= size:
             raise IllegalActionError(
                 f"{name} may not bid {bid!r}: a bid is a whole number from 0 to {size}, the cards in hand",
@@ -462,11 +480,12 @@ class Game:
 
     def can_bid(self, bid: int, seat: int | None = None) -> bool:
         """Whether :meth:`bid` would accept this bid."""
-        return bid in self.legal_bids(seat)
+        return type(bid) is int and bid in self.legal_bids(seat)
 
     def bid(self, bid: int, seat: int | None = None) -> BidAction:
         """Make a bid for ``seat`` (default: the seat to act)."""
-        self.check_bid(bid, seat)
+        if not self.can_bid(bid, seat):
+            self.check_bid(bid, seat)
         seat = self._to_act if seat is None else seat
         action = BidAction(round=self._round + 1, seat=seat, bid=bid)
         self._log.append(action)
@@ -548,43 +567,42 @@ class Game:
 
     def play(self, card: Card, seat: int | None = None) -> PlayAction:
         """Play ``card`` for the seat to act (``seat``, if given, must be that seat)."""
-        if not self.can_play(card, seat):
+        actor = self._to_act
+        if (
+            self._phase is not _PLAYING
+            or (seat is not None and seat != actor)
+            or type(card) is not Card
+            or not card.mask & self._legal_mask()
+        ):
             self.check_play(card, seat)
-        seat = self._to_act
-        action = PlayAction(round=self._round + 1, seat=seat, card=card)
+        action = PlayAction(self._round + 1, actor, card)
         self._log.append(action)
-        self._hands[seat] ^= card.mask
+        self._hands[actor] ^= card.mask
         self._plays.append(card)
         cards = self._trick_cards
+        suit = card.suit
         if not cards:
-            self._lead_mask = SUIT_MASKS[card.suit]
-            self._win_seat, self._win_card = seat, card
+            self._lead_mask = SUIT_MASKS[suit]
+            self._win_seat, self._win_card = actor, card
         else:
             best = self._win_card
-            if card.suit is best.suit:
+            if suit is best.suit:
                 if card.index > best.index:
-                    self._win_seat, self._win_card = seat, card
-            elif card.suit is self._trump:
-                self._win_seat, self._win_card = seat, card
-        if card.suit is self._trump:
+                    self._win_seat, self._win_card = actor, card
+            elif suit is self._trump:
+                self._win_seat, self._win_card = actor, card
+        if suit is self._trump:
             self._broken = True
         cards.append(card)
-        self._trick_seats.append(seat)
         if len(cards) < self._n:
-            self._to_act = (seat + 1) % self._n
+            self._to_act = (actor + 1) % self._n
             return action
         winner = self._win_seat
-        self._finished.append(
-            Trick(
-                leader=self._leader,
-                cards=tuple(zip(self._trick_seats, cards, strict=True)),
-                winner=winner,
-            )
-        )
+        self._finished.append((self._leader, tuple(cards), winner))
         self._tricks[winner] += 1
-        self._trick_cards, self._trick_seats = [], []
+        self._trick_cards = []
         self._leader = self._to_act = winner
-        if len(self._finished) == self.hand_size:
+        if len(self._finished) == self._size:
             self._finish_round()
         return action
 
