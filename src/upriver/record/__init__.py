@@ -1,0 +1,31 @@
+"""The game record (RECORD.md): read it, write it, and replay it through the engine.
+
+>>> from upriver import Game, preset
+>>> from upriver.record import dumps, loads, replay
+>>> game = Game(preset("classic", players=4), ["Ann", "Bob", "Cid", "Dee"], seed=3)
+>>> record = loads(dumps(game))
+>>> record.rounds[0].bids
+(None, None, None, None)
+>>> replay(record).hand(0) == game.hand(0)
+True
+"""
+
+from upriver.record.model import FORMAT, Record, RecordRuleError, RoundRecord
+from upriver.record.reading import load, loads, parse_record
+from upriver.record.replay import replay
+from upriver.record.writing import dump, dumps, record_of, to_json
+
+__all__ = [
+    "FORMAT",
+    "Record",
+    "RecordRuleError",
+    "RoundRecord",
+    "dump",
+    "dumps",
+    "load",
+    "loads",
+    "parse_record",
+    "record_of",
+    "replay",
+    "to_json",
+]

@@ -1,0 +1,268 @@
+"""Reading a record: strict about meaning, lenient about spelling.
+
+Every refusal is a :class:`~upriver.errors.RecordError` whose one-line message
+starts with where the problem is, as a path into the document
+(``rounds[2].hands[1][3]: unknown card 'XX': …``). Rule breaches that need the
+game to be played out (a revoke, a hook bid) are left to :func:`upriver.record.replay`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Mapping
+from os import PathLike
+from pathlib import Path
+from types import MappingProxyType
+from typing import TypeVar
+
+from upriver.cards import Card, Suit
+from upriver.errors import NotationError, RecordError, RulesError
+from upriver.record.model import FORMAT, Record, RoundRecord, canonical_rules
+from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, TrumpLead, preset
+
+__all__ = ["load", "loads", "parse_record"]
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+_RULE_ENUMS: dict[str, type[enum.Enum]] = {
+    "first_dealer": FirstDealer,
+    "bidding": Bidding,
+    "dealer_bid": DealerBid,
+    "trump_lead": TrumpLead,
+    "scoring": Scoring,
+}
+_TOP_KEYS = ("format", "rules", "players", "rounds")
+_ROUND_KEYS = ("dealer", "hands", "turned", "bids", "plays", "tricks", "trump")
+
+
+def _kind(value: object) -> str:
+    """How JSON would name a value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def _whole(value: object, where: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where}: {what} must be a whole number, not {_kind(value)} {value!r}")
+    return value
+
+
+def _list(value: object, where: str, what: str) -> list[object]:
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: {what} must be a list, not {_kind(value)}")
+    return value
+
+
+def _object(value: object, where: str, what: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: {what} must be a JSON object, not {_kind(value)}")
+    return value
+
+
+def _card(value: object, where: str) -> Card:
+    try:
+        return Card.parse(value)  # type: ignore[arg-type]  # Card.parse refuses non-text itself
+    except NotationError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def _suit(value: object, where: str) -> Suit:
+    try:
+        if isinstance(value, str):
+            return Suit.parse(value)
+    except NotationError:
+        pass
+    raise RecordError(f"{where}: unknown suit {value!r}: expected one of C, D, H, S")
+
+
+def _choice(kind: type[_E], value: object, where: str) -> _E:
+    """An option value, in any case and with ``_`` or spaces for ``-``."""
+    if isinstance(value, str):
+        key = value.strip().lower().replace("_", "-").replace(" ", "-")
+        for member in kind:
+            if member.value == key:
+                return member
+    choices = ", ".join(repr(m.value) for m in kind if m is not Schedule.EXPLICIT)
+    raise RecordError(f"{where}: unknown value {value!r}: expected one of {choices}")
+
+
+def _rules(data: object, players: int) -> tuple[Rules, Mapping[str, object]]:
+    section = _object(data, "rules", "the rules")
+    options: dict[str, object] = {}
+    extras: dict[str, object] = {}
+    for key, value in section.items():
+        where = f"rules.{key}"
+        if key == "preset":
+            if not isinstance(value, str):
+                raise RecordError(f"{where}: a preset is named by text, not {_kind(value)}")
+        elif key == "schedule":
+            if isinstance(value, list):
+                options["schedule"] = Schedule.EXPLICIT
+                options["explicit_sizes"] = tuple(
+                    _whole(size, f"{where}[{i}]", "a hand size") for i, size in enumerate(value)
+                )
+            else:
+                options["schedule"] = _choice(Schedule, value, where)
+                if options["schedule"] is Schedule.EXPLICIT:
+                    raise RecordError(f"{where}: an explicit schedule is written as a list, e.g. [1, 2, 3]")
+        elif key == "max_cards":
+            options["max_cards"] = None if value is None else _whole(value, where, "max_cards")
+        elif key in _RULE_ENUMS:
+            options[key] = _choice(_RULE_ENUMS[key], value, where)
+        else:
+            extras[key] = value
+    name = section.get("preset")
+    try:
+        if isinstance(name, str):
+            if options.get("schedule", Schedule.DOWN_UP) is not Schedule.DOWN_UP:
+                # A preset's "start" of a down-up game means nothing to another schedule.
+                options.setdefault("max_cards", None)
+            rules = preset(name, players, **options)
+        else:
+            rules = Rules(players=players, **options)  # type: ignore[arg-type]
+    except RulesError as error:
+        raise RecordError(f"rules: {error}") from None
+    return canonical_rules(rules), MappingProxyType(extras)
+
+
+def _players(data: object) -> tuple[str, ...]:
+    names: list[str] = []
+    for i, name in enumerate(_list(data, "players", "players")):
+        where = f"players[{i}]"
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(f"{where}: a player's name must be non-empty text, not {name!r}")
+        if name in names:
+            raise RecordError(
+                f"{where}: {name!r} already sits at seat {names.index(name)}; names must differ"
+            )
+        names.append(name)
+    return tuple(names)
+
+
+def _seat_list(value: object, where: str, what: str, n: int) -> list[object]:
+    items = _list(value, where, what)
+    if len(items) != n:
+        raise RecordError(f"{where}: {what} must have one entry per player ({n}), not {len(items)}")
+    return items
+
+
+def _round(data: object, where: str, n: int) -> RoundRecord:
+    section = _object(data, where, "a round")
+    for key in ("dealer", "bids"):
+        if key not in section:
+            raise RecordError(f"{where}: missing key {key!r}")
+    dealer = _whole(section["dealer"], f"{where}.dealer", "the dealer")
+    if not 0 <= dealer < n:
+        raise RecordError(f"{where}.dealer: seat {dealer} does not exist: seats are 0 to {n - 1}")
+    bids = tuple(
+        None if bid is None else _whole(bid, f"{where}.bids[{i}]", "a bid")
+        for i, bid in enumerate(_seat_list(section["bids"], f"{where}.bids", "bids", n))
+    )
+    tricks = None
+    if section.get("tricks") is not None:
+        tricks = tuple(
+            _whole(count, f"{where}.tricks[{i}]", "a trick count")
+            for i, count in enumerate(_seat_list(section["tricks"], f"{where}.tricks", "tricks", n))
+        )
+    trump = None if section.get("trump") is None else _suit(section["trump"], f"{where}.trump")
+    extras = MappingProxyType({k: v for k, v in section.items() if k not in _ROUND_KEYS})
+    turned = None if section.get("turned") is None else _card(section["turned"], f"{where}.turned")
+    if turned is not None and trump is not None and turned.suit is not trump:
+        raise RecordError(f"{where}.trump: the turned card {turned} makes {turned.suit.name.lower()} trump")
+    if section.get("hands") is None:
+        if section.get("plays"):
+            raise RecordError(f"{where}.plays: plays need the hands they were played from")
+        return RoundRecord(
+            dealer=dealer,
+            bids=bids,
+            tricks=tricks,
+            trump=trump if turned is None else turned.suit,
+            extras=extras,
+        )
+    if "turned" not in section:
+        raise RecordError(f"{where}: missing key 'turned' (null for a round with no trump)")
+    seen: dict[Card, str] = {}
+    hands: list[tuple[Card, ...]] = []
+    for seat, hand in enumerate(_seat_list(section["hands"], f"{where}.hands", "hands", n)):
+        cards: list[Card] = []
+        for i, text in enumerate(_list(hand, f"{where}.hands[{seat}]", "a hand")):
+            spot = f"{where}.hands[{seat}][{i}]"
+            card = _card(text, spot)
+            if card in seen:
+                raise RecordError(f"{spot}: {card} is dealt twice (also at {seen[card]})")
+            seen[card] = spot
+            cards.append(card)
+        hands.append(tuple(cards))
+    if turned is not None and turned in seen:
+        raise RecordError(f"{where}.turned: the turned card {turned} is also dealt at {seen[turned]}")
+    plays = section.get("plays")
+    return RoundRecord(
+        dealer=dealer,
+        hands=tuple(hands),
+        turned=turned,
+        bids=bids,
+        plays=tuple(
+            _card(text, f"{where}.plays[{i}]")
+            for i, text in enumerate(_list([] if plays is None else plays, f"{where}.plays", "plays"))
+        ),
+        tricks=tricks,
+        extras=extras,
+    )
+
+
+def parse_record(data: object) -> Record:
+    """A :class:`Record` from decoded JSON; raises :class:`RecordError` if it is not one."""
+    document = _object(data, "record", "a record")
+    for key in ("format", "players", "rounds"):
+        if key not in document:
+            raise RecordError(f"record: missing key {key!r}")
+    form = document["format"]
+    if not isinstance(form, str) or form.strip().lower() != FORMAT:
+        raise RecordError(f"format: unknown format {form!r}: expected {FORMAT!r}")
+    players = _players(document["players"])
+    rules, rule_extras = _rules(document.get("rules", {}), len(players))
+    rounds = tuple(
+        _round(item, f"rounds[{i}]", len(players))
+        for i, item in enumerate(_list(document["rounds"], "rounds", "rounds"))
+    )
+    return Record(
+        rules=rules,
+        players=players,
+        rounds=rounds,
+        extras=MappingProxyType({k: v for k, v in document.items() if k not in _TOP_KEYS}),
+        rule_extras=rule_extras,
+    )
+
+
+def loads(text: str) -> Record:
+    """A :class:`Record` from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(
+            f"record: not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
+    except RecursionError:
+        raise RecordError("record: not JSON this reader can follow: nested too deeply") from None
+    return parse_record(data)
+
+
+def load(path: str | PathLike[str]) -> Record:
+    """A :class:`Record` from a UTF-8 JSON file; an unreadable file is a :class:`RecordError` too."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"record: not UTF-8 text: byte {error.start} cannot be decoded") from None
+    except OSError as error:
+        raise RecordError(f"{path}: cannot be read: {error.strerror or error}") from None
+    return loads(text)
