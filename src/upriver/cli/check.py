@@ -1,1 +1,58 @@
-"""`upriver check FILE`: validate and score a game record (see RECORD.md)."""
+"""`upriver check FILE`: validate and score a game record (see RECORD.md).
+
+Exit 0 with the score sheet (or ``--json`` summary) for a valid record, 1 with one
+line on standard error for a record that breaks a rule, 2 for a document that is
+not a record or a file that cannot be read. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from upriver.cli import app
+from upriver.errors import RecordError
+from upriver.record import RecordRuleError, loads, replay
+from upriver.sheet import ScoreSheet
+
+__all__ = ["check"]
+
+RULE_BROKEN = 1
+NOT_A_RECORD = 2
+
+
+@app.command()
+def check(
+    file: Annotated[Path, typer.Argument(help="The game record (JSON) to check.", show_default=False)],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the tricks, scores, totals and winners as JSON.")
+    ] = False,
+) -> None:
+    """Check that a game record is well formed and follows its rules, then print its score sheet."""
+    try:
+        text = file.read_bytes().decode("utf-8")
+    except OSError as error:
+        typer.echo(f"{file}: cannot be read: {error.strerror or error}", err=True)
+        raise typer.Exit(code=NOT_A_RECORD) from None
+    except UnicodeDecodeError as error:
+        typer.echo(f"{file}: not a game record: not UTF-8 text (byte {error.start})", err=True)
+        raise typer.Exit(code=NOT_A_RECORD) from None
+    try:
+        game = replay(loads(text))
+    except RecordError as error:
+        typer.echo(f"{file}: not a game record: {error}", err=True)
+        raise typer.Exit(code=NOT_A_RECORD) from None
+    except RecordRuleError as error:
+        typer.echo(f"{file}: rule broken: {error}", err=True)
+        raise typer.Exit(code=RULE_BROKEN) from None
+    sheet = ScoreSheet.of(game)
+    if as_json:
+        typer.echo(json.dumps(sheet.to_json()))
+        return
+    console = Console(highlight=False)
+    console.print(sheet.table())
+    console.print(sheet.headline, markup=False)
