@@ -12,6 +12,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _commands() -> None:
+    """Keep ``upriver`` a group of subcommands even while only one is registered."""
+
+
 def main() -> None:
     """Entry point of the ``upriver`` console script."""
     from upriver.cli import check, play  # noqa: F401  (each module registers its command)
