@@ -281,14 +281,22 @@ class Game:
     # --------------------------------------------------------------- dealing
 
     def _draw_for_dealer(self) -> tuple[tuple[int, Card], ...]:
-        deck = list(DECK)
-        self._rng.shuffle(deck)
+        deck = self._shuffled()
         draw: list[tuple[int, Card]] = []
         for i, card in enumerate(deck):
             draw.append((i % self._n, card))
             if card.rank is Rank.JACK:
                 break
         return tuple(draw)
+
+    def _shuffled(self) -> list[Card]:
+        """The deck in a uniformly random order from the game's generator.
+
+        Sorting by random keys costs one C-level ``random()`` a card, a third of
+        ``random.shuffle``; a tie between two 53-bit keys is too rare to matter.
+        """
+        key = self._rng.random
+        return sorted(DECK, key=lambda _: key())
 
     def _start_round(self) -> None:
         self._round += 1
@@ -369,7 +377,7 @@ class Game:
         n, size = self._n, self._size
         if hands is None:
             dealt = n * size
-            drawn = self._rng.sample(DECK, min(dealt + 1, 52))
+            drawn = self._shuffled()
             masks = [mask_of(drawn[start : start + size]) for start in range(0, dealt, size)]
             turned = drawn[dealt] if dealt < 52 else None
         else:
