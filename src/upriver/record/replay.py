@@ -145,9 +145,10 @@ def replay(record: Record, *, seed: int | None = None) -> Game:
     Every deal, bid, card and trick count goes through the game's public API, so a
     move the engine refuses becomes a :class:`RecordRuleError` naming the round, the
     player and the rule. ``seed`` (default: the record's ``seed`` extra, if a whole
-    number) seeds the game's generator for the deals still to come. A game whose
-    last round was played with cards and is over deals the next one itself
-    (``auto_deal``); after a score-keeping round it waits for :meth:`Game.deal_at_table`.
+    number) seeds the game's generator for the deals still to come. A game played
+    with cards deals its next rounds itself (``auto_deal``; a record that stops
+    between rounds leaves it waiting for one :meth:`Game.deal`); after a
+    score-keeping round it waits for :meth:`Game.deal_at_table`.
     """
     extra_seed = record.extras.get("seed")
     if seed is None and isinstance(extra_seed, int) and not isinstance(extra_seed, bool):
@@ -160,6 +161,6 @@ def replay(record: Record, *, seed: int | None = None) -> Game:
         _play(game, entry, number)
         if entry.tricks is not None:
             _tricks(game, entry, number, entry.tricks)
-    if game.phase is Phase.DEALING and (not record.rounds or record.rounds[-1].has_cards):
+    if not record.rounds or record.rounds[-1].has_cards:
         game.auto_deal = True
     return game
