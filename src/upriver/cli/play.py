@@ -1,1 +1,425 @@
-"""`upriver play`: a game in the terminal against bots."""
+"""`upriver play`: a game in the terminal, one person against bots.
+
+The engine is the only judge of legality: a typed bid or card is checked with
+``Game.check_bid`` / ``Game.check_play`` and a refusal is shown with the rule it
+broke. The game is saved as a game record (RECORD.md) on ``save``, ``quit``,
+Ctrl-C, end of input and at the end, and ``--resume`` continues from one; who
+sits where and which bots play is kept in the record's ``upriver_play`` extra.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from upriver import record as records
+from upriver.actions import Phase, PlayAction
+from upriver.bots import BOT_KINDS, Bot, act, make_bot
+from upriver.cards import Card
+from upriver.cli import app, tui
+from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, UpriverError
+from upriver.game import Game
+from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Schedule, Scoring, TrumpLead, preset
+
+__all__ = ["play"]
+
+EXTRA = "upriver_play"
+"""The record's extra key that says who is the person and which bots play."""
+
+BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
+DEFAULT_SAVE = Path("upriver-game.json")
+
+HELP = """Type a bid (a number) while bidding, or a card while playing: its number in [ ] or its
+name like TH, th, 10h, 10♥ (rank 2-9 T J Q K A, then suit C D H S).
+  save [FILE]  save the game (default: the save file)
+  quit         save and leave; continue later with --resume FILE
+  help         this text"""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class Seating:
+    """Who is who at the table: the person's seat and the kind of bots in the other seats."""
+
+    human_seat: int
+    bots: str
+    seed: int
+
+    def to_extras(self) -> dict[str, object]:
+        """The record extras that restore this seating on ``--resume``."""
+        return {"seed": self.seed, EXTRA: {"human_seat": self.human_seat, "bots": self.bots}}
+
+
+class _StopError(Exception):
+    """The sitting ends early: ``quit`` (``interrupted`` false), or Ctrl-C / end of input. Save and exit."""
+
+    def __init__(self, *, interrupted: bool) -> None:
+        super().__init__("interrupted" if interrupted else "quit")
+        self.interrupted = interrupted
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _schedule_options(text: str) -> dict[str, object]:
+    key = text.strip().lower()
+    if key in ("up-down", "down-up"):
+        return {"schedule": Schedule(key)}
+    try:
+        sizes = tuple(int(part) for part in key.replace(" ", "").split(","))
+    except ValueError:
+        raise RulesError(
+            f"--schedule must be up-down, down-up or hand sizes like 1,2,1; not {text!r}"
+        ) from None
+    return {"schedule": Schedule.EXPLICIT, "explicit_sizes": sizes, "max_cards": None}
+
+
+def build_rules(
+    preset_name: str,
+    players: int,
+    *,
+    schedule: str | None = None,
+    max_cards: int | None = None,
+    bidding: Bidding | None = None,
+    dealer_bid: DealerBid | None = None,
+    trump_lead: TrumpLead | None = None,
+    scoring: Scoring | None = None,
+) -> Rules:
+    """The preset's rules with the command line's options laid over them; raises :class:`RulesError`."""
+    overrides: dict[str, object] = {}
+    if schedule is not None:
+        overrides.update(_schedule_options(schedule))
+        # A preset's "start" peak only means something for down-up; elsewhere use the default peak.
+        if overrides["schedule"] is Schedule.UP_DOWN:
+            overrides["max_cards"] = None
+    if max_cards is not None:
+        overrides["max_cards"] = max_cards
+    if bidding is not None:
+        overrides["bidding"] = bidding
+        if bidding is Bidding.SIMULTANEOUS and dealer_bid is None:
+            # Closed fists have no last bidder, so a preset's hook or overbid cannot apply.
+            overrides["dealer_bid"] = DealerBid.FREE
+    for name, value in (("dealer_bid", dealer_bid), ("trump_lead", trump_lead), ("scoring", scoring)):
+        if value is not None:
+            overrides[name] = value
+    return preset(preset_name, players, **overrides)
+
+
+class Session:
+    """One sitting of the terminal game: the game, the seating, the bots, the console and the save file."""
+
+    def __init__(
+        self,
+        game: Game,
+        seating: Seating,
+        *,
+        console: Console,
+        save: Path,
+        delay: float,
+        extras: dict[str, object],
+    ) -> None:
+        self.game = game
+        self.seating = seating
+        self.console = console
+        self.save_path = save
+        self.delay = delay
+        self.extras = {**extras, **seating.to_extras()}
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(seating.bots, seed=seating.seed * 100 + seat, name=game.players[seat])
+            for seat in range(len(game.players))
+            if seat != seating.human_seat
+        }
+
+    @property
+    def me(self) -> int:
+        """The person's seat."""
+        return self.seating.human_seat
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the game record so far to ``path`` (default: the save file)."""
+        target = path or self.save_path
+        records.dump(records.record_of(self.game, extras=self.extras), target)
+        return target
+
+    def pause(self) -> None:
+        """Let a bot's move be seen before the next one."""
+        if self.delay > 0:
+            time.sleep(self.delay)
+
+    # ------------------------------------------------------------------ loop
+
+    def run(self, *, fresh: bool) -> None:
+        """Play until the game is over, showing every move."""
+        game, out = self.game, self.console
+        if fresh and game.dealer_draw:
+            out.print(tui.dealer_draw(game))
+        announced = -1
+        while not game.is_over:
+            if game.phase is Phase.DEALING:
+                game.auto_deal = True
+                game.deal()
+            if announced != game.round_number:
+                announced = game.round_number
+                out.rule()
+                out.print(tui.round_header(game.view(self.me)))
+            if game.phase is Phase.BIDDING:
+                self._bidding_turn()
+            else:
+                self._playing_turn()
+        out.rule()
+        out.print(tui.standings(game))
+        out.print(f"Game saved to {self.save()}")
+
+    def _bidding_turn(self) -> None:
+        game = self.game
+        simultaneous = game.rules.bidding is Bidding.SIMULTANEOUS
+        seat = self.me if simultaneous and game.bids[self.me] is None else game.awaiting[0]
+        if seat == self.me:
+            view = game.view(self.me)
+            self.console.print(tui.hand_panel(view))
+            self.console.print(tui.bids_line(view, tui.forbidden_bids(game)))
+            self._ask_bid()
+        else:
+            forbidden = tui.forbidden_bids(game)
+            act(game, seat, self.bots[seat])
+            if simultaneous:
+                self.console.print(f"{game.players[seat]} has bid.")
+            else:
+                note = f" (the dealer may not bid {' or '.join(map(str, forbidden))})" if forbidden else ""
+                self.console.print(f"{game.players[seat]} bids {game.bids[seat]}{note}")
+            self.pause()
+        if game.phase is not Phase.BIDDING:
+            self.console.print(tui.bids_line(game.view(self.me)))
+
+    def _playing_turn(self) -> None:
+        game = self.game
+        seat = game.to_act
+        assert seat is not None
+        before = game.tricks_won
+        results = len(game.results)
+        on_table = game.trick
+        if seat == self.me:
+            view = game.view(self.me)
+            self.console.print(tui.table_panel(view))
+            self.console.print(tui.hand_panel(view))
+            card = self._ask_card()
+        else:
+            action = act(game, seat, self.bots[seat])
+            assert isinstance(action, PlayAction)
+            card = action.card
+            text = tui.card_text(card)
+            self.console.print(f"{game.players[seat]} {'leads' if not on_table else 'plays'} ", text, sep="")
+            self.pause()
+        finished = len(game.results) > results
+        after = game.results[-1].tricks if finished else game.tricks_won
+        if after != before:
+            winner = next(s for s in range(len(after)) if after[s] != before[s])
+            won_with = dict((*on_table, (seat, card)))[winner]
+            name = "You win" if winner == self.me else f"{game.players[winner]} wins"
+            self.console.print(f"[bold]{name} the trick with[/bold] ", tui.card_text(won_with), sep="")
+        if finished:
+            self._round_over()
+
+    def _round_over(self) -> None:
+        result = self.game.results[-1]
+        out = self.console
+        out.print(f"[bold]Round {result.number} is over.[/bold]")
+        for seat, name in enumerate(self.game.players):
+            bid, took, score = result.bids[seat], result.tricks[seat], result.scores[seat]
+            verdict = "made it" if bid == took else "missed"
+            out.print(f"  {name}: bid {bid}, took {took} — {verdict}, {score} points")
+        out.print(tui.score_sheet(self.game))
+
+    # ----------------------------------------------------------------- input
+
+    def _read(self, prompt: str) -> str | None:
+        """One line of input; ``None`` when it was a command (save, help) already handled."""
+        try:
+            line = self.console.input(f"[bold green]{prompt}[/bold green] ").strip()
+        except (EOFError, KeyboardInterrupt):
+            raise _StopError(interrupted=True) from None
+        word, _, rest = line.partition(" ")
+        command = word.lower()
+        if command in ("quit", "exit", "q"):
+            raise _StopError(interrupted=False)
+        if command in ("help", "?", "h"):
+            self.console.print(HELP, highlight=False)
+            return None
+        if command == "save":
+            try:
+                where = self.save(Path(rest.strip()) if rest.strip() else None)
+            except OSError as error:
+                self.console.print(f"[red]Could not save: {escape(str(error))}[/red]")
+            else:
+                self.console.print(f"Game saved to {where}")
+            return None
+        return line
+
+    def _ask_bid(self) -> None:
+        game = self.game
+        size = game.hand_size
+        while True:
+            line = self._read(f"Your bid (0–{size}, or help):")
+            if line is None:
+                continue
+            try:
+                bid = int(line)
+            except ValueError:
+                self.console.print(
+                    f"[red]A bid is a whole number from 0 to {size}; type help for more.[/red]"
+                )
+                continue
+            try:
+                game.check_bid(bid, seat=self.me)
+            except IllegalActionError as error:
+                self.console.print(f"[red]{escape(str(error))}[/red] [dim](rule: {error.rule})[/dim]")
+                continue
+            game.bid(bid, seat=self.me)
+            return
+
+    def _ask_card(self) -> Card:
+        game = self.game
+        legal = game.legal_cards(self.me)
+        while True:
+            line = self._read(f"Your card (1–{len(legal)} or a card like TH, or help):")
+            if line is None:
+                continue
+            card: Card
+            if line.isdigit():
+                number = int(line)
+                if not 1 <= number <= len(legal):
+                    self.console.print(f"[red]Choose a number from 1 to {len(legal)}, or type a card.[/red]")
+                    continue
+                card = legal[number - 1]
+            else:
+                try:
+                    card = Card.parse(line)
+                except NotationError as error:
+                    self.console.print(f"[red]{escape(str(error))}[/red]")
+                    continue
+            try:
+                game.check_play(card, seat=self.me)
+            except IllegalActionError as error:
+                self.console.print(f"[red]{escape(str(error))}[/red] [dim](rule: {error.rule})[/dim]")
+                continue
+            game.play(card, seat=self.me)
+            return card
+
+
+def _load(path: Path) -> tuple[Game, Seating, dict[str, object]]:
+    """The game, seating and extras of a saved record; raises :class:`UpriverError` or ``OSError``."""
+    saved = records.load(path)
+    extras = dict(saved.extras)
+    info = extras.get(EXTRA)
+    seed = extras.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        seed = secrets.randbelow(2**31)
+    human, bots = 0, "basic"
+    if isinstance(info, dict):
+        seat = info.get("human_seat")
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(saved.players):
+            human = seat
+        kind = info.get("bots")
+        if isinstance(kind, str) and kind in BOT_KINDS:
+            bots = kind
+    game = records.replay(saved, seed=seed)
+    return game, Seating(human_seat=human, bots=bots, seed=seed), extras
+
+
+def _names(players: int, seat: int, name: str) -> list[str]:
+    others = iter(bot for bot in BOT_NAMES if bot.lower() != name.lower())
+    return [name if s == seat else next(others) for s in range(players)]
+
+
+@app.command()
+def play(
+    preset_name: Annotated[
+        str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.", show_default=True)
+    ] = "classic",
+    schedule: Annotated[
+        str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 1,2,1.")
+    ] = None,
+    max_cards: Annotated[
+        int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
+    ] = None,
+    bidding: Annotated[Bidding | None, typer.Option(help="Override how bids are made.")] = None,
+    dealer_bid: Annotated[DealerBid | None, typer.Option(help="Override the dealer's restriction.")] = None,
+    trump_lead: Annotated[TrumpLead | None, typer.Option(help="Override whether trump may be led.")] = None,
+    scoring: Annotated[Scoring | None, typer.Option(help="Override the scoring.")] = None,
+    players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
+    seat: Annotated[int, typer.Option(help="Your seat, 1 to the number of players.")] = 1,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    bots: Annotated[
+        str, typer.Option(help=f"Kind of bots in the other seats: {', '.join(BOT_KINDS)}.")
+    ] = "basic",
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for the deals and the bots (random if not given).")
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="Where to save the game (default: upriver-game.json, or the resumed file)."),
+    ] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue a game saved by upriver play.")] = None,
+    delay: Annotated[float, typer.Option(help="Seconds to pause after each bot move.")] = 0.4,
+) -> None:
+    """Play Up and Down the River in the terminal against bots."""
+    console = Console(highlight=False, soft_wrap=True)
+    if resume is not None:
+        try:
+            game, seating, extras = _load(resume)
+        except (UpriverError, OSError) as error:
+            raise _fail(f"cannot resume {resume}: {error}") from None
+        save_path = save or resume
+        console.print(f"Resuming {resume}: round {game.round_number} of {game.rules.rounds}.")
+    else:
+        kind = bots.strip().lower()
+        if kind not in BOT_KINDS:
+            raise _fail(f"unknown bot kind {bots!r}: expected one of {', '.join(BOT_KINDS)}")
+        try:
+            rules = build_rules(
+                preset_name,
+                players,
+                schedule=schedule,
+                max_cards=max_cards,
+                bidding=bidding,
+                dealer_bid=dealer_bid,
+                trump_lead=trump_lead,
+                scoring=scoring,
+            )
+        except RulesError as error:
+            raise _fail(str(error)) from None
+        if not 1 <= seat <= players:
+            raise _fail(f"--seat must be from 1 to {players}, not {seat}")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        seating = Seating(human_seat=seat - 1, bots=kind, seed=seed)
+        game = Game(rules, _names(players, seat - 1, name), seed=seed)
+        extras = {}
+        save_path = save or DEFAULT_SAVE
+        console.print(f"New game, seed {seed}: {preset_name} rules, {players} players, {kind} bots.")
+    session = Session(game, seating, console=console, save=save_path, delay=delay, extras=extras)
+    try:
+        try:
+            session.run(fresh=resume is None)
+        except KeyboardInterrupt:
+            # Ctrl-C while a bot's move is on show: every move is applied whole, so the game is consistent.
+            raise _StopError(interrupted=True) from None
+    except _StopError as stop:
+        console.print()
+        try:
+            where = session.save()
+        except OSError as error:
+            console.print(f"[red]Could not save the game: {escape(str(error))}[/red]")
+            raise typer.Exit(1) from None
+        console.print(f"Game saved to {where}. Continue with: upriver play --resume {where}")
+        raise typer.Exit(130 if stop.interrupted else 0) from None
+    except RecordError as error:  # pragma: no cover - a save that cannot be written as a record
+        raise _fail(str(error)) from None
