@@ -30,7 +30,8 @@ from upriver.actions import (
     TricksAction,
     round_score,
 )
-from upriver.cards import DECK, SUIT_MASKS, Card, Rank, Suit, cards_in, mask_of
+from upriver.cards import SUIT_MASKS, Card, Suit, cards_in, mask_of
+from upriver.deal import check_hands, draw_for_dealer, shuffled_deck
 from upriver.errors import IllegalActionError
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, TrumpLead
 from upriver.view import SeatView
@@ -94,7 +95,7 @@ class Game:
         """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
         if dealer is None:
             if rules.first_dealer is FirstDealer.FIRST_JACK:
-                self.dealer_draw = self._draw_for_dealer()
+                self.dealer_draw = draw_for_dealer(self._rng, n)
                 dealer = self.dealer_draw[-1][0]
             elif rules.first_dealer is FirstDealer.LEFT_OF_KEEPER:
                 dealer = ((n - 1 if keeper is None else keeper) + 1) % n
@@ -280,24 +281,6 @@ class Game:
 
     # --------------------------------------------------------------- dealing
 
-    def _draw_for_dealer(self) -> tuple[tuple[int, Card], ...]:
-        deck = self._shuffled()
-        draw: list[tuple[int, Card]] = []
-        for i, card in enumerate(deck):
-            draw.append((i % self._n, card))
-            if card.rank is Rank.JACK:
-                break
-        return tuple(draw)
-
-    def _shuffled(self) -> list[Card]:
-        """The deck in a uniformly random order from the game's generator.
-
-        Sorting by random keys costs one C-level ``random()`` a card, a third of
-        ``random.shuffle``; a tie between two 53-bit keys is too rare to matter.
-        """
-        key = self._rng.random
-        return sorted(DECK, key=lambda _: key())
-
     def _start_round(self) -> None:
         self._round += 1
         self._dealer = (self._dealer + 1) % self._n
@@ -329,47 +312,8 @@ class Game:
         if self._phase is not Phase.DEALING:
             where = "over" if self._phase is Phase.OVER else f"{self._phase.value} round {self.round_number}"
             raise IllegalActionError(f"nothing can be dealt now: the game is {where}", rule="turn order")
-        if hands is None:
-            return
-        size = self.hand_size
-        if len(hands) != self._n:
-            raise IllegalActionError(
-                f"round {self.round_number} deals to {self._n} players, not {len(hands)}",
-                rule="deal",
-            )
-        seen = 0
-        for seat, hand in enumerate(hands):
-            if len(hand) != size:
-                raise IllegalActionError(
-                    f"round {self.round_number}: {self.players[seat]} was dealt {len(hand)} cards; "
-                    f"the schedule deals {size} in this round",
-                    rule="hand size",
-                    seat=seat,
-                )
-            for card in hand:
-                if seen & card.mask:
-                    raise IllegalActionError(
-                        f"round {self.round_number}: {card} is dealt twice", rule="one deck"
-                    )
-                seen |= card.mask
-        stock = 52 - self._n * size
-        if turned is not None and seen & turned.mask:
-            raise IllegalActionError(
-                f"round {self.round_number}: the turned card {turned} is also in a hand",
-                rule="one deck",
-            )
-        if turned is None and stock > 0:
-            raise IllegalActionError(
-                f"round {self.round_number}: {stock} cards are left after the deal, so one must "
-                "be turned up for trump",
-                rule="turn-up",
-            )
-        if turned is not None and stock == 0:
-            raise IllegalActionError(
-                f"round {self.round_number}: every card is dealt, so none can be turned up; "
-                "the round has no trump",
-                rule="turn-up",
-            )
+        if hands is not None:
+            check_hands(self.round_number, self.players, self._size, hands, turned)
 
     def deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> DealAction:
         """Deal the round: shuffled from the game's generator, or exactly these hands and turn-up."""
@@ -377,7 +321,7 @@ class Game:
         n, size = self._n, self._size
         if hands is None:
             dealt = n * size
-            drawn = self._shuffled()
+            drawn = shuffled_deck(self._rng)
             masks = [mask_of(drawn[start : start + size]) for start in range(0, dealt, size)]
             turned = drawn[dealt] if dealt < 52 else None
         else:
