@@ -47,7 +47,7 @@ def test_a_whole_short_game_is_played_to_the_end(tmp_path: Path) -> None:
     assert "Choosing the dealer" in out  # classic: first Jack deals
     assert "Round 3/3" in out
     assert re.search(r"\w+ wins? the trick with \S+", out)
-    assert "Score sheet" in out
+    assert "bid/tricks, round score, running total" in out  # the score sheet
     assert "Final standings" in out
     game = replay(load(save))
     assert game.is_over

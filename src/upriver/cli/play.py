@@ -236,7 +236,7 @@ class Session:
             bid, took, score = result.bids[seat], result.tricks[seat], result.scores[seat]
             verdict = "made it" if bid == took else "missed"
             out.print(f"  {name}: bid {bid}, took {took} — {verdict}, {score} points")
-        out.print(tui.score_sheet(self.game))
+        out.print(tui.score_sheet(self.game, viewer=self.me))
 
     # ----------------------------------------------------------------- input
 

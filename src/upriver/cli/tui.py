@@ -14,10 +14,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from upriver.actions import Phase, RoundResult
+from upriver.actions import Phase
 from upriver.cards import Card, Suit
 from upriver.game import Game
 from upriver.rules import Bidding
+from upriver.sheet import ScoreSheet
 from upriver.view import SeatView
 
 __all__ = [
@@ -153,27 +154,10 @@ def hand_panel(view: SeatView) -> RenderableType:
     return Panel(Group(*lines), title=f"Your hand ({view.players[view.seat]})", expand=False)
 
 
-def score_sheet(game: Game) -> RenderableType:
-    """The score sheet so far: per round bid / tricks / points for each player, and the totals."""
-    table = Table(title="Score sheet", title_justify="left")
-    table.add_column("Rnd", justify="right")
-    table.add_column("Cards", justify="right")
-    table.add_column("Trump")
-    for name in game.players:
-        table.add_column(f"{name}\nbid/won  pts", justify="right")
-    running = [0] * len(game.players)
-    results: Sequence[RoundResult] = game.results
-    for result in results:
-        cells: list[Text | str] = [str(result.number), str(result.hand_size), suit_text(result.trump)]
-        for seat, (bid, took, score) in enumerate(
-            zip(result.bids, result.tricks, result.scores, strict=True)
-        ):
-            running[seat] += score
-            style = "green" if bid == took else "red"
-            cells.append(Text(f"{bid}/{took}  {running[seat]:>3}", style=style))
-        table.add_row(*cells)
-    table.add_row("", "", Text("Total", style="bold"), *(Text(str(t), style="bold") for t in game.totals))
-    return table
+def score_sheet(game: Game, viewer: int | None = None) -> RenderableType:
+    """The score sheet so far (bid / tricks / points / running total per player) and who leads."""
+    sheet = ScoreSheet.of(game, viewer=viewer)
+    return Group(sheet.table(), Text(sheet.headline, style="bold"))
 
 
 def standings(game: Game) -> RenderableType:
