@@ -217,9 +217,10 @@ class Preset:
                 f"{self.max_players} players, not {players}; use custom rules for other counts"
             )
         options: dict[str, object] = {**self.options, **overrides}
-        if options.get("max_cards") == "start" and options.get("schedule") is Schedule.DOWN_UP:
-            # "full games start with 8 or 10 cards": 10 where the deck allows it.
-            options["max_cards"] = min(10, most_cards(players))
+        if options.get("max_cards") == "start":
+            # "full games start with 8 or 10 cards": 10 where the deck allows it; other schedules' default.
+            down_up = options.get("schedule") is Schedule.DOWN_UP
+            options["max_cards"] = min(10, most_cards(players)) if down_up else None
         return Rules(players=players, **options)  # type: ignore[arg-type]
 
 
