@@ -280,7 +280,7 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     ("missing bids", doc(rounds=[{"dealer": 0}]), "rounds[0]: missing key 'bids'"),
     (
         "missing turned",
-        _round(turned=None) | {"rounds": [{k: v for k, v in doc()["rounds"][0].items() if k != "turned"}]},
+        doc(rounds=[{k: v for k, v in doc()["rounds"][0].items() if k != "turned"}]),
         "rounds[0]: missing key 'turned'",
     ),
     ("players not a list", doc(players="Ann"), "players: players must be a list"),
