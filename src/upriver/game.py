@@ -17,6 +17,7 @@ it was. Adapters (terminal, web, bots, RL) reach the rules only through here.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 
 from upriver.actions import (
@@ -38,6 +39,8 @@ from upriver.view import SeatView
 
 __all__ = ["Game"]
 
+_SEED_MASK = (1 << 64) - 1
+_DRAW = 0xFFFF_FFFF
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
@@ -83,9 +86,9 @@ class Game:
                 raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {n - 1}", rule="seat")
         self.rules = rules
         self.players: tuple[str, ...] = names
-        self.seed = seed
+        self.seed: int = secrets.randbits(63) if seed is None else seed
+        """Every random choice of the game follows from it (a random one when none was given)."""
         self.auto_deal = auto_deal
-        self._rng = random.Random(seed)
         self._n = n
         self._sizes = rules.hand_sizes
         self._scoring = rules.scoring
@@ -95,7 +98,7 @@ class Game:
         """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
         if dealer is None:
             if rules.first_dealer is FirstDealer.FIRST_JACK:
-                self.dealer_draw = draw_for_dealer(self._rng, n)
+                self.dealer_draw = draw_for_dealer(self._rng_for(_DRAW), n)
                 dealer = self.dealer_draw[-1][0]
             elif rules.first_dealer is FirstDealer.LEFT_OF_KEEPER:
                 dealer = ((n - 1 if keeper is None else keeper) + 1) % n
@@ -281,6 +284,15 @@ class Game:
 
     # --------------------------------------------------------------- dealing
 
+    def _rng_for(self, step: int) -> random.Random:
+        """A generator for one round's deal (or the dealer draw) that depends only on the seed.
+
+        Seeding each deal afresh, rather than drawing from one stream, means a game
+        replayed from a record deals the rounds still to come exactly as the
+        original game would have.
+        """
+        return random.Random((self.seed & _SEED_MASK) << 32 | step)
+
     def _start_round(self) -> None:
         self._round += 1
         self._dealer = (self._dealer + 1) % self._n
@@ -321,7 +333,7 @@ class Game:
         n, size = self._n, self._size
         if hands is None:
             dealt = n * size
-            drawn = shuffled_deck(self._rng)
+            drawn = shuffled_deck(self._rng_for(self._round))
             masks = [mask_of(drawn[start : start + size]) for start in range(0, dealt, size)]
             turned = drawn[dealt] if dealt < 52 else None
         else:
