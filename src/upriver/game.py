@@ -9,7 +9,7 @@ it was. Adapters (terminal, web, bots, RL) reach the rules only through here.
 >>> from upriver import Card, Game, preset
 >>> game = Game(preset("classic", players=4), seed=7)
 >>> game.phase, game.hand_size, game.to_act
-(<Phase.BIDDING: 'bidding'>, 1, 3)
+(<Phase.BIDDING: 'bidding'>, 1, 0)
 >>> game.legal_bids()
 (0, 1)
 """
