@@ -487,3 +487,13 @@ def test_round_record_defaults_describe_a_score_keeping_round() -> None:
     assert not entry.has_cards
     assert entry.plays is None
     assert dict(entry.extras) == {}
+
+
+def test_replayed_game_given_its_seed_deals_the_rounds_to_come_as_the_original_would() -> None:
+    game = random_game(preset("countdown", 4), seed=21, moves=30)
+    again = replay(loads(dumps(record_of(game, extras={"seed": game.seed}))))
+    rng_a, rng_b = random.Random(2), random.Random(2)
+    for _ in range(120):
+        random_move(game, rng_a)
+        random_move(again, rng_b)
+    assert state(again) == state(game)
