@@ -10,12 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 from typer.testing import CliRunner
 
 import upriver.cli.check
 import upriver.cli.play
-from upriver import PRESETS, Card, Phase
+from upriver import PRESETS, Phase
 from upriver.cli import app
 from upriver.record import load, replay
 
@@ -217,17 +218,24 @@ def test_rule_options_override_the_preset(tmp_path: Path) -> None:
     )
 
 
-def test_numbered_cards_are_the_legal_ones(tmp_path: Path) -> None:
-    _, out, _ = play(tmp_path, "--schedule", "3", input="0\n")
-    hand = out[out.rindex("Your hand") :]
-    numbered = re.findall(r"\[(\d)\](\S\S)", hand)
-    assert [int(n) for n, _ in numbered] == list(range(1, len(numbered) + 1))
-    assert all(Card.parse(text) for _, text in numbered)
+def test_legal_cards_are_numbered_in_the_order_shown(tmp_path: Path) -> None:
+    # One round of seven cards: every one of the seven hand panels shown at a card prompt is checked.
+    code, out, save = play(tmp_path, "--schedule", "7", "--preset", "overbid", input=anything_legal())
+    assert code == 0, out[-2000:]
+    game = replay(load(save))
+    checked = 0
+    for panel in re.findall(r"Your hand \(You\).*?╰", out, flags=re.DOTALL):
+        shown = re.findall(r"(?:\[(\d)\])?([2-9TJQKA][♣♦♥♠])", panel)
+        numbered = [(int(n), text) for n, text in shown if n]
+        if not numbered:
+            continue
+        assert [n for n, _ in numbered] == list(range(1, len(numbered) + 1))
+        checked += 1
+    assert checked == 7
+    assert game.is_over
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_saves_a_record_that_check_accepts(tmp_path: Path) -> None:
-    pexpect = pytest.importorskip("pexpect")
     save = tmp_path / "interrupted.json"
     env = {**os.environ, "COLUMNS": "100"}
     child = pexpect.spawn(

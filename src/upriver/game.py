@@ -370,7 +370,7 @@ class Game:
         """The seat a bid is for, or raise if that seat may not bid now."""
         if self._phase is not Phase.BIDDING:
             raise IllegalActionError(
-                f"no bids are taken now: the game is {self._phase.value}",
+                f"{self._who(seat)}may not bid now: the game is {self._phase.value}",
                 rule="turn order",
                 seat=seat,
             )
@@ -390,6 +390,12 @@ class Game:
                 seat=seat,
             )
         return seat
+
+    def _who(self, seat: int | None) -> str:
+        """The player's name and a space, for messages about a seat that may be unknown."""
+        if seat is None:
+            return "no one "
+        return f"{self.players[seat]} " if 0 <= seat < self._n else f"seat {seat} "
 
     def _is_last_bid(self) -> bool:
         return not self._simultaneous and self._bids_made == self._n - 1
@@ -485,7 +491,7 @@ class Game:
         """Raise :class:`IllegalActionError`, naming the player and rule, unless the card is legal."""
         if self._phase is not Phase.PLAYING:
             raise IllegalActionError(
-                f"no cards are played now: the game is {self._phase.value}",
+                f"{self._who(seat)}may not play a card now: the game is {self._phase.value}",
                 rule="turn order",
                 seat=seat,
             )

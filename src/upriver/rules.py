@@ -147,9 +147,17 @@ class Rules:
             ("trump_lead", TrumpLead),
             ("scoring", Scoring),
         ):
-            if not isinstance(getattr(self, name), kind):
+            value = getattr(self, name)
+            if isinstance(value, str) and not isinstance(value, enum.Enum):
+                # The written form of the game record is accepted as well as the enum.
+                spelled = value.strip().lower().replace("_", "-")
+                value = next((member for member in kind if member.value == spelled), value)
+                object.__setattr__(self, name, value)
+            if not isinstance(value, kind):
                 choices = ", ".join(repr(member.value) for member in kind)
-                raise RulesError(f"{name} must be one of {choices}, not {getattr(self, name)!r}")
+                raise RulesError(f"{name} must be one of {choices}, not {value!r}")
+        if not isinstance(self.explicit_sizes, tuple):
+            object.__setattr__(self, "explicit_sizes", tuple(self.explicit_sizes))
         if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise RulesError(
                 f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"

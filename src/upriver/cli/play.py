@@ -287,7 +287,7 @@ class Session:
 
     def _ask_card(self) -> Card:
         game = self.game
-        legal = game.legal_cards(self.me)
+        legal = tui.in_display_order(game.legal_cards(self.me))
         while True:
             line = self._read(f"Your card (1–{len(legal)} or a card like TH, or help):")
             if line is None:

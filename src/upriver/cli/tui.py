@@ -7,7 +7,7 @@ state; nothing decides a rule. Legality comes from the view's ``legal_bids`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -130,16 +130,21 @@ def table_panel(view: SeatView) -> RenderableType:
     return table
 
 
+def in_display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards as the hand panel shows them: by suit, highest rank first; legal cards are numbered so."""
+    return tuple(sorted(cards, key=lambda card: (card.suit.index, -card.rank)))
+
+
 def hand_panel(view: SeatView) -> RenderableType:
     """The seat's hand by suit; legal cards are numbered for quick entry, the others dimmed."""
-    numbers = {card: i for i, card in enumerate(view.legal_cards, start=1)}
+    numbers = {card: i for i, card in enumerate(in_display_order(view.legal_cards), start=1)}
     lines = []
     for suit in Suit:
         cards = [card for card in view.hand if card.suit is suit]
         if not cards:
             continue
         line = Text(f"{suit.symbol} ", style=_style(suit))
-        for card in sorted(cards, key=lambda c: -c.rank):
+        for card in in_display_order(cards):
             number = numbers.get(card)
             if number is None and view.legal_cards:
                 line.append(f"{card.symbol} ", style="dim")
