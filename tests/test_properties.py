@@ -184,7 +184,7 @@ def check_finished_game(game: Game) -> None:
         scores = tuple(expected_score(rules.scoring, b, k) for b, k in zip(result.bids, took, strict=True))
         assert result.scores == scores
         totals = [a + b for a, b in zip(totals, scores, strict=True)]
-    assert game.totals == totals
+    assert game.totals == tuple(totals)
     best = max(totals)
     assert game.winners == tuple(s for s in range(n) if totals[s] == best)
     assert game.winners

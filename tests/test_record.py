@@ -369,7 +369,7 @@ def two_card_round(**changes: Any) -> dict[str, Any]:
 
 
 def test_the_story_record_itself_is_legal() -> None:
-    assert replay(parse_record(two_card_round())).totals == [0, 11, 11, 10]
+    assert replay(parse_record(two_card_round())).totals == (0, 11, 11, 10)
 
 
 def test_revoke_names_round_player_and_follow_suit() -> None:

@@ -309,14 +309,14 @@ def test_most_points_wins_and_ties_share() -> None:
     bid_all(game, [0, 0, 0])
     play_all(game, "AH 2H 3H")
     assert game.is_over
-    assert game.totals == [10, 0, 10]
+    assert game.totals == (10, 0, 10)
     assert game.winners == (0, 2)
     assert game.standings() == ((1, 0, 10), (1, 2, 10), (3, 1, 0))
     # Seat 1 bids the trick it takes: 11 beats 10 and 10.
     game = dealt_game(rules, ["3H", "AH", "2H"], "4C")
     bid_all(game, [0, 1, 0])
     play_all(game, "AH 2H 3H")
-    assert game.totals == [10, 11, 10]
+    assert game.totals == (10, 11, 10)
     assert game.winners == (1,)
 
 
@@ -714,7 +714,7 @@ def test_ten_plus_bid_scoring_in_play() -> None:
     play_all(game, "AS 3H 5H 7H KS 4H 6H 8H")
     assert game.results[0].tricks == (0, 2, 0, 0)
     assert game.results[0].scores == (10, 12, 10, 0)
-    assert game.totals == [10, 12, 10, 0]
+    assert game.totals == (10, 12, 10, 0)
     game = dealt_game(one_round_rules(4, 1, scoring=Scoring.TEN_PLUS_BID), ["7H", "AS", "3H", "5H"], "2S")
     bid_all(game, [0, 1, 1, 0])
     play_all(game, "AS 3H 5H 7H")
@@ -735,7 +735,7 @@ def test_tricks_plus_ten_scoring_in_play() -> None:
 def test_scores_accumulate_over_rounds() -> None:
     game = Game(preset("classic", players=4, max_cards=3), seed=8)
     play_out(game, random.Random(8))
-    assert game.totals == [sum(r.scores[s] for r in game.results) for s in range(4)]
+    assert game.totals == tuple(sum(r.scores[s] for r in game.results) for s in range(4))
 
 
 # ---------------------------------------------------- edge cases

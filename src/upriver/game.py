@@ -105,7 +105,7 @@ class Game:
             else:
                 dealer = 0
         self.first_dealer = dealer
-        self.totals: list[int] = [0] * n
+        self._totals = [0] * n
         self._results: list[RoundResult] = []
         self._log: list[Action] = []
         self._round = -1
@@ -235,20 +235,26 @@ class Game:
         return tuple(self._plays)
 
     @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's points from the finished rounds."""
+        return tuple(self._totals)
+
+    @property
     def winners(self) -> tuple[int, ...]:
         """Seats with the most points once the game is over (ties share the win); empty before."""
         if self._phase is not Phase.OVER:
             return ()
-        best = max(self.totals)
-        return tuple(s for s in range(self._n) if self.totals[s] == best)
+        best = max(self._totals)
+        return tuple(s for s in range(self._n) if self._totals[s] == best)
 
     def standings(self) -> tuple[tuple[int, int, int], ...]:
         """``(place, seat, total)`` from first to last; tied seats share a place."""
-        order = sorted(range(self._n), key=lambda s: -self.totals[s])
+        totals = self._totals
+        order = sorted(range(self._n), key=lambda s: -totals[s])
         rows: list[tuple[int, int, int]] = []
         for i, seat in enumerate(order):
-            tied = rows and self.totals[seat] == rows[-1][2]
-            rows.append((rows[-1][0] if tied else i + 1, seat, self.totals[seat]))
+            tied = rows and totals[seat] == rows[-1][2]
+            rows.append((rows[-1][0] if tied else i + 1, seat, totals[seat]))
         return tuple(rows)
 
     def view(self, seat: int) -> SeatView:
@@ -276,7 +282,7 @@ class Game:
             tricks=self.tricks,
             tricks_won=tuple(self._tricks),
             trump_broken=self._broken,
-            totals=tuple(self.totals),
+            totals=self.totals,
             history=tuple(self._results),
             legal_bids=self.legal_bids(seat) if bidding else (),
             legal_cards=self.legal_cards(seat),
@@ -622,7 +628,7 @@ class Game:
             round_score(self._scoring, bid, took) for bid, took in zip(bids, self._tricks, strict=True)
         )
         for seat, score in enumerate(scores):
-            self.totals[seat] += score
+            self._totals[seat] += score
         self._results.append(
             RoundResult(
                 number=self._round + 1,
