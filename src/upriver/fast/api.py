@@ -1,0 +1,313 @@
+"""The Python face of the kernel: whole random games in batches, and rollouts from a position.
+
+:func:`simulate` deals and plays whole games (a one-round explicit schedule makes
+that single hands). :class:`Position` is one seat's picture of a round in
+compact form; :func:`sample_worlds` deals the cards that seat cannot see, and
+:func:`rollout` completes the round in every sampled world. Nothing compiles until
+one of these is first called, and compiled code is cached on disk.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from upriver.cards import Card, mask_of
+from upriver.game import Game
+from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Scoring, TrumpLead
+from upriver.view import SeatView
+
+from . import kernel
+from ._jit import set_threads
+from .policies import POLICY_BASIC, POLICY_RANDOM
+
+__all__ = [
+    "Policy",
+    "Position",
+    "Rollout",
+    "Simulation",
+    "position_from_game",
+    "position_from_view",
+    "rollout",
+    "sample_worlds",
+    "simulate",
+    "world_of",
+]
+
+Policy = Literal["random", "basic"]
+"""``random``: uniform over legal moves; ``basic``: the rule of thumb of :class:`upriver.bots.BasicBot`."""
+
+_POLICIES = {"random": POLICY_RANDOM, "basic": POLICY_BASIC}
+_DEALER = {DealerBid.FREE: 0, DealerBid.HOOK: 1, DealerBid.OVERBID: 2}
+_FULL = (1 << 52) - 1
+
+
+def _policy(policy: str) -> int:
+    try:
+        return _POLICIES[policy]
+    except KeyError:
+        raise ValueError(f"policy must be one of {', '.join(_POLICIES)}, not {policy!r}") from None
+
+
+def _opts(rules: Rules) -> NDArray[np.int64]:
+    return np.array(
+        [
+            _DEALER[rules.dealer_bid],
+            rules.bidding is Bidding.SIMULTANEOUS,
+            rules.trump_lead is TrumpLead.BROKEN,
+            rules.scoring is Scoring.TRICKS_PLUS_TEN,
+        ],
+        dtype=np.int64,
+    )
+
+
+def _chunks(count: int) -> int:
+    return (count + kernel.CHUNK - 1) // kernel.CHUNK
+
+
+@dataclasses.dataclass(frozen=True)
+class Simulation:
+    """Bids, tricks and scores of simulated games, each shaped ``(games, rounds, players)``."""
+
+    bids: NDArray[np.int8]
+    tricks: NDArray[np.int8]
+    scores: NDArray[np.int16]
+
+    @property
+    def totals(self) -> NDArray[np.int32]:
+        """Each game's final totals, ``(games, players)``."""
+        totals: NDArray[np.int32] = self.scores.sum(axis=1, dtype=np.int32)
+        return totals
+
+
+def simulate(
+    rules: Rules,
+    n: int,
+    policy: Policy = "random",
+    seed: int = 0,
+    *,
+    dealer: int | None = None,
+    threads: int | None = None,
+) -> Simulation:
+    """Deal and play ``n`` whole games under ``rules`` with ``policy`` for every seat.
+
+    The first dealer follows the rules (a first-Jack draw, left of the last seat as
+    keeper, else seat 0) unless ``dealer`` is given. ``threads`` 1 runs in the calling
+    thread; ``None`` uses every numba thread. Results depend only on the seed.
+    """
+    sizes = np.array(rules.hand_sizes, dtype=np.int64)
+    shape = (n, len(sizes), rules.players)
+    out = Simulation(np.empty(shape, np.int8), np.empty(shape, np.int8), np.empty(shape, np.int16))
+    first_jack = dealer is None and rules.first_dealer is FirstDealer.FIRST_JACK
+    first = dealer if dealer is not None else 0
+    args = (first_jack, first, _opts(rules), _policy(policy), seed, out.bids, out.tricks, out.scores)
+    if threads == 1:
+        kernel.games_range(0, _chunks(n), n, sizes, *args)
+    else:
+        with set_threads(threads):
+            kernel.games_parallel(n, sizes, *args)
+    return out
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Position:
+    """A round as one seat sees it, in the kernel's terms (cards as indices 0–51, sets as bits).
+
+    ``bids`` has -1 for a bid not yet made, or hidden (simultaneous bidding): the
+    kernel bids for those seats. ``trick`` lists the cards on the table from the
+    leader; ``played`` is every card played this round, the trick included.
+    """
+
+    rules: Rules
+    seat: int
+    hand: int
+    hand_size: int
+    dealer: int
+    turned: int
+    trump: int
+    bids: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    tricks_done: int
+    leader: int
+    trick: tuple[int, ...]
+    played: int
+    trump_broken: bool
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """How many cards each seat holds now."""
+        n = self.players
+        base = self.hand_size - self.tricks_done
+        return tuple(base - (1 if (s - self.leader) % n < len(self.trick) else 0) for s in range(n))
+
+    @property
+    def unknown(self) -> int:
+        """The cards this seat cannot place: not its own, not played, not turned up."""
+        turned = 0 if self.turned < 0 else 1 << self.turned
+        return _FULL & ~self.hand & ~self.played & ~turned
+
+
+def position_from_view(view: SeatView) -> Position:
+    """The kernel's form of a seat's view (the only picture a bot gets)."""
+    n = len(view.players)
+    return Position(
+        rules=view.rules,
+        seat=view.seat,
+        hand=mask_of(view.hand),
+        hand_size=view.hand_size,
+        dealer=view.dealer,
+        turned=-1 if view.turned is None else view.turned.index,
+        trump=-1 if view.trump is None else view.trump.index,
+        bids=tuple(-1 if b is None else b for b in view.bids),
+        tricks_won=view.tricks_won,
+        tricks_done=len(view.tricks),
+        leader=(view.dealer + 1) % n if view.leader is None else view.leader,
+        trick=tuple(card.index for _, card in view.trick),
+        played=mask_of(card for _, card in view.played),
+        trump_broken=view.trump_broken,
+    )
+
+
+def position_from_game(game: Game, seat: int | None = None) -> Position:
+    """The position of a game in progress, seen by ``seat`` (default: the seat to act) but with
+    every bid made so far, hidden or not; pair it with :func:`world_of` for the true deal."""
+    seat = game.to_act if seat is None else seat
+    if seat is None:
+        raise ValueError("the game is not in a round: name the seat to see it from")
+    view = game.view(seat)
+    bids = tuple(-1 if b is None else b for b in game.bids)
+    return dataclasses.replace(position_from_view(view), bids=bids)
+
+
+def world_of(game: Game) -> NDArray[np.uint64]:
+    """The game's actual hands as a batch of one world, ``(1, players)``."""
+    n = game.rules.players
+    return np.array([[mask_of(game.hand(s)) for s in range(n)]], dtype=np.uint64)
+
+
+def sample_worlds(position: Position, count: int, seed: int = 0, *, threads: int | None = None) -> Any:
+    """``count`` deals of the unknown cards consistent with the card counts (uniform; no
+    inference from play), each ``(players,)`` hands with the seat's own hand in place."""
+    n = position.players
+    known = np.zeros(n, dtype=np.uint64)
+    known[position.seat] = position.hand
+    need = np.array(position.counts, dtype=np.int64)
+    need[position.seat] = 0
+    out = np.empty((count, n), dtype=np.uint64)
+    if threads == 1:
+        kernel.sample_range(0, _chunks(count), count, known, position.unknown, need, seed, out)
+    else:
+        with set_threads(threads):
+            kernel.sample_parallel(count, known, position.unknown, need, seed, out)
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Rollout:
+    """Completed rounds, one row per world: final ``bids``, ``tricks`` and round ``scores``
+    ``(worlds, players)``; ``status`` 0, or 1 where a scripted move was illegal. With
+    ``record``: ``cards`` played after the position (-1 padded) and each trick's ``winners``."""
+
+    bids: NDArray[np.int8]
+    tricks: NDArray[np.int8]
+    scores: NDArray[np.int16]
+    status: NDArray[np.int8]
+    cards: NDArray[np.int8] | None = None
+    winners: NDArray[np.int8] | None = None
+
+
+def _check_worlds(position: Position, worlds: NDArray[np.uint64]) -> None:
+    n = position.players
+    if worlds.ndim != 2 or worlds.shape[1] != n or worlds.dtype != np.uint64:
+        raise ValueError(
+            f"worlds must be a (count, {n}) uint64 array of hands, not {worlds.dtype}{worlds.shape}"
+        )
+    if not np.all(worlds[:, position.seat] == position.hand):
+        raise ValueError(f"every world must give seat {position.seat} its own hand")
+    counts = np.bitwise_count(worlds)
+    if not np.all(counts == np.array(position.counts)):
+        raise ValueError(f"every world must deal the seats {position.counts} cards")
+    union = np.bitwise_or.reduce(worlds, axis=1)
+    if np.any(union & np.uint64(_FULL & ~position.unknown & ~position.hand)) or np.any(
+        np.bitwise_count(union) != sum(position.counts)
+    ):
+        raise ValueError("a world deals a card twice, or a card already played or turned up")
+
+
+def rollout(
+    position: Position,
+    worlds: NDArray[np.uint64],
+    policy: Policy = "basic",
+    seed: int = 0,
+    *,
+    script: tuple[int | Card, ...] = (),
+    record: bool = False,
+    threads: int | None = None,
+    check: bool = True,
+) -> Rollout:
+    """Complete the round from ``position`` in each world of ``worlds`` with ``policy``.
+
+    ``script`` forces the first moves in every world (bids in bidding order, then cards,
+    as indices or :class:`Card`); the policy plays the rest. ``check`` validates the worlds.
+    """
+    if check:
+        _check_worlds(position, worlds)
+    n, count = position.players, worlds.shape[0]
+    trick = np.zeros(n, dtype=np.int64)
+    trick[: len(position.trick)] = position.trick
+    gone = position.played | (0 if position.turned < 0 else 1 << position.turned)
+    pos = np.array(
+        [
+            position.hand_size,
+            position.trump,
+            position.dealer,
+            position.leader,
+            len(position.trick),
+            position.tricks_done,
+            gone,
+            position.trump_broken,
+        ],
+        dtype=np.int64,
+    )
+    moves = np.array([m.index if isinstance(m, Card) else m for m in script], dtype=np.int64)
+    shape = (count, n)
+    out = Rollout(
+        np.empty(shape, np.int8),
+        np.empty(shape, np.int8),
+        np.empty(shape, np.int16),
+        np.empty(count, np.int8),
+        np.full((count, 52 if record else 0), -1, np.int8),
+        np.full((count, position.hand_size if record else 0), -1, np.int8),
+    )
+    args = (
+        np.array(position.bids, dtype=np.int64),
+        np.array(position.tricks_won, dtype=np.int64),
+        trick,
+        _opts(position.rules),
+        _policy(policy),
+        seed,
+        moves,
+        record,
+        out.bids,
+        out.tricks,
+        out.scores,
+        out.status,
+        out.cards,
+        out.winners,
+    )
+    if threads == 1 or count <= kernel.CHUNK:
+        kernel.rollout_range(0, _chunks(count), worlds, pos, *args)
+    else:
+        with set_threads(threads):
+            kernel.rollout_parallel(worlds, pos, *args)
+    if record:
+        return out
+    return dataclasses.replace(out, cards=None, winners=None)

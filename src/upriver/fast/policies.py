@@ -1,0 +1,229 @@
+"""Legal moves and the two rollout policies, compiled: uniform random and the rule of thumb.
+
+The rule of thumb is :class:`upriver.bots.BasicBot` move for move, over bit sets
+instead of card objects, so a search bot's rollouts and the ``basic`` bot play
+one strategy (``tests/test_kernel.py`` checks that they choose the same bids and
+cards). It sees only what the acting seat sees: its hand, the cards played this
+round and the turned card; every other card counts as unseen.
+
+Cards are indices 0–51 (suit * 13 + rank - 2); a card's "danger" is
+``16 * is_trump + rank``, so trumps sort above every side card, as in the bot.
+"""
+
+from __future__ import annotations
+
+from upriver.fast._jit import ONE, SUIT, ZERO, above, below, clz, ctz, jit, nth_bit, popcount, u64
+
+__all__ = [
+    "DEALER_FREE",
+    "DEALER_HOOK",
+    "DEALER_OVERBID",
+    "POLICY_BASIC",
+    "POLICY_RANDOM",
+    "basic_bid",
+    "basic_card",
+    "estimate_tricks",
+    "legal_bids",
+    "legal_cards",
+    "masters",
+]
+
+POLICY_RANDOM = 0
+POLICY_BASIC = 1
+DEALER_FREE = 0
+DEALER_HOOK = 1
+DEALER_OVERBID = 2
+
+
+@jit
+def legal_cards(hand: int, lead_suit: int, trump: int, must_break: bool, broken: bool) -> int:
+    """The playable cards of ``hand``: follow the led suit (``lead_suit`` -1 when leading) if
+    possible; when leading under the trump-broken rule, no trump unless the hand holds only trumps."""
+    if lead_suit >= 0:
+        follow = hand & SUIT[lead_suit]
+        return follow if follow != ZERO else hand
+    if must_break and not broken and trump >= 0:
+        side = hand & ~SUIT[trump]
+        return side if side != ZERO else hand
+    return hand
+
+
+@jit
+def legal_bids(size: int, last: bool, dealer_rule: int, others: int) -> int:
+    """The allowed bids as a bit set over 0…size; ``last`` marks the last sequential bid,
+    ``others`` the total already bid, for the hook and overbid rules."""
+    every = (ONE << u64(size + 1)) - ONE
+    if not last or dealer_rule == DEALER_FREE:
+        return every
+    rest = size - others
+    if dealer_rule == DEALER_HOOK:
+        return every & ~(ONE << u64(rest)) if rest >= 0 else every
+    if rest < 0:
+        return every
+    over = every & ~((ONE << u64(rest + 1)) - ONE)
+    return over if over != ZERO else ONE << u64(size)
+
+
+@jit
+def random_bit(bits: int, mask: int) -> int:
+    """A set bit of a non-empty ``mask``, chosen uniformly with 64 random ``bits``."""
+    return nth_bit(mask, below(bits, int(popcount(mask))))
+
+
+@jit
+def masters(mask: int, unseen: int) -> int:
+    """The cards of ``mask`` that no unseen card of their suit outranks."""
+    out = ZERO
+    for s in range(4):
+        mine = mask & SUIT[s]
+        if mine == ZERO:
+            continue
+        hidden = unseen & SUIT[s]
+        out |= mine if hidden == ZERO else mine & above(63 - int(clz(hidden)))
+    return out
+
+
+@jit
+def least(mask: int, trump: int) -> int:
+    """The least dangerous card of ``mask``; ties go to the lowest index, as ``min`` does in the bot."""
+    best, key = -1, 99
+    while mask != ZERO:
+        c = int(ctz(mask))
+        mask &= mask - ONE
+        k = c % 13 + (16 if c // 13 == trump else 0)
+        if k < key:
+            best, key = c, k
+    return best
+
+
+@jit
+def most(mask: int, trump: int) -> int:
+    """The most dangerous card of ``mask``; ties go to the lowest index, as ``max`` does in the bot."""
+    best, key = -1, -1
+    while mask != ZERO:
+        c = int(ctz(mask))
+        mask &= mask - ONE
+        k = c % 13 + (16 if c // 13 == trump else 0)
+        if k > key:
+            best, key = c, k
+    return best
+
+
+@jit
+def basic_card(
+    hand: int,
+    legal: int,
+    best: int,
+    last: bool,
+    trump: int,
+    need: int,
+    left: int,
+    unseen: int,
+) -> int:
+    """The rule of thumb's card: win cheaply while the bid needs tricks, else shed high cards.
+
+    ``best`` is the card winning the trick so far (-1 when leading), ``last`` whether this
+    seat plays last to the trick, ``need`` the tricks the bid still needs, ``left`` the
+    tricks left in the round including this one.
+    """
+    if legal & (legal - ONE) == ZERO:
+        return int(ctz(legal))
+    tmask = SUIT[trump] if trump >= 0 else ZERO
+    if best < 0:
+        if need <= 0:
+            return least(legal, trump)
+        if need >= left:
+            return most(legal, trump)
+        top = masters(legal, unseen)
+        if top & ~tmask != ZERO:
+            return most(top & ~tmask, trump)
+        if top != ZERO:
+            return most(top, trump)
+        return least(legal, trump)
+    bsuit = best // 13
+    winners = legal & SUIT[bsuit] & above(best)
+    if bsuit != trump:
+        winners |= legal & tmask
+    losers = legal & ~winners
+    if need > 0:
+        if winners == ZERO:
+            return least(legal, trump)
+        if last:
+            return least(winners, trump)
+        safe = masters(winners, unseen)
+        if safe != ZERO:
+            return least(safe, trump)
+        return most(winners, trump) if need >= left else least(winners, trump)
+    if losers != ZERO:
+        return most(losers, trump)
+    return most(winners, trump) if last else least(winners, trump)
+
+
+@jit
+def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int) -> float:
+    """:func:`upriver.bots.basic.estimate_tricks`, operation for operation (same floats)."""
+    others = players - 1
+    dealt = min(1.0, others * size / max(1, int(popcount(unseen))))
+    tmask = SUIT[trump] if trump >= 0 else ZERO
+    trumps = hand & tmask
+    count = int(popcount(trumps))
+    total = 0.0
+    mine_above = 0
+    rest = trumps
+    while rest != ZERO:  # trumps from the highest down
+        c = 63 - int(clz(rest))
+        rest ^= ONE << u64(c)
+        higher = int(popcount(unseen & tmask & above(c)))
+        clear = (1 - dealt) ** float(higher)
+        guarded = min(1.0, (count - 1 - mine_above) / (higher + 1))
+        total += clear + (1 - clear) * 0.5 * guarded
+        mine_above += 1
+    ruff_risk = 0.0 if trump < 0 else min(0.6, 0.07 * others * dealt * 4)
+    for s in range(4):
+        cards = hand & SUIT[s]
+        if s == trump or cards == ZERO:
+            continue
+        length = int(popcount(cards))
+        risk = min(0.9, ruff_risk * (1 + 0.3 * max(0, length - 2)))
+        while cards != ZERO:
+            c = int(ctz(cards))
+            cards &= cards - ONE
+            higher = int(popcount(unseen & SUIT[s] & above(c)))
+            if higher == 0:
+                total += 0.9 * (1 - risk)
+            elif higher == 1 and length >= 2:
+                total += 0.55 * (1 - dealt) ** 0.5 * (1 - risk)
+            elif higher == 1:
+                total += 0.3 * (1 - dealt) * (1 - risk)
+    if trump >= 0 and size >= 2:
+        spare = max(0, count - int(popcount(masters(trumps, unseen))))
+        for s in range(4):
+            if s == trump or spare <= 0:
+                continue
+            length = int(popcount(hand & SUIT[s]))
+            if length == 0:
+                total += 0.5 * min(spare, 2)
+                spare -= min(spare, 2)
+            elif length == 1:
+                total += 0.3
+                spare -= 1
+    return min(float(size), total * 1.15 + 0.15)
+
+
+@jit
+def basic_bid(hand: int, trump: int, size: int, players: int, unseen: int, legal: int) -> int:
+    """The rule of thumb's bid: the legal bid nearest the estimate, not below the sure tricks
+    (top trumps) when it can; ties go to the lower bid."""
+    estimate = estimate_tricks(hand, trump, size, players, unseen)
+    sure = int(popcount(masters(hand & SUIT[trump], unseen))) if trump >= 0 else 0
+    choices = legal & ~((ONE << u64(sure)) - ONE)
+    if choices == ZERO:
+        choices = legal
+    best, gap = -1, 1e300
+    while choices != ZERO:
+        b = int(ctz(choices))
+        choices &= choices - ONE
+        d = abs(b - estimate)
+        if d < gap:
+            best, gap = b, d
+    return best
