@@ -1,0 +1,220 @@
+"""The compiled kernel agrees with the engine: same deals and choices give the same tricks and scores.
+
+Two directions, under every rule option for 3–8 players: the kernel replays the
+engine's randomly chosen moves and must find the same trick winners and scores;
+and the engine replays the kernel's own moves (random and rule-of-thumb, from the
+start of a round or from the middle) through its legality-checked API, so every
+kernel move is legal and every outcome agrees. The rule of thumb must also choose
+exactly what :class:`~upriver.bots.BasicBot` chooses.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import custom_rules, random_action
+from upriver import DECK, Card, DealerBid, Game, Rules, Schedule, Scoring, preset
+from upriver.bots import BasicBot
+from upriver.fast import position_from_game, position_from_view, rollout, sample_worlds, simulate, world_of
+
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+def round_winners(game: Game) -> list[int]:
+    """Winners of the round's finished tricks so far (the engine forgets them when the round ends)."""
+    return [trick.winner for trick in game.tricks]
+
+
+def finish_round(game: Game, choose: object) -> list[int]:
+    """Play the current round to its end with ``choose(game)`` making each move; every trick's winner."""
+    number, winners = game.round_number, round_winners(game)
+    while game.round_number == number and not game.is_over:
+        before = len(game.tricks)
+        choose(game)  # type: ignore[operator]
+        if game.round_number == number and len(game.tricks) > before:
+            winners.append(game.tricks[-1].winner)
+    last = game.results[-1]
+    tally = [winners.count(seat) for seat in range(game.rules.players)]
+    winners.append(next(s for s in range(game.rules.players) if last.tricks[s] > tally[s]))
+    return winners
+
+
+@SETTINGS
+@given(rules=custom_rules(max_size=6), seed=st.integers(0, 2**32 - 1))
+def test_kernel_replaying_engine_moves_finds_the_same_winners_and_scores(rules: Rules, seed: int) -> None:
+    rng = random.Random(seed)
+    game = Game(rules, seed=seed)
+    while not game.is_over:
+        position, world = position_from_game(game), world_of(game)
+        winners = finish_round(game, lambda g: random_action(g, rng))
+        result = game.results[-1]
+        order = [(position.dealer + 1 + i) % rules.players for i in range(rules.players)]
+        script: tuple[int | Card, ...] = (*[result.bids[s] for s in order], *(result.plays or ()))
+        out = rollout(position, world, "random", seed, script=script, record=True)
+        assert out.status[0] == 0
+        assert out.winners is not None
+        assert list(out.winners[0]) == winners
+        assert tuple(out.bids[0]) == result.bids
+        assert tuple(out.tricks[0]) == result.tricks
+        assert tuple(out.scores[0]) == result.scores
+
+
+@SETTINGS
+@given(
+    rules=custom_rules(max_size=6),
+    seed=st.integers(0, 2**32 - 1),
+    policy=st.sampled_from(["random", "basic"]),
+    into_round=st.floats(0, 1),
+)
+def test_engine_accepts_every_kernel_move_and_agrees_on_the_outcome(
+    rules: Rules, seed: int, policy: str, into_round: float
+) -> None:
+    rng = random.Random(seed)
+    game = Game(rules, seed=seed)
+    # Walk a random way into the round, so the kernel starts mid-bidding or mid-play.
+    moves = int(into_round * rules.players * (game.hand_size + 1))
+    for _ in range(moves):
+        random_action(game, rng)
+        if game.results:
+            return  # walked past the round: nothing is left to complete
+    position, world = position_from_game(game), world_of(game)
+    held = int(np.bitwise_or.reduce(world[0]))
+    out = rollout(position, world, policy, seed, record=True)  # type: ignore[arg-type]
+    assert out.status[0] == 0
+    assert out.cards is not None
+    assert out.winners is not None
+    cards = [int(c) for c in out.cards[0] if c >= 0]
+    assert sorted(cards) == [c.index for c in DECK if held >> c.index & 1]  # each held card played once
+    n = rules.players
+    for i in range(n):
+        seat = (position.dealer + 1 + i) % n
+        if position.bids[seat] < 0:
+            game.bid(int(out.bids[0, seat]), seat)
+    plays = iter(cards)
+    winners = finish_round(game, lambda g: g.play(DECK[next(plays)]))
+    result = game.results[-1]
+    assert list(out.winners[0, position.tricks_done :]) == winners[position.tricks_done :]
+    assert tuple(out.tricks[0]) == result.tricks
+    assert tuple(out.scores[0]) == result.scores
+
+
+@settings(max_examples=15, deadline=None)
+@given(rules=custom_rules(max_size=5), seed=st.integers(0, 2**32 - 1))
+def test_rule_of_thumb_policy_chooses_what_the_basic_bot_chooses(rules: Rules, seed: int) -> None:
+    game = Game(rules, seed=seed)
+    bot = BasicBot(seed=0)
+    while not game.is_over:
+        seat = game.awaiting[0]
+        view = game.view(seat)
+        position = position_from_view(view)
+        world = np.zeros((1, rules.players), dtype=np.uint64)
+        world[0] = world_of(game)[0]
+        out = rollout(position, world, "basic", record=True, check=False)
+        move = bot.act(view)
+        if isinstance(move, Card):
+            assert out.cards is not None
+            assert DECK[out.cards[0, 0]] == move
+            game.play(move, seat)
+        else:
+            assert out.bids[0, seat] == move
+            game.bid(move, seat)
+
+
+def test_a_seed_gives_the_same_results_on_any_number_of_threads() -> None:
+    rules = preset("classic", players=5)
+    one = simulate(rules, 600, "basic", seed=11, threads=1)
+    every = simulate(rules, 600, "basic", seed=11)
+    again = simulate(rules, 600, "basic", seed=11, threads=2)
+    for other in (every, again):
+        assert np.array_equal(one.bids, other.bids)
+        assert np.array_equal(one.tricks, other.tricks)
+        assert np.array_equal(one.scores, other.scores)
+    assert not np.array_equal(one.tricks, simulate(rules, 600, "basic", seed=12, threads=1).tricks)
+
+
+@pytest.mark.parametrize("policy", ["random", "basic"])
+@pytest.mark.parametrize("name", ["classic", "classic-hook", "countdown", "closed-fists", "overbid"])
+def test_simulate_returns_per_seat_arrays_whose_tricks_add_up(name: str, policy: str) -> None:
+    rules = preset(name, players=4)
+    sim = simulate(rules, 300, policy, seed=3)  # type: ignore[arg-type]
+    shape = (300, rules.rounds, 4)
+    assert sim.bids.shape == sim.tricks.shape == sim.scores.shape == shape
+    assert sim.totals.shape == (300, 4)
+    assert np.array_equal(sim.tricks.sum(axis=2), np.broadcast_to(rules.hand_sizes, (300, rules.rounds)))
+    exact = sim.bids == sim.tricks
+    tricks, bids = sim.tricks.astype(np.int16), sim.bids.astype(np.int16)
+    if rules.scoring is Scoring.TEN_PLUS_BID:
+        expected = np.where(exact, 10 + bids, 0)
+    else:
+        expected = tricks + np.where(exact, 10, 0)
+    assert np.array_equal(sim.scores, expected)
+    totals = sim.bids.sum(axis=2)
+    sizes = np.broadcast_to(rules.hand_sizes, totals.shape)
+    if rules.dealer_bid is DealerBid.HOOK:
+        assert not np.any(totals == sizes)
+    elif rules.dealer_bid is DealerBid.OVERBID:
+        assert np.all((totals > sizes) | (sim.bids == sizes[..., None]).any(axis=2))
+
+
+def test_whole_deck_rounds_are_played_without_trump_and_still_add_up() -> None:
+    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13, 1))
+    sim = simulate(rules, 200, "basic", seed=5)
+    assert np.array_equal(sim.tricks.sum(axis=2), np.broadcast_to((13, 1), (200, 2)))
+
+
+def test_rollout_reports_an_illegal_scripted_move() -> None:
+    game = Game(Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(5,)), seed=2)
+    position, world = position_from_game(game), world_of(game)
+    out = rollout(position, world, "random", script=(6,))  # more tricks than cards
+    assert out.status[0] == 1
+    assert rollout(position, world, "random", script=(5,)).status[0] == 0
+
+
+def test_rollout_rejects_worlds_that_contradict_the_position() -> None:
+    game = Game(preset("countdown", players=4), seed=4)
+    position, world = position_from_game(game), world_of(game)
+    swapped = world.copy()
+    swapped[0, position.seat] = world[0, (position.seat + 1) % 4]
+    with pytest.raises(ValueError, match="its own hand"):
+        rollout(position, swapped)
+    doubled = world.copy()
+    other = (position.seat + 1) % 4
+    doubled[0, other] = world[0, (position.seat + 2) % 4]
+    with pytest.raises(ValueError, match="twice"):
+        rollout(position, doubled)
+
+
+def test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards() -> None:
+    rng = random.Random(8)
+    game = Game(preset("countdown", players=5), seed=8)
+    for _ in range(12):
+        random_action(game, rng)
+    position = position_from_game(game)
+    worlds = sample_worlds(position, 1000, seed=1)
+    assert worlds.shape == (1000, 5)
+    assert np.all(worlds[:, position.seat] == position.hand)
+    assert np.array_equal(np.bitwise_count(worlds), np.broadcast_to(position.counts, (1000, 5)))
+    union = np.bitwise_or.reduce(worlds, axis=1)
+    assert np.all(np.bitwise_count(union) == sum(position.counts))
+    assert not np.any(union & np.uint64(position.played))
+    assert len({tuple(w) for w in worlds.tolist()}) > 900  # the deals really vary
+    out = rollout(position, worlds, "basic", seed=3)
+    assert np.all(out.status == 0)
+    assert np.all(out.tricks.sum(axis=1) == position.hand_size)
+
+
+def test_importing_upriver_and_its_cli_never_imports_numba() -> None:
+    code = (
+        "import sys\nfrom upriver.cli import main\nsys.argv = ['upriver', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "assert 'numba' not in sys.modules, 'numba was imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
