@@ -1,0 +1,6 @@
+"""Reinforcement learning on the game: observation encoding, PettingZoo and Gymnasium environments.
+
+:mod:`upriver.rl.encoding` and :mod:`upriver.rl.common` need only numpy;
+:mod:`upriver.rl.aec` (PettingZoo, also reached as :mod:`upriver.pettingzoo`) and
+:mod:`upriver.rl.gym` (Gymnasium) need the ``rl`` extra, so they are not imported here.
+"""
