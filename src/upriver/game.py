@@ -21,13 +21,11 @@ import secrets
 from collections.abc import Sequence
 
 from upriver.actions import (
-    Action,
     BidAction,
     DealAction,
     Phase,
     PlayAction,
     RoundResult,
-    Trick,
     TricksAction,
     round_score,
 )
@@ -35,6 +33,7 @@ from upriver.cards import SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.deal import check_hands, draw_for_dealer, shuffled_deck
 from upriver.errors import IllegalActionError
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, TrumpLead
+from upriver.state import GameState
 from upriver.view import SeatView
 
 __all__ = ["Game"]
@@ -43,7 +42,6 @@ _SEED_MASK = (1 << 64) - 1
 _DRAW = 0xFFFF_FFFF
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
-_OVER = Phase.OVER
 
 
 def _spoken(items: Sequence[object]) -> str:
@@ -53,7 +51,7 @@ def _spoken(items: Sequence[object]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-class Game:
+class Game(GameState):
     """A game of Up and Down the River under one :class:`~upriver.rules.Rules`.
 
     ``players`` are the names in seating order, clockwise (default ``P1``…).
@@ -64,44 +62,7 @@ class Game:
     waits in :attr:`Phase.DEALING` for :meth:`deal` or :meth:`deal_at_table`.
     """
 
-    __slots__ = (
-        "_bid_range",
-        "_bids",
-        "_bids_made",
-        "_broken",
-        "_dealer",
-        "_dealt",
-        "_finished",
-        "_hands",
-        "_lead_mask",
-        "_leader",
-        "_log",
-        "_n",
-        "_phase",
-        "_plays",
-        "_results",
-        "_round",
-        "_scoring",
-        "_simultaneous",
-        "_size",
-        "_sizes",
-        "_to_act",
-        "_totals",
-        "_trick_cards",
-        "_tricks",
-        "_trump",
-        "_trump_mask",
-        "_trump_must_break",
-        "_turned",
-        "_win_card",
-        "_win_seat",
-        "auto_deal",
-        "dealer_draw",
-        "first_dealer",
-        "players",
-        "rules",
-        "seed",
-    )
+    __slots__ = ()
 
     def __init__(
         self,
@@ -124,17 +85,15 @@ class Game:
             if seat is not None and not 0 <= seat < n:
                 raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {n - 1}", rule="seat")
         self.rules = rules
-        self.players: tuple[str, ...] = names
-        self.seed: int = secrets.randbits(63) if seed is None else seed
-        """Every random choice of the game follows from it (a random one when none was given)."""
+        self.players = names
+        self.seed = secrets.randbits(63) if seed is None else seed
         self.auto_deal = auto_deal
         self._n = n
         self._sizes = rules.hand_sizes
         self._scoring = rules.scoring
         self._trump_must_break = rules.trump_lead is TrumpLead.BROKEN
         self._simultaneous = rules.bidding is Bidding.SIMULTANEOUS
-        self.dealer_draw: tuple[tuple[int, Card], ...] = ()
-        """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
+        self.dealer_draw = ()
         if dealer is None:
             if rules.first_dealer is FirstDealer.FIRST_JACK:
                 self.dealer_draw = draw_for_dealer(self._rng_for(_DRAW), n)
@@ -145,156 +104,13 @@ class Game:
                 dealer = 0
         self.first_dealer = dealer
         self._totals = [0] * n
-        self._results: list[RoundResult] = []
-        self._log: list[Action] = []
+        self._results = []
+        self._log = []
         self._round = -1
         self._size = 0
         self._phase = Phase.DEALING
         self._dealer = (dealer - 1) % n
         self._start_round()
-
-    # ----------------------------------------------------------------- state
-
-    @property
-    def phase(self) -> Phase:
-        """What the game waits for now."""
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the last round of the schedule has been scored."""
-        return self._phase is _OVER
-
-    @property
-    def round_number(self) -> int:
-        """The current round, 1-based (the last round once the game is over)."""
-        return min(self._round, len(self._sizes) - 1) + 1
-
-    @property
-    def hand_size(self) -> int:
-        """Cards dealt to each player this round."""
-        return self._sizes[min(self._round, len(self._sizes) - 1)]
-
-    @property
-    def dealer(self) -> int:
-        """The seat dealing this round."""
-        return self._dealer
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose bid or card is awaited (under simultaneous bidding, the first still to bid)."""
-        if self._phase is Phase.BIDDING or self._phase is Phase.PLAYING:
-            return self._to_act
-        return None
-
-    @property
-    def awaiting(self) -> tuple[int, ...]:
-        """Every seat that may act now: all pending bidders under simultaneous bidding."""
-        if self._phase is Phase.BIDDING and self._simultaneous:
-            return tuple(s for s in self.bidding_order if self._bids[s] is None)
-        seat = self.to_act
-        return () if seat is None else (seat,)
-
-    @property
-    def bidding_order(self) -> tuple[int, ...]:
-        """Seats in bidding order: left of the dealer first, the dealer last."""
-        n = self._n
-        return tuple((self._dealer + 1 + i) % n for i in range(n))
-
-    @property
-    def turned(self) -> Card | None:
-        """The card turned up for trump this round, or ``None`` (no card left, or a real table)."""
-        return self._turned
-
-    @property
-    def trump(self) -> Suit | None:
-        """This round's trump suit, or ``None`` for a round without trump."""
-        return self._trump
-
-    @property
-    def bids(self) -> tuple[int | None, ...]:
-        """This round's bids in seat order; ``None`` where a seat has not bid."""
-        return tuple(self._bids)
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        """Tricks each seat has taken this round."""
-        return tuple(self._tricks)
-
-    @property
-    def trick(self) -> tuple[tuple[int, Card], ...]:
-        """The trick on the table: (seat, card) in play order."""
-        n = self._n
-        return tuple(((self._leader + i) % n, card) for i, card in enumerate(self._trick_cards))
-
-    @property
-    def leader(self) -> int | None:
-        """The seat that leads (or led) the current trick."""
-        return self._leader if self._phase is Phase.PLAYING else None
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """The finished tricks of this round."""
-        n = self._n
-        return tuple(
-            Trick(
-                leader=leader,
-                cards=tuple(((leader + i) % n, card) for i, card in enumerate(cards)),
-                winner=winner,
-            )
-            for leader, cards, winner in self._finished
-        )
-
-    @property
-    def trump_broken(self) -> bool:
-        """Whether a trump has been played this round (it may then be led)."""
-        return self._broken
-
-    @property
-    def results(self) -> tuple[RoundResult, ...]:
-        """Every finished round, first to last."""
-        return tuple(self._results)
-
-    @property
-    def log(self) -> tuple[Action, ...]:
-        """Every accepted action, in order."""
-        return tuple(self._log)
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now, sorted by suit then rank."""
-        return cards_in(self._hands[seat])
-
-    def dealt_hand(self, seat: int) -> tuple[Card, ...] | None:
-        """The cards ``seat`` was dealt this round (``None`` at a real table)."""
-        return None if self._dealt is None else cards_in(self._dealt[seat])
-
-    @property
-    def plays(self) -> tuple[Card, ...]:
-        """The cards played so far this round, in order."""
-        return tuple(self._plays)
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Each seat's points from the finished rounds."""
-        return tuple(self._totals)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """Seats with the most points once the game is over (ties share the win); empty before."""
-        if self._phase is not Phase.OVER:
-            return ()
-        best = max(self._totals)
-        return tuple(s for s in range(self._n) if self._totals[s] == best)
-
-    def standings(self) -> tuple[tuple[int, int, int], ...]:
-        """``(place, seat, total)`` from first to last; tied seats share a place."""
-        totals = self._totals
-        order = sorted(range(self._n), key=lambda s: -totals[s])
-        rows: list[tuple[int, int, int]] = []
-        for i, seat in enumerate(order):
-            tied = rows and totals[seat] == rows[-1][2]
-            rows.append((rows[-1][0] if tied else i + 1, seat, totals[seat]))
-        return tuple(rows)
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know, and nothing more: the only object bots and clients receive."""
@@ -342,17 +158,17 @@ class Game:
         self._round += 1
         self._dealer = (self._dealer + 1) % self._n
         self._hands = [0] * self._n
-        self._dealt: list[int] | None = None
-        self._turned: Card | None = None
-        self._trump: Suit | None = None
+        self._dealt = None
+        self._turned = None
+        self._trump = None
         self._trump_mask = 0
-        self._bids: list[int | None] = [None] * self._n
+        self._bids = [None] * self._n
         self._bids_made = 0
         self._tricks = [0] * self._n
-        self._plays: list[Card] = []
+        self._plays = []
         # Finished tricks as (leader, cards, winner); Trick records are built on request.
-        self._finished: list[tuple[int, tuple[Card, ...], int]] = []
-        self._trick_cards: list[Card] = []
+        self._finished = []
+        self._trick_cards = []
         self._broken = False
         self._leader = self._to_act = (self._dealer + 1) % self._n
         if self._round >= len(self._sizes):

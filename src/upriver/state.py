@@ -1,0 +1,243 @@
+"""The read side of a game: what has happened and what is on the table, as read-only values.
+
+:class:`GameState` holds a game's state and answers questions about it;
+:class:`upriver.game.Game` adds the actions that change it. Every public value is
+a tuple or another immutable object, so nothing read here can alter the game.
+"""
+
+from __future__ import annotations
+
+from upriver.actions import Action, Phase, RoundResult, Trick
+from upriver.cards import Card, Suit, cards_in
+from upriver.rules import Rules, Scoring
+
+__all__ = ["GameState"]
+
+_OVER = Phase.OVER
+
+
+class GameState:
+    """A game's state and its read-only accessors; see :class:`upriver.game.Game`."""
+
+    __slots__ = (
+        "_bid_range",
+        "_bids",
+        "_bids_made",
+        "_broken",
+        "_dealer",
+        "_dealt",
+        "_finished",
+        "_hands",
+        "_lead_mask",
+        "_leader",
+        "_log",
+        "_n",
+        "_phase",
+        "_plays",
+        "_results",
+        "_round",
+        "_scoring",
+        "_simultaneous",
+        "_size",
+        "_sizes",
+        "_to_act",
+        "_totals",
+        "_trick_cards",
+        "_tricks",
+        "_trump",
+        "_trump_mask",
+        "_trump_must_break",
+        "_turned",
+        "_win_card",
+        "_win_seat",
+        "auto_deal",
+        "dealer_draw",
+        "first_dealer",
+        "players",
+        "rules",
+        "seed",
+    )
+
+    rules: Rules
+    players: tuple[str, ...]
+    seed: int
+    """Every random choice of the game follows from it (a random one when none was given)."""
+    auto_deal: bool
+    """Whether each round is dealt from the seed as soon as it starts."""
+    dealer_draw: tuple[tuple[int, Card], ...]
+    """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
+    first_dealer: int
+    """The seat that dealt the first round."""
+    _bid_range: tuple[int, ...]
+    _bids: list[int | None]
+    _bids_made: int
+    _broken: bool
+    _dealer: int
+    _dealt: list[int] | None
+    # This round's finished tricks as (leader, cards, winner); Trick records are built on request.
+    _finished: list[tuple[int, tuple[Card, ...], int]]
+    # Each seat's cards as a bit set of card masks.
+    _hands: list[int]
+    _lead_mask: int
+    _leader: int
+    _log: list[Action]
+    _n: int
+    _phase: Phase
+    _plays: list[Card]
+    _results: list[RoundResult]
+    _round: int
+    _scoring: Scoring
+    _simultaneous: bool
+    _size: int
+    _sizes: tuple[int, ...]
+    _to_act: int
+    _totals: list[int]
+    _trick_cards: list[Card]
+    _tricks: list[int]
+    _trump: Suit | None
+    _trump_mask: int
+    _trump_must_break: bool
+    _turned: Card | None
+    _win_card: Card
+    _win_seat: int
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for now."""
+        return self._phase
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last round of the schedule has been scored."""
+        return self._phase is _OVER
+
+    @property
+    def round_number(self) -> int:
+        """The current round, 1-based (the last round once the game is over)."""
+        return min(self._round, len(self._sizes) - 1) + 1
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player this round."""
+        return self._sizes[min(self._round, len(self._sizes) - 1)]
+
+    @property
+    def dealer(self) -> int:
+        """The seat dealing this round."""
+        return self._dealer
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose bid or card is awaited (under simultaneous bidding, the first still to bid)."""
+        if self._phase is Phase.BIDDING or self._phase is Phase.PLAYING:
+            return self._to_act
+        return None
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """Every seat that may act now: all pending bidders under simultaneous bidding."""
+        if self._phase is Phase.BIDDING and self._simultaneous:
+            return tuple(s for s in self.bidding_order if self._bids[s] is None)
+        seat = self.to_act
+        return () if seat is None else (seat,)
+
+    @property
+    def bidding_order(self) -> tuple[int, ...]:
+        """Seats in bidding order: left of the dealer first, the dealer last."""
+        n = self._n
+        return tuple((self._dealer + 1 + i) % n for i in range(n))
+
+    @property
+    def turned(self) -> Card | None:
+        """The card turned up for trump this round, or ``None`` (no card left, or a real table)."""
+        return self._turned
+
+    @property
+    def trump(self) -> Suit | None:
+        """This round's trump suit, or ``None`` for a round without trump."""
+        return self._trump
+
+    @property
+    def bids(self) -> tuple[int | None, ...]:
+        """This round's bids in seat order; ``None`` where a seat has not bid."""
+        return tuple(self._bids)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each seat has taken this round."""
+        return tuple(self._tricks)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick on the table: (seat, card) in play order."""
+        n = self._n
+        return tuple(((self._leader + i) % n, card) for i, card in enumerate(self._trick_cards))
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that leads (or led) the current trick."""
+        return self._leader if self._phase is Phase.PLAYING else None
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks of this round."""
+        n = self._n
+        return tuple(
+            Trick(
+                leader=leader,
+                cards=tuple(((leader + i) % n, card) for i, card in enumerate(cards)),
+                winner=winner,
+            )
+            for leader, cards, winner in self._finished
+        )
+
+    @property
+    def trump_broken(self) -> bool:
+        """Whether a trump has been played this round (it may then be led)."""
+        return self._broken
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """Every finished round, first to last."""
+        return tuple(self._results)
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        """Every accepted action, in order."""
+        return tuple(self._log)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now, sorted by suit then rank."""
+        return cards_in(self._hands[seat])
+
+    def dealt_hand(self, seat: int) -> tuple[Card, ...] | None:
+        """The cards ``seat`` was dealt this round (``None`` at a real table)."""
+        return None if self._dealt is None else cards_in(self._dealt[seat])
+
+    @property
+    def plays(self) -> tuple[Card, ...]:
+        """The cards played so far this round, in order."""
+        return tuple(self._plays)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's points from the finished rounds."""
+        return tuple(self._totals)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the most points once the game is over (ties share the win); empty before."""
+        if self._phase is not Phase.OVER:
+            return ()
+        best = max(self._totals)
+        return tuple(s for s in range(self._n) if self._totals[s] == best)
+
+    def standings(self) -> tuple[tuple[int, int, int], ...]:
+        """``(place, seat, total)`` from first to last; tied seats share a place."""
+        totals = self._totals
+        order = sorted(range(self._n), key=lambda s: -totals[s])
+        rows: list[tuple[int, int, int]] = []
+        for i, seat in enumerate(order):
+            tied = rows and totals[seat] == rows[-1][2]
+            rows.append((rows[-1][0] if tied else i + 1, seat, totals[seat]))
+        return tuple(rows)
