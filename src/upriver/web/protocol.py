@@ -1,0 +1,298 @@
+"""The WebSocket protocol: what clients may send, and the per-seat state the server sends back.
+
+Client → server (one JSON object per message):
+
+- ``{"type": "join", "name": "Bea"}`` — claim the seat of the connection's token, before the game starts.
+- ``{"type": "bid", "bid": 2, "v": 17, "id": "c-5"}`` — bid; ``v`` is the state version the
+  choice was made against, ``id`` a client-chosen id unique per seat.
+- ``{"type": "play", "card": "QH", "v": 18, "id": "c-6"}`` — play a card.
+- ``{"type": "sync"}`` — send me the state again.
+
+Server → client, each with ``v``, the table's state version (the number of events it has accepted):
+
+- ``{"type": "state", "v": …, "table": …, "role": "player" | "spectator", "seat": …, "lobby": {…},
+  "game": {…} | null}`` — the whole picture for this seat, built only from ``game.view(seat)``
+  (a spectator gets a seat view with no hand and no hidden bid).
+- ``{"type": "error", "v": …, "id": …, "rule": …, "message": …}`` — a refused message; nothing changed.
+
+An action is refused as ``stale`` when its ``v`` is older than the version at which the seat's
+choices last changed (so a click on an outdated screen never lands), and as ``duplicate`` when
+its ``id`` was already used by that seat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Sequence
+
+from upriver.actions import Phase, Trick
+from upriver.cards import Card, Rank, Suit
+from upriver.errors import IllegalActionError
+from upriver.game import Game
+from upriver.rules import Bidding, Rules
+from upriver.sheet import ScoreSheet
+from upriver.view import SeatView
+
+__all__ = [
+    "ClientMessage",
+    "ProtocolError",
+    "card_label",
+    "error_message",
+    "game_state",
+    "parse_client",
+    "rules_json",
+    "spectator_view",
+]
+
+MAX_MESSAGE = 4096
+"""Longest client message accepted, in characters: a real one is under 100."""
+
+_TYPES = ("join", "bid", "play", "sync")
+_RANK_WORDS = {
+    Rank.JACK: "Jack",
+    Rank.QUEEN: "Queen",
+    Rank.KING: "King",
+    Rank.ACE: "Ace",
+}
+
+
+class ProtocolError(Exception):
+    """A client message the server cannot use; ``rule`` names why (``json``, ``type``, ``field``…)."""
+
+    def __init__(self, message: str, *, rule: str, client_id: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.client_id = client_id
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """A well-formed client message; which fields are set depends on ``type``."""
+
+    type: str
+    id: str | None = None
+    v: int | None = None
+    bid: int | None = None
+    card: Card | None = None
+    name: str | None = None
+    seat: int | None = None
+
+
+def _whole(data: dict[str, object], key: str, client_id: str | None) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ProtocolError(
+            f"'{key}' must be a whole number, not {value!r}", rule="field", client_id=client_id
+        )
+    return value
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Read one client message, or raise :class:`ProtocolError` saying what is wrong with it."""
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"message longer than {MAX_MESSAGE} characters", rule="size")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError(f"not JSON: {error}", rule="json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is a JSON object with a 'type'", rule="json")
+    raw_id = data.get("id")
+    if raw_id is not None and (not isinstance(raw_id, str) or not 0 < len(raw_id) <= 64):
+        raise ProtocolError("'id' must be a string of 1 to 64 characters", rule="field")
+    client_id: str | None = raw_id
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise ProtocolError(
+            f"unknown message type {kind!r}: expected one of {', '.join(_TYPES)}",
+            rule="type",
+            client_id=client_id,
+        )
+    seat = data.get("seat")
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise ProtocolError("'seat' must be a whole number", rule="field", client_id=client_id)
+    if kind == "sync":
+        return ClientMessage("sync", id=client_id)
+    if kind == "join":
+        name = data.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
+            raise ProtocolError("'name' must be 1 to 24 characters", rule="field", client_id=client_id)
+        return ClientMessage("join", id=client_id, name=" ".join(name.split()), seat=seat)
+    if client_id is None:
+        raise ProtocolError(f"a {kind} needs an 'id' chosen by the client", rule="field")
+    version = _whole(data, "v", client_id)
+    if kind == "bid":
+        return ClientMessage("bid", id=client_id, v=version, bid=_whole(data, "bid", client_id), seat=seat)
+    text_card = data.get("card")
+    try:
+        card = Card.parse(text_card) if isinstance(text_card, str) else None
+    except ValueError:
+        card = None
+    if card is None:
+        raise ProtocolError(
+            f"'card' must be a card like 'QH', not {text_card!r}", rule="field", client_id=client_id
+        )
+    return ClientMessage("play", id=client_id, v=version, card=card, seat=seat)
+
+
+def error_message(version: int, rule: str, message: str, client_id: str | None = None) -> str:
+    """An ``error`` message as JSON text."""
+    return json.dumps({"type": "error", "v": version, "id": client_id, "rule": rule, "message": message})
+
+
+def card_label(card: Card) -> str:
+    """A card in words for screen readers: ``Queen of hearts``, ``10 of clubs``."""
+    rank = _RANK_WORDS.get(card.rank, str(card.rank.value))
+    return f"{rank} of {card.suit.name.lower()}"
+
+
+def rules_json(rules: Rules) -> dict[str, object]:
+    """The rule options a player needs to see, spelled as in the game record."""
+    return {
+        "players": rules.players,
+        "hand_sizes": list(rules.hand_sizes),
+        "schedule": rules.schedule.value,
+        "first_dealer": rules.first_dealer.value,
+        "bidding": rules.bidding.value,
+        "dealer_bid": rules.dealer_bid.value,
+        "trump_lead": rules.trump_lead.value,
+        "scoring": rules.scoring.value,
+    }
+
+
+def spectator_view(game: Game) -> SeatView:
+    """What someone watching the table may know: a seat's view without its hand or its hidden bid."""
+    view = game.view(0)
+    hidden = view.phase is Phase.BIDDING and view.rules.bidding is Bidding.SIMULTANEOUS
+    return dataclasses.replace(
+        view,
+        seat=-1,
+        hand=(),
+        bids=tuple(None for _ in view.bids) if hidden else view.bids,
+        legal_bids=(),
+        legal_cards=(),
+    )
+
+
+def _suit(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.value
+
+
+def _trick(trick: Trick | None) -> dict[str, object] | None:
+    if trick is None:
+        return None
+    return {"cards": [[seat, str(card)] for seat, card in trick.cards], "winner": trick.winner}
+
+
+def _sheet(game: Game, viewer: int | None) -> dict[str, object]:
+    sheet = ScoreSheet.of(game, viewer=0 if viewer is None else viewer)
+    hidden = game.phase is Phase.BIDDING and game.rules.bidding is Bidding.SIMULTANEOUS
+    rows = []
+    for row in sheet.rows:
+        cells = [dataclasses.asdict(cell) for cell in row.cells]
+        if viewer is None and not row.finished and hidden:
+            cells[0]["bid"] = None  # seat 0's own hidden bid is not a spectator's to see
+        rows.append(
+            {
+                "number": row.number,
+                "hand_size": row.hand_size,
+                "trump": _suit(row.trump),
+                "dealer": row.dealer,
+                "finished": row.finished,
+                "cells": cells,
+            }
+        )
+    return {"rows": rows, "totals": list(sheet.totals), "headline": sheet.headline}
+
+
+def _bid_options(game: Game, view: SeatView) -> list[dict[str, object]]:
+    """Every bid from 0 to the hand size, and for the forbidden ones the engine's reason."""
+    if not view.legal_bids:
+        return []
+    options: list[dict[str, object]] = []
+    for bid in range(view.hand_size + 1):
+        reason = None
+        if bid not in view.legal_bids:
+            try:
+                game.check_bid(bid, view.seat)
+            except IllegalActionError as error:
+                reason = str(error)
+        options.append({"bid": bid, "legal": reason is None, "reason": reason})
+    return options
+
+
+def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
+    """The seat's cards by suit, each legal or with the engine's reason why not."""
+    legal = set(view.legal_cards)
+    out: list[dict[str, object]] = []
+    for card in view.hand:
+        reason = None
+        if view.legal_cards and card not in legal:
+            try:
+                game.check_play(card, view.seat)
+            except IllegalActionError as error:
+                reason = str(error)
+        elif not view.legal_cards:
+            reason = "not your turn" if view.phase is Phase.PLAYING else "wait for the bids"
+        out.append({"card": str(card), "label": card_label(card), "legal": card in legal, "reason": reason})
+    return out
+
+
+def game_state(
+    game: Game,
+    view: SeatView,
+    *,
+    kinds: Sequence[str],
+    last_trick: Trick | None,
+    with_sheet: bool = True,
+) -> dict[str, object]:
+    """The ``game`` part of a seat's state message, built from ``view`` (``seat == -1``: a spectator).
+
+    ``game`` is consulted only for the engine's reasons about this seat's own moves and for
+    the score sheet as this seat may see it; every card and bid shown comes from ``view``.
+    """
+    viewer = None if view.seat < 0 else view.seat
+    last_round = view.history[-1] if view.history else None
+    over = view.phase is Phase.OVER
+    if view.tricks:
+        last_trick = view.tricks[-1]
+    state: dict[str, object] = {
+        "players": list(view.players),
+        "kinds": list(kinds),
+        "rules": rules_json(view.rules),
+        "phase": view.phase.value,
+        "round": view.round_number,
+        "rounds": view.rules.rounds,
+        "hand_size": view.hand_size,
+        "dealer": view.dealer,
+        "to_act": view.to_act,
+        "awaiting": list(game.awaiting),
+        "my_turn": view.my_turn,
+        "hand": _hand(game, view),
+        "bid_options": _bid_options(game, view),
+        "turned": None if view.turned is None else str(view.turned),
+        "trump": _suit(view.trump),
+        "bids": list(view.bids),
+        "tricks_won": list(view.tricks_won),
+        "trick": [[seat, str(card)] for seat, card in view.trick],
+        "leader": view.leader,
+        "tricks_done": len(view.tricks),
+        "last_trick": _trick(last_trick),
+        "trump_broken": view.trump_broken,
+        "totals": list(view.totals),
+        "last_round": None
+        if last_round is None
+        else {
+            "number": last_round.number,
+            "hand_size": last_round.hand_size,
+            "bids": list(last_round.bids),
+            "tricks": list(last_round.tricks),
+            "scores": list(last_round.scores),
+        },
+        "over": over,
+        "standings": [list(row) for row in game.standings()] if over else [],
+    }
+    if with_sheet:
+        state["sheet"] = _sheet(game, viewer)
+    return state

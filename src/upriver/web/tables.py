@@ -1,0 +1,403 @@
+"""Live tables: seats and their secret tokens, the engine's game, connected clients and bots.
+
+Every table lives in the server's one event loop. An action is checked by the engine,
+committed to the store, applied, and only then announced: each connection is marked
+out of date and its writer task sends the newest state for its seat (so a slow client
+gets one fresh state rather than a backlog). Bots move from asyncio tasks after a
+configurable delay, through the same path as people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import dataclasses
+import json
+import logging
+import secrets
+from collections.abc import Sequence
+
+from upriver.actions import Phase, Trick
+from upriver.bots import BOT_KINDS, Bot, make_bot
+from upriver.cards import Card
+from upriver.errors import IllegalActionError, RecordError, RulesError
+from upriver.game import Game
+from upriver.record import RecordRuleError, dumps, loads, record_of, replay
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Schedule, preset
+from upriver.web import protocol
+from upriver.web.store import Event, Store
+
+__all__ = ["Connection", "Manager", "Table", "TableError", "rules_from_options"]
+
+log = logging.getLogger("upriver.web")
+
+HUMAN = "human"
+BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+_SEEN_IDS = 512
+"""Action ids remembered per seat to refuse a replayed message (a client's ids only grow)."""
+
+
+class TableError(Exception):
+    """A request about tables that cannot be met; the message says why."""
+
+
+def rules_from_options(options: dict[str, object], players: int) -> Rules:
+    """Rules from a preset name and/or options spelled as in the game record.
+
+    Raises :class:`RulesError` (its message goes back to the person) for impossible rules.
+    """
+    overrides: dict[str, object] = {}
+    for key in ("max_cards", "first_dealer", "bidding", "dealer_bid", "trump_lead", "scoring"):
+        if options.get(key) not in (None, ""):
+            overrides[key] = options[key]
+    schedule = options.get("schedule")
+    if isinstance(schedule, list):
+        overrides.update(schedule=Schedule.EXPLICIT, explicit_sizes=tuple(schedule), max_cards=None)
+    elif schedule not in (None, ""):
+        overrides["schedule"] = schedule
+    name = options.get("preset")
+    try:
+        if isinstance(name, str) and name:
+            return preset(name, players, **overrides)
+        return Rules(players=players, **overrides)  # type: ignore[arg-type]
+    except TypeError as error:
+        raise RulesError(f"unknown rule option: {error}") from None
+
+
+@dataclasses.dataclass(eq=False)
+class Connection:
+    """One WebSocket client: its seat (``None``: a spectator) and what it still has to be sent."""
+
+    seat: int | None
+    wake: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    outbox: collections.deque[str] = dataclasses.field(default_factory=collections.deque)
+    dirty: bool = True
+    sheet_sent: int = -1
+    """The round count of the last score sheet sent, so an unchanged sheet is not sent again."""
+
+    def push(self, text: str) -> None:
+        """Queue a message (an error) to be sent before the next state."""
+        self.outbox.append(text)
+        self.wake.set()
+
+    def refresh(self) -> None:
+        """Ask the writer to send the newest state."""
+        self.dirty = True
+        self.wake.set()
+
+
+class Table:
+    """One table: configuration, the game once every seat is taken, connections and bot seats."""
+
+    def __init__(self, table_id: str, config: dict[str, object]) -> None:
+        self.id = table_id
+        self.config = config
+        self.kinds: list[str] = list(config["kinds"])  # type: ignore[call-overload]
+        self.tokens: list[str | None] = list(config["tokens"])  # type: ignore[call-overload]
+        self.names: list[str | None] = list(config["names"])  # type: ignore[call-overload]
+        self.creator: int = config["creator"]  # type: ignore[assignment]
+        self.seed: int = config["seed"]  # type: ignore[assignment]
+        self.base: str | None = config.get("base")  # type: ignore[assignment]
+        self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
+        self.version = 0
+        self.game: Game | None = None
+        self.last_trick: Trick | None = None
+        self.turn_version = [0] * len(self.kinds)
+        """Per seat, the version at which its choices last changed: older actions are stale."""
+        self.last_choices: list[tuple[object, ...]] = [() for _ in self.kinds]
+        self.seen: list[collections.OrderedDict[str, None]] = [collections.OrderedDict() for _ in self.kinds]
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(kind, seed=self.seed ^ (seat + 1))
+            for seat, kind in enumerate(self.kinds)
+            if kind != HUMAN
+        }
+        self.connections: set[Connection] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def seats(self) -> int:
+        """How many seats the table has."""
+        return len(self.kinds)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat this secret token opens, or ``None``."""
+        if not token:
+            return None
+        for seat, known in enumerate(self.tokens):
+            if known is not None and secrets.compare_digest(known, token):
+                return seat
+        return None
+
+    def full(self) -> bool:
+        """Whether every seat has a name, so the game can start."""
+        return all(name is not None for name in self.names)
+
+    def start(self) -> None:
+        """Deal the game (or continue an imported record) once every seat is taken."""
+        names = tuple(name or "?" for name in self.names)
+        if self.base is not None:
+            record = dataclasses.replace(loads(self.base), players=names)
+            game = replay(record, seed=self.seed)
+            if game.phase is Phase.DEALING:  # the record stops between two rounds
+                game.deal()
+        else:
+            rules = rules_from_options(self.options, self.seats)
+            game = Game(rules, names, seed=self.seed)
+        self.game = game
+
+    def choices(self, seat: int) -> tuple[object, ...]:
+        """What ``seat`` may do now, to notice when its choices change (a new turn)."""
+        game = self.game
+        if game is None:
+            return ("lobby", self.names[seat] is None)
+        if seat not in game.awaiting:
+            return ()
+        # Under simultaneous bidding the others' bids leave this seat's choices as they were.
+        return (game.round_number, game.phase, len(game.plays))
+
+    def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
+        """Who sits where; the creator also gets the invite links of the seats still open."""
+        seats = [
+            {"seat": s, "name": self.names[s], "kind": self.kinds[s], "joined": self.names[s] is not None}
+            for s in range(self.seats)
+        ]
+        lobby: dict[str, object] = {"seats": seats, "started": self.game is not None}
+        if seat == self.creator:
+            lobby["invites"] = [
+                {"seat": s, "url": f"{base_url}/t/{self.id}#token={self.tokens[s]}"}
+                for s in range(self.seats)
+                if self.kinds[s] == HUMAN and s != self.creator
+            ]
+            lobby["spectate"] = f"{base_url}/t/{self.id}"
+        return lobby
+
+    def state(self, conn: Connection, base_url: str) -> str:
+        """The newest state message for this connection's seat, as JSON text."""
+        seat = conn.seat
+        message: dict[str, object] = {
+            "type": "state",
+            "v": self.version,
+            "table": self.id,
+            "role": "spectator" if seat is None else "player",
+            "seat": seat,
+            "lobby": self.lobby(seat, base_url),
+            "game": None,
+        }
+        game = self.game
+        if game is not None:
+            view = protocol.spectator_view(game) if seat is None else game.view(seat)
+            rounds = len(view.history)
+            with_sheet = conn.sheet_sent != rounds or view.phase is not Phase.PLAYING
+            message["game"] = protocol.game_state(
+                game, view, kinds=self.kinds, last_trick=self.last_trick, with_sheet=with_sheet
+            )
+            conn.sheet_sent = rounds if with_sheet and view.phase is Phase.PLAYING else -1
+        return json.dumps(message, separators=(",", ":"))
+
+
+class Manager:
+    """Every live table, backed by a :class:`Store`; the one place actions are applied."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.8, base_url: str = "") -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.base_url = base_url
+        self.tables: dict[str, Table] = {}
+        self._restore()
+
+    # ------------------------------------------------------------ creating
+
+    def create(
+        self,
+        *,
+        name: str,
+        seats: Sequence[str],
+        options: dict[str, object],
+        creator: int = 0,
+        record: str | None = None,
+    ) -> tuple[Table, str]:
+        """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`."""
+        count = len(seats)
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {count}")
+        kinds = [str(kind).strip().lower() for kind in seats]
+        for kind in kinds:
+            if kind != HUMAN and kind not in BOT_KINDS:
+                raise TableError(f"unknown seat {kind!r}: 'human' or a bot: {', '.join(BOT_KINDS)}")
+        if not 0 <= creator < count or kinds[creator] != HUMAN:
+            raise TableError(f"the creator's seat {creator} must be one of the human seats")
+        name = " ".join(name.split())
+        if not 1 <= len(name) <= 24:
+            raise TableError("your name must be 1 to 24 characters")
+        seed = secrets.randbits(63)
+        base = None
+        bot_names = list(BOT_NAMES)
+        if record is not None:
+            base = self._check_import(record, count, seed)
+            bot_names = list(loads(base).players)
+        else:
+            rules_from_options(options, count)  # refuse impossible rules now, not when the last seat joins
+        # Bots sit down at once; people take their seats by joining (the creator at creation).
+        names = [None if kind == HUMAN else f"{bot_names[seat]} ({kind})" for seat, kind in enumerate(kinds)]
+        tokens = [secrets.token_urlsafe(16) if kind == HUMAN else None for kind in kinds]
+        config: dict[str, object] = {
+            "kinds": kinds,
+            "tokens": tokens,
+            "names": names,
+            "creator": creator,
+            "seed": seed,
+            "base": base,
+            "options": options,
+        }
+        table_id = secrets.token_urlsafe(9)
+        self.store.add_table(table_id, config)
+        table = Table(table_id, config)
+        self.tables[table_id] = table
+        self._commit(table, Event(table.version + 1, "join", creator, name, None))
+        return table, tokens[creator] or ""
+
+    def _check_import(self, text: str, seats: int, seed: int) -> str:
+        try:
+            record = loads(text)
+            game = replay(record, seed=seed)
+        except (RecordError, RecordRuleError) as error:
+            raise TableError(f"not a record this table can continue: {error}") from None
+        if len(record.players) != seats:
+            raise TableError(f"the record is for {len(record.players)} players, not {seats} seats")
+        if game.phase is Phase.TRICKS or (record.rounds and not record.rounds[-1].has_cards):
+            raise TableError("the record was kept at a real table (no cards); the web table plays with cards")
+        if game.is_over:
+            raise TableError("the record's game is over: there is nothing left to play")
+        return text
+
+    # ------------------------------------------------------------ restoring
+
+    def _restore(self) -> None:
+        for row in self.store.tables():
+            table = Table(row.id, row.config)
+            self.tables[row.id] = table
+            for event in self.store.events(row.id):
+                self._apply(table, event)
+
+    # ------------------------------------------------------------ actions
+
+    def join(self, table: Table, seat: int, name: str) -> None:
+        """Take ``seat`` under ``name``; raises :class:`IllegalActionError` if it cannot be taken."""
+        if table.game is not None or table.names[seat] is not None:
+            raise IllegalActionError("this seat is already taken", rule="join", seat=seat)
+        self._commit(table, Event(table.version + 1, "join", seat, name, None))
+
+    def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
+        """Apply a bid or a card after the engine and the replay guards accept it; else raise."""
+        game = table.game
+        if game is None:
+            raise IllegalActionError("the game has not started: some seats are still open", rule="turn order")
+        if message.id is not None and message.id in table.seen[seat]:
+            raise IllegalActionError(f"message {message.id!r} was already received", rule="duplicate")
+        if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
+            raise IllegalActionError(
+                f"this {message.type} was made against state {message.v}, but the table is at "
+                f"{table.version}: look again and choose",
+                rule="stale",
+            )
+        if message.type == "bid":
+            assert message.bid is not None
+            game.check_bid(message.bid, seat)
+            value = str(message.bid)
+        else:
+            assert message.card is not None
+            game.check_play(message.card, seat)
+            value = str(message.card)
+        self._commit(table, Event(table.version + 1, message.type, seat, value, message.id))
+
+    def _commit(self, table: Table, event: Event) -> None:
+        """Store the event, then apply it and tell everyone (the order that survives a crash)."""
+        self.store.append(table.id, event)
+        self._apply(table, event)
+        for conn in table.connections:
+            conn.refresh()
+        self._wake_bots(table)
+
+    def _apply(self, table: Table, event: Event) -> None:
+        table.version = event.version
+        if event.kind == "join":
+            table.names[event.seat] = event.value
+            if table.full() and table.game is None:
+                table.start()
+        elif table.game is not None:
+            game = table.game
+            if event.kind == "bid":
+                game.bid(int(event.value), event.seat)
+            else:
+                _play(table, game, event.seat, Card.parse(event.value))
+        if event.client_id is not None:
+            seen = table.seen[event.seat]
+            seen[event.client_id] = None
+            if len(seen) > _SEEN_IDS:
+                seen.popitem(last=False)
+        for seat in range(table.seats):
+            choices = table.choices(seat)
+            if choices != table.last_choices[seat]:
+                table.last_choices[seat] = choices
+                table.turn_version[seat] = table.version
+
+    # ------------------------------------------------------------ bots
+
+    def _wake_bots(self, table: Table) -> None:
+        game = table.game
+        if game is None or table.bot_task is not None:
+            return
+        if any(seat in table.bots for seat in game.awaiting):
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            table.bot_task = loop.create_task(self._bot_loop(table))
+
+    async def _bot_loop(self, table: Table) -> None:
+        try:
+            while table.game is not None:
+                seats = [seat for seat in table.game.awaiting if seat in table.bots]
+                if not seats:
+                    return
+                await asyncio.sleep(self.bot_delay)
+                game = table.game
+                seat = seats[0]
+                if seat not in game.awaiting:
+                    continue
+                move = table.bots[seat].act(game.view(seat))
+                kind = "play" if isinstance(move, Card) else "bid"
+                self._commit(table, Event(table.version + 1, kind, seat, str(move), None))
+        except Exception:  # a broken bot must not take the server down; the table waits
+            log.exception("bot failed at table %s", table.id)
+        finally:
+            table.bot_task = None
+
+    def wake_all_bots(self) -> None:
+        """Start the bots of every table that waits for one (after a restart)."""
+        for table in self.tables.values():
+            self._wake_bots(table)
+
+    # ------------------------------------------------------------ export
+
+    def export(self, table: Table, *, whole: bool) -> str:
+        """The table's game record without its seed; with ``whole`` off, finished rounds only."""
+        if table.game is None:
+            raise TableError("the game has not started yet")
+        record = record_of(table.game)
+        if not whole:
+            record = dataclasses.replace(record, rounds=record.rounds[: len(table.game.results)])
+        return dumps(record)
+
+
+def _play(table: Table, game: Game, seat: int, card: Card) -> None:
+    """Play a card, keeping the trick it completes (even the round's last) for every client to see."""
+    before, won, rounds = game.trick, game.tricks_won, len(game.results)
+    game.play(card, seat)
+    if game.trick:
+        return
+    # The card completed a trick: its winner is the seat whose trick count went up.
+    after = game.results[-1].tricks if len(game.results) > rounds else game.tricks_won
+    winner = next(s for s in range(len(won)) if after[s] > won[s])
+    cards = (*before, (seat, card))
+    table.last_trick = Trick(leader=cards[0][0], cards=cards, winner=winner)
