@@ -1,0 +1,147 @@
+"""Bot specs: the ``NAME[:ARG]`` words of ``upriver arena`` turned into players for a seat.
+
+``NAME`` is any kind registered in :data:`upriver.bots.BOT_KINDS` (looked up when the
+spec is read, so kinds registered later are accepted too) or an OpenSpiel seat
+(``openspiel-ismcts``, ``openspiel-random``). ``ARG`` is the bot's budget, passed as
+written to :func:`upriver.bots.make_bot` (``budget=``), which says what it accepts.
+
+>>> parse_spec(" PIMC:200 ")
+BotSpec(kind='pimc', arg='200')
+>>> str(parse_spec("basic"))
+'basic'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+from upriver.bots import BOT_KINDS, Bot, make_bot
+from upriver.cards import Card
+from upriver.errors import UpriverError
+from upriver.view import SeatView
+
+if TYPE_CHECKING:
+    from upriver.arena.openspiel import Mirror
+
+__all__ = [
+    "OPENSPIEL_KINDS",
+    "ArenaError",
+    "BotSpec",
+    "SeatPlayer",
+    "known_kinds",
+    "parse_number",
+    "parse_spec",
+]
+
+OPENSPIEL_KINDS: dict[str, str] = {
+    "openspiel-ismcts": "openspiel-ismcts[:SIMULATIONS] (OpenSpiel's ISMCTS, default 1000)",
+    "openspiel-random": "openspiel-random (uniform over OpenSpiel's legal actions)",
+}
+"""Seat kinds played by OpenSpiel bots on a mirrored ``oh_hell`` state (the ``bench`` extra)."""
+
+
+class ArenaError(UpriverError, ValueError):
+    """An arena that cannot be run as asked: an unknown bot, a bad budget, rules a seat cannot play."""
+
+
+class SeatPlayer(Protocol):
+    """Whoever plays one seat of an arena game: it answers a seat's view with a bid or a card."""
+
+    uses_mirror: bool
+    """Whether the player acts on a mirrored OpenSpiel state rather than on the view alone."""
+
+    def attach(self, mirror: Mirror) -> None:
+        """Play on this mirrored OpenSpiel state (called once per game when any seat needs one)."""
+
+    def move(self, view: SeatView) -> int | Card:
+        """The seat's bid or card for this view."""
+
+
+class BotPlayer:
+    """An upriver bot in an arena seat: it is shown only the seat's view."""
+
+    uses_mirror = False
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def attach(self, mirror: Mirror) -> None:
+        """Nothing to do: an upriver bot is shown the seat's view and nothing else."""
+
+    def move(self, view: SeatView) -> int | Card:
+        """Whatever the bot answers for this view (the engine judges it)."""
+        return self.bot.act(view)
+
+
+def known_kinds() -> list[str]:
+    """Every seat kind the arena accepts now: registered bots, then OpenSpiel seats."""
+    return [*BOT_KINDS, *OPENSPIEL_KINDS]
+
+
+def _kinds_help() -> str:
+    return ", ".join([*BOT_KINDS, *OPENSPIEL_KINDS.values()])
+
+
+def parse_number(text: str, what: str) -> int | float:
+    """A budget written as an integer (iterations, simulations) or a decimal (seconds)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArenaError(f"{what} must be a number, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise ArenaError(f"{what} must be a positive number, not {text!r}")
+    return value
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One ``NAME[:ARG]`` word: a seat kind and its optional budget, as typed."""
+
+    kind: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        return self.kind if self.arg is None else f"{self.kind}:{self.arg}"
+
+    @property
+    def is_openspiel(self) -> bool:
+        """Whether an OpenSpiel bot plays this seat (on a mirrored ``oh_hell`` state)."""
+        return self.kind in OPENSPIEL_KINDS
+
+    def factory(self) -> Callable[[int], SeatPlayer]:
+        """A maker of this seat's player from a seed; checks the kind and budget before any game runs."""
+        if self.is_openspiel:
+            # Imported here so that a missing bench extra only matters to OpenSpiel seats.
+            from upriver.arena import openspiel
+
+            return openspiel.seat_factory(self.kind, self.arg)
+        label = str(self)
+        options: dict[str, object] = {} if self.arg is None else {"budget": self.arg}
+        # Typed loosely: older registries' make_bot takes no budget, and the TypeError says so.
+        make: Callable[..., Bot] = make_bot
+        try:
+            # Made once here so that a bad budget is reported before any game is played.
+            make(self.kind, 0, name=label, **options)
+        except TypeError:
+            raise ArenaError(f"bot {self.kind!r} takes no budget, so {label!r} cannot be played") from None
+        except ValueError as error:
+            raise ArenaError(f"bot {label!r} cannot be played: {error}") from None
+        return lambda seed: BotPlayer(make(self.kind, seed, name=label, **options))
+
+
+def parse_spec(text: str) -> BotSpec:
+    """Read ``NAME[:ARG]``; raise :class:`ArenaError` naming every accepted kind if ``NAME`` is unknown."""
+    kind, sep, arg = text.strip().partition(":")
+    kind = kind.strip().lower()
+    arg = arg.strip()
+    if kind not in BOT_KINDS and kind not in OPENSPIEL_KINDS:
+        raise ArenaError(f"unknown bot {text.strip()!r}: expected one of {_kinds_help()}")
+    if sep and not arg:
+        raise ArenaError(f"bot {text.strip()!r} has a ':' but no budget after it")
+    return BotSpec(kind, arg if sep else None)
