@@ -1,0 +1,110 @@
+"""One arena game: seat the players, play to the end, and keep what the statistics need.
+
+Each seat's player is made afresh for every game from a seed derived from the game
+seed and the seat, so a game is reproducible from its task alone, whichever worker
+process plays it. Upriver bots see only their seat's view; OpenSpiel seats act on a
+pyspiel ``oh_hell`` state kept in lockstep with the game (see :mod:`.openspiel`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+from upriver.arena.schedule import GameTask
+from upriver.arena.spec import ArenaError, SeatPlayer, parse_spec
+from upriver.cards import Card
+from upriver.errors import UpriverError
+from upriver.game import Game
+
+__all__ = ["GameResult", "play_game", "player_seed"]
+
+_SEED_MASK = (1 << 62) - 1
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class GameResult:
+    """What one finished arena game leaves for the statistics, seat by seat."""
+
+    index: int
+    deal: int
+    rotation: int
+    seed: int
+    seating: tuple[int, ...]
+    """The bot index at each seat."""
+    totals: tuple[int, ...]
+    hands: int
+    """Rounds played (every seat plays every round)."""
+    exact: tuple[int, ...]
+    """Rounds in which the seat took exactly its bid."""
+    within_one: tuple[int, ...]
+    """Rounds in which the seat took its bid, one more, or one fewer."""
+    move_seconds: tuple[tuple[float, ...], ...] = ()
+    """Thinking time of each of the seat's moves, in order."""
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the most points (ties share the win)."""
+        best = max(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+
+def player_seed(game_seed: int, seat: int) -> int:
+    """The seed of the player in ``seat``: fixed by the game, different for every seat."""
+    return ((game_seed << 4) + seat + 1) & _SEED_MASK
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play one arena game to the end and summarise it; a bot's illegal move raises :class:`ArenaError`."""
+    try:
+        return _play(task)
+    except UpriverError as error:
+        # Said with the game that failed, and as an error that crosses back from a worker process.
+        raise ArenaError(f"game {task.index + 1} (seed {task.seed}): {error}") from None
+
+
+def _play(task: GameTask) -> GameResult:
+    factories: dict[int, Callable[[int], SeatPlayer]] = {}
+    players: list[SeatPlayer] = []
+    for seat, bot in enumerate(task.seating):
+        if bot not in factories:
+            factories[bot] = parse_spec(task.specs[bot]).factory()
+        players.append(factories[bot](player_seed(task.seed, seat)))
+    names = tuple(f"{task.specs[bot]}@{seat + 1}" for seat, bot in enumerate(task.seating))
+    game = Game(task.rules, names, seed=task.seed)
+    mirror = None
+    if any(player.uses_mirror for player in players):
+        from upriver.arena.openspiel import Mirror
+
+        mirror = Mirror(game)
+        for player in players:
+            player.attach(mirror)
+    times: list[list[float]] = [[] for _ in players]
+    clock = time.perf_counter
+    while not game.is_over:
+        seat = game.awaiting[0]
+        view = game.view(seat)
+        start = clock()
+        move = players[seat].move(view)
+        times[seat].append(clock() - start)
+        if isinstance(move, Card):
+            game.play(move, seat=seat)
+        else:
+            game.bid(move, seat=seat)
+        if mirror is not None:
+            mirror.follow(game, move)
+    results = game.results
+    seats = range(len(players))
+    return GameResult(
+        index=task.index,
+        deal=task.deal,
+        rotation=task.rotation,
+        seed=task.seed,
+        seating=task.seating,
+        totals=game.totals,
+        hands=len(results),
+        exact=tuple(sum(r.bids[s] == r.tricks[s] for r in results) for s in seats),
+        within_one=tuple(sum(abs(r.bids[s] - r.tricks[s]) <= 1 for r in results) for s in seats),
+        move_seconds=tuple(tuple(t) for t in times),
+    )
