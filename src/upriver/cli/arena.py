@@ -1,0 +1,151 @@
+"""`upriver arena BOT BOT [BOT ...]`: bots play duplicate games, and the statistics say who is stronger.
+
+The table (or, with ``--json``, the JSON result) goes to standard output, the
+progress bar to standard error; the JSON result and a PNG chart are written to
+``--out``. Ctrl-C stops the arena early and still reports the finished games
+(exit status 130).
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from upriver.arena.core import ArenaConfig, check_config, run_arena
+from upriver.arena.openspiel import openspiel_rules
+from upriver.arena.report import dumps, output_stem, pair_lines, table, write_chart, write_json
+from upriver.arena.runner import default_jobs, run_with_progress
+from upriver.arena.spec import OPENSPIEL_KINDS, known_kinds
+from upriver.cli import app
+from upriver.cli.play import build_rules
+from upriver.errors import UpriverError
+from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Scoring, TrumpLead
+
+__all__ = ["arena"]
+
+INTERRUPTED = 130
+OPENSPIEL_HAND = 10
+"""The hand size of OpenSpiel arenas when no rule option is given: the issue's benchmark, 10 cards."""
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _rules(
+    bots: list[str],
+    preset_name: str | None,
+    players: int,
+    options: dict[str, object],
+) -> Rules:
+    """The command line's rules, or OpenSpiel's single 10-card hand when an OpenSpiel seat plays."""
+    openspiel = any(spec.strip().lower().partition(":")[0] in OPENSPIEL_KINDS for spec in bots)
+    given = {name: value for name, value in options.items() if value is not None}
+    if openspiel and preset_name is None and not given:
+        return openspiel_rules(players, OPENSPIEL_HAND)
+    name = preset_name or ("countdown" if openspiel else "classic")
+    return build_rules(name, players, **given)  # type: ignore[arg-type]
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        list[str],
+        typer.Argument(
+            help=f"Two or more bots, NAME[:BUDGET]: {', '.join(known_kinds())} "
+            "(e.g. basic, pimc:200, openspiel-ismcts:1000).",
+            show_default=False,
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option(help="Games to play, rounded up to whole duplicate sets (one per seating).")
+    ] = 100,
+    preset_name: Annotated[
+        str | None,
+        typer.Option(
+            "--preset",
+            help=f"Rule set: {', '.join(PRESETS)} (default classic; with an OpenSpiel seat, "
+            "OpenSpiel's rules: one 10-card hand, hook, 1 a trick + 10, any lead).",
+            show_default=False,
+        ),
+    ] = None,
+    schedule: Annotated[
+        str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 10.")
+    ] = None,
+    max_cards: Annotated[
+        int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
+    ] = None,
+    bidding: Annotated[Bidding | None, typer.Option(help="Override how bids are made.")] = None,
+    dealer_bid: Annotated[DealerBid | None, typer.Option(help="Override the dealer's restriction.")] = None,
+    trump_lead: Annotated[TrumpLead | None, typer.Option(help="Override whether trump may be led.")] = None,
+    scoring: Annotated[Scoring | None, typer.Option(help="Override the scoring.")] = None,
+    players: Annotated[int, typer.Option(help="Seats at the table.")] = 4,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deals and the bots (random if not given).")
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option(help="Worker processes (default: one per core).", show_default=False)
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Folder for the JSON result and the PNG chart.")] = Path(
+        "arena-results"
+    ),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the JSON result on standard output.")
+    ] = False,
+) -> None:
+    """Play bots against each other on duplicate deals and report their strength."""
+    if len(bots) < 2:
+        raise _fail("name at least two bots, e.g. upriver arena random basic")
+    options: dict[str, object] = {
+        "schedule": schedule,
+        "max_cards": max_cards,
+        "bidding": bidding,
+        "dealer_bid": dealer_bid,
+        "trump_lead": trump_lead,
+        "scoring": scoring,
+    }
+    try:
+        rules = _rules(bots, preset_name, players, options)
+    except UpriverError as error:
+        raise _fail(str(error)) from None
+    config = ArenaConfig(
+        bots=tuple(bots),
+        rules=rules,
+        games=games,
+        seed=secrets.randbelow(2**31) if seed is None else seed,
+        jobs=default_jobs() if jobs is None else jobs,
+    )
+    try:
+        check_config(config)
+    except UpriverError as error:
+        raise _fail(str(error)) from None
+    errors = Console(stderr=True, highlight=False)
+    try:
+        result = run_arena(
+            config, runner=lambda tasks: run_with_progress(tasks, jobs=config.jobs, console=errors)
+        )
+    except UpriverError as error:  # a bot broke a rule or the OpenSpiel mirror disagreed
+        raise _fail(str(error), code=1) from None
+    stem = output_stem(result)
+    try:
+        json_path = write_json(result, out / f"{stem}.json")
+        png_path = write_chart(result, out / f"{stem}.png")
+    except OSError as error:
+        raise _fail(f"cannot write the results to {out}: {error.strerror or error}", code=1) from None
+    if as_json:
+        typer.echo(dumps(result), nl=False)
+    else:
+        console = Console(highlight=False)
+        if not console.is_terminal:
+            console.width = 120  # a file or a pipe gets the whole table, not 80 columns of wrapped cells
+        console.print(table(result))
+        for line in pair_lines(result):
+            console.print(line)
+        console.print(f"Wrote {json_path} and {png_path}")
+    if result.interrupted:
+        raise typer.Exit(INTERRUPTED)
