@@ -41,10 +41,11 @@ def make_rules(
     ``options`` are :class:`~upriver.rules.Rules` fields (``max_cards=3``,
     ``schedule="explicit", explicit_sizes=(2, 3)``, ``dealer_bid="hook"`` …) that
     override the preset's; with ``preset_name=None`` they are the whole rule set.
+    A whole ``rules`` replaces the preset and the player count, and takes no options.
     """
     if rules is not None:
-        if options or preset_name is not None:
-            raise ValueError("give either rules=Rules(...) or preset/options, not both")
+        if options:
+            raise ValueError(f"give either rules=Rules(...) or rule options, not both ({', '.join(options)})")
         return rules
     if preset_name is None:
         return Rules(players=players, **options)  # type: ignore[arg-type]
