@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from upriver.arena.schedule import GameTask
 from upriver.arena.spec import ArenaError, SeatPlayer, parse_spec
@@ -18,7 +19,10 @@ from upriver.cards import Card
 from upriver.errors import UpriverError
 from upriver.game import Game
 
-__all__ = ["GameResult", "play_game", "player_seed"]
+if TYPE_CHECKING:
+    from upriver.arena.openspiel import Mirror
+
+__all__ = ["GameResult", "play_game", "play_out", "player_seed"]
 
 _SEED_MASK = (1 << 62) - 1
 
@@ -55,6 +59,32 @@ def player_seed(game_seed: int, seat: int) -> int:
     return ((game_seed << 4) + seat + 1) & _SEED_MASK
 
 
+def play_out(game: Game, players: Sequence[SeatPlayer], mirror: Mirror | None = None) -> list[list[float]]:
+    """Let ``players`` (one per seat) finish ``game``; return each seat's thinking time per move.
+
+    Each player is shown its seat's view alone; with a ``mirror``, every move is
+    applied to the mirrored OpenSpiel state too, for the seats that play there.
+    """
+    if mirror is not None:
+        for player in players:
+            player.attach(mirror)
+    times: list[list[float]] = [[] for _ in players]
+    clock = time.perf_counter
+    while not game.is_over:
+        seat = game.awaiting[0]
+        view = game.view(seat)
+        start = clock()
+        move = players[seat].move(view)
+        times[seat].append(clock() - start)
+        if isinstance(move, Card):
+            game.play(move, seat=seat)
+        else:
+            game.bid(move, seat=seat)
+        if mirror is not None:
+            mirror.follow(game, move)
+    return times
+
+
 def play_game(task: GameTask) -> GameResult:
     """Play one arena game to the end and summarise it; a bot's illegal move raises :class:`ArenaError`."""
     try:
@@ -78,22 +108,7 @@ def _play(task: GameTask) -> GameResult:
         from upriver.arena.openspiel import Mirror
 
         mirror = Mirror(game)
-        for player in players:
-            player.attach(mirror)
-    times: list[list[float]] = [[] for _ in players]
-    clock = time.perf_counter
-    while not game.is_over:
-        seat = game.awaiting[0]
-        view = game.view(seat)
-        start = clock()
-        move = players[seat].move(view)
-        times[seat].append(clock() - start)
-        if isinstance(move, Card):
-            game.play(move, seat=seat)
-        else:
-            game.bid(move, seat=seat)
-        if mirror is not None:
-            mirror.follow(game, move)
+    times = play_out(game, players, mirror)
     results = game.results
     seats = range(len(players))
     return GameResult(
