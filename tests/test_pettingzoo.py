@@ -7,6 +7,7 @@ import subprocess
 import sys
 import warnings
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -243,6 +244,13 @@ def test_the_encoding_shows_the_own_hand_and_relative_seats() -> None:
     assert seats.tolist() == [1, 1, 1, 1, 1, 0, 0, 0]
 
 
+def test_the_documented_encoding_table_is_the_layout() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    expected = [f"| `{f.name}` | {offset(f.name)} | {f.size} | {f.meaning} |" for f in FIELDS]
+    assert [row for row in rows if row in expected] == expected
+
+
 @FAST
 @given(rules=custom_rules(max_size=4), seed=st.integers(0, 2**32))
 def test_every_observation_lies_in_its_space(rules: Rules, seed: int) -> None:
@@ -414,6 +422,8 @@ def test_the_single_seat_env_ends_an_episode_on_an_illegal_action() -> None:
 def test_the_single_seat_env_refuses_unknown_bots_and_wrong_counts() -> None:
     with pytest.raises(ValueError, match="unknown bot kind"):
         SingleSeatEnv(opponents="grandmaster")
+    with pytest.raises(ValueError, match="budget"):
+        SingleSeatEnv(opponents="basic:200")
     with pytest.raises(ValueError, match="opponents"):
         SingleSeatEnv(players=4, opponents=["random", "basic"])
 

@@ -10,7 +10,7 @@
 Observations, actions and rewards are those of the PettingZoo environment
 (:mod:`upriver.rl.aec`) for the learning seat; an episode is one whole game. The other
 seats are bots made with ``make_bot(kind, seed)`` for any kind in
-:data:`upriver.bots.BOT_KINDS`, seeded from the game seed, so ``reset(seed=s)`` replays
+:data:`upriver.bots.BOT_KINDS` (with a budget too, as in ``"pimc:200"``), seeded from the game seed, so ``reset(seed=s)`` replays
 the same game for the same actions. The learner's rewards include what happened during
 the bots' moves that followed its action (a round usually ends on someone else's card).
 
@@ -27,7 +27,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from upriver.bots import BOT_KINDS, Bot, act, make_bot
+from upriver.bots import Bot, act, make_bot
 from upriver.cards import Card
 from upriver.game import Game
 from upriver.rl.common import check_reward, make_rules, rewards_since, table_text
@@ -73,8 +73,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, int]):
         if len(kinds) != n - 1:
             raise ValueError(f"{n} players need {n - 1} opponents, not {len(kinds)}")
         for kind in kinds:
-            if kind.strip().lower() not in BOT_KINDS:
-                raise ValueError(f"unknown bot kind {kind!r}: expected one of {', '.join(BOT_KINDS)}")
+            make_bot(kind, 0)  # an unknown kind or a bad budget is refused now, with make_bot's message
         self.opponents = tuple(kinds)
         self.fixed_seat = seat
         self.reward_mode = check_reward(reward)
