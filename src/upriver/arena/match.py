@@ -18,6 +18,7 @@ from upriver.arena.spec import ArenaError, SeatPlayer, parse_spec
 from upriver.cards import Card
 from upriver.errors import UpriverError
 from upriver.game import Game
+from upriver.rules import Rules, Schedule
 
 if TYPE_CHECKING:
     from upriver.arena.openspiel import Mirror
@@ -94,12 +95,34 @@ def play_game(task: GameTask) -> GameResult:
         raise ArenaError(f"game {task.index + 1} (seed {task.seed}): {error}") from None
 
 
+_warmed: set[str] = set()
+"""Bot specs this process has already warmed up."""
+
+
+def _warm_up(spec: str, factory: Callable[[int], SeatPlayer], rules: Rules) -> None:
+    """Play one untimed 2-card hand of self-play the first time this process meets ``spec``.
+
+    A bot's first move in a fresh worker process pays one-off costs (importing and
+    loading numba's compiled kernels can take seconds) that are not thinking time
+    and would otherwise dominate its mean time per move.
+    """
+    if spec in _warmed:
+        return
+    _warmed.add(spec)
+    players = [factory(seat) for seat in range(rules.players)]
+    if any(player.uses_mirror for player in players):
+        return  # OpenSpiel's bots are compiled C++: nothing to load on a first move
+    hand = rules.replace(schedule=Schedule.EXPLICIT, explicit_sizes=(2,), max_cards=None)
+    play_out(Game(hand, seed=0), players)
+
+
 def _play(task: GameTask) -> GameResult:
     factories: dict[int, Callable[[int], SeatPlayer]] = {}
     players: list[SeatPlayer] = []
     for seat, bot in enumerate(task.seating):
         if bot not in factories:
             factories[bot] = parse_spec(task.specs[bot]).factory()
+            _warm_up(task.specs[bot], factories[bot], task.rules)
         players.append(factories[bot](player_seed(task.seed, seat)))
     names = tuple(f"{task.specs[bot]}@{seat + 1}" for seat, bot in enumerate(task.seating))
     game = Game(task.rules, names, seed=task.seed)

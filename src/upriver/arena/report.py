@@ -164,7 +164,10 @@ def _rate(value: float) -> str:
 
 
 def _ms(value: float) -> str:
-    return "–" if math.isnan(value) else f"{value * 1000:.2f}"
+    if math.isnan(value):
+        return "–"
+    ms = value * 1000
+    return f"{ms:.3f}" if ms < 1 else f"{ms:.1f}"  # a rule-of-thumb move takes microseconds
 
 
 def table(result: ArenaResult) -> Table:
