@@ -1,0 +1,398 @@
+"""The score keeper in the web app: its pages and a small JSON API over :mod:`upriver.keeper`.
+
+``keeper_router(db_path)`` gives the routes; the app includes them. Pages: ``GET /keep``
+(start a sheet, import a record, the sheets this browser knows), ``GET /keep/{id}`` (a
+sheet, to fill in), ``GET /keep/view/{share}`` (the same sheet, read-only). The sheet's
+id is its edit link; the share id opens it read-only and cannot be turned into the edit id.
+
+JSON, under ``/api/sheets``; every write answers with the whole sheet, a refusal is 400
+``{"error", "rule"}`` with the engine's message, and a write that names a ``version``
+older than the stored one is 409 (another phone, or the terminal, wrote first):
+
+- ``GET /options`` presets and rule options; ``POST /`` ``{"players", "preset", …rule options,
+  "schedule", "max_cards", "dealer": seat | null, "first_jack": bool, "title"}``; ``POST /import``
+  ``{"record": text}``.
+- ``GET /{id}``; ``POST /{id}/jack`` ``{"seat"}``; ``/bid`` ``{"seat", "bid"}``; ``/bids`` ``{"bids"}``;
+  ``/tricks`` ``{"tricks"}``; ``/trump`` ``{"suit", "round"?}``; ``/rounds/{k}`` ``{"bids"?, "tricks"?}``;
+  ``/dealer`` ``{"seat"}``; ``/undo``. Each takes an optional ``"version"``.
+- ``GET /{id}/csv``, ``GET /{id}/record``; ``GET /shared/{share}`` (and its ``/csv``, ``/record``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from upriver.cards import Suit
+from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
+from upriver.keeper import JACK_FROM, KeptSheet
+from upriver.record import RecordRuleError, dumps, loads
+from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Schedule, Scoring, preset
+from upriver.web.keeper_store import KeeperStore, StaleSheetError, StoredSheet
+
+__all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
+
+STATIC = Path(__file__).parent / "static"
+
+
+class _BadRequestError(Exception):
+    """A request that is not what the API expects; the message says what is."""
+
+
+def _refusal(message: str, rule: str = "request", status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message, "rule": rule}, status_code=status)
+
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _BadRequestError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _ints(value: object, what: str, *, nulls: bool = False) -> list[Any]:
+    if not isinstance(value, list):
+        raise _BadRequestError(f"{what} must be a list of whole numbers")
+    return [None if nulls and v is None else _int(v, what) for v in value]
+
+
+def rules_from(body: dict[str, Any], players: int) -> Rules:
+    """A preset with the request's rule options laid over it (the same options as ``upriver play``)."""
+    name = body.get("preset") or "countdown"
+    if not isinstance(name, str):
+        raise _BadRequestError("'preset' must be a preset's name")
+    overrides: dict[str, object] = {}
+    schedule = body.get("schedule")
+    if isinstance(schedule, list):
+        overrides.update(
+            schedule="explicit", explicit_sizes=tuple(_ints(schedule, "schedule")), max_cards=None
+        )
+    elif isinstance(schedule, str) and schedule:
+        overrides["schedule"] = schedule
+        if schedule != Schedule.DOWN_UP.value:
+            overrides["max_cards"] = None
+    if body.get("max_cards") not in (None, ""):
+        overrides["max_cards"] = _int(body["max_cards"], "max_cards")
+    for key in ("bidding", "dealer_bid", "trump_lead", "scoring"):
+        if isinstance(body.get(key), str) and body[key]:
+            overrides[key] = body[key]
+    if overrides.get("bidding") == Bidding.SIMULTANEOUS.value and "dealer_bid" not in overrides:
+        # Closed fists have no last bidder, so a preset's hook or overbid cannot apply.
+        overrides["dealer_bid"] = DealerBid.FREE
+    return preset(name, players, **overrides)
+
+
+def _rules_json(rules: Rules) -> dict[str, object]:
+    return {
+        "hand_sizes": list(rules.hand_sizes),
+        "first_dealer": rules.first_dealer.value,
+        "bidding": rules.bidding.value,
+        "dealer_bid": rules.dealer_bid.value,
+        "trump_lead": rules.trump_lead.value,
+        "scoring": rules.scoring.value,
+    }
+
+
+def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, object]:
+    """Everything a page needs to draw the sheet; the edit id only when not ``read_only``."""
+    sheet = stored.sheet
+    forbidden = sheet.forbidden_bid()
+    flag = sheet.flag
+    trump = sheet.trump
+    return {
+        "id": None if read_only else stored.id,
+        "share": stored.share,
+        "read_only": read_only,
+        "version": stored.version,
+        "title": sheet.title,
+        "players": list(sheet.players),
+        "rules": _rules_json(sheet.rules),
+        "phase": sheet.phase,
+        "jack_from": JACK_FROM if sheet.awaiting_jack else None,
+        "jack": sheet.entries.jack,
+        "first_dealer": sheet.entries.first_dealer,
+        "current": {
+            "number": sheet.current,
+            "hand_size": sheet.hand_size,
+            "dealer": sheet.dealer,
+            "bidding_order": list(sheet.bidding_order),
+            "bids": list(sheet.bids),
+            "to_bid": list(sheet.to_bid),
+            "legal_bids": {str(seat): list(sheet.legal_bids(seat)) for seat in sheet.to_bid},
+            "forbidden": None
+            if forbidden is None
+            else {"bids": list(forbidden.bids), "reason": forbidden.reason},
+            "trump": None if trump is None else trump.value,
+        },
+        "rows": [
+            {
+                "number": row.number,
+                "hand_size": row.hand_size,
+                "dealer": row.dealer,
+                "trump": None if row.trump is None else row.trump.value,
+                "bids": list(row.bids),
+                "tricks": None if row.tricks is None else list(row.tricks),
+                "scores": None if row.scores is None else list(row.scores),
+                "totals": None if row.totals is None else list(row.totals),
+                "flag": row.flag,
+            }
+            for row in sheet.results
+        ],
+        "totals": list(sheet.totals),
+        "standings": [list(s) for s in sheet.standings()],
+        "headline": sheet.headline,
+        "chart": [list(point) for point in sheet.chart],
+        "flag": None if flag is None else {"round": flag.round, "message": flag.message, "rule": flag.rule},
+        "can_undo": bool(sheet.history) and not read_only,
+    }
+
+
+def _suit(value: object) -> Suit | None:
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise _BadRequestError("'suit' must be C, D, H, S or null")
+    try:
+        return Suit.parse(value)
+    except NotationError as error:
+        raise _BadRequestError(str(error)) from None
+
+
+Action = Callable[[KeptSheet, dict[str, Any]], str]
+
+
+def _jack(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    sheet.first_jack(_int(body.get("seat"), "'seat'"))
+    return "first jack"
+
+
+def _bid(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    seat = body.get("seat")
+    sheet.enter_bid(None if seat is None else _int(seat, "'seat'"), _int(body.get("bid"), "'bid'"))
+    return "bid"
+
+
+def _bids(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    sheet.enter_bids(_ints(body.get("bids"), "'bids'"))
+    return "bids"
+
+
+def _tricks(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    sheet.enter_tricks(_ints(body.get("tricks"), "'tricks'"))
+    return "tricks"
+
+
+def _trump(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    number = body.get("round")
+    sheet.note_trump(_suit(body.get("suit")), None if number is None else _int(number, "'round'"))
+    return "trump"
+
+
+def _dealer(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    sheet.set_first_dealer(_int(body.get("seat"), "'seat'"))
+    return "first dealer"
+
+
+def _undo(sheet: KeptSheet, body: dict[str, Any]) -> str:
+    sheet.undo()
+    return "undo"
+
+
+ACTIONS: dict[str, Action] = {
+    "jack": _jack,
+    "bid": _bid,
+    "bids": _bids,
+    "tricks": _tricks,
+    "trump": _trump,
+    "dealer": _dealer,
+    "undo": _undo,
+}
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise _BadRequestError("the request body must be JSON") from None
+    if not isinstance(body, dict):
+        raise _BadRequestError("the request body must be a JSON object")
+    return body
+
+
+class KeeperRouter(APIRouter):
+    """The keeper's routes, holding the store they write to."""
+
+    def __init__(self, store: KeeperStore) -> None:
+        super().__init__()
+        self.store = store
+
+
+def keeper_router(db_path: str | Path) -> KeeperRouter:
+    """The score keeper's pages and API, over the sheets stored in ``db_path``."""
+    store = KeeperStore(db_path)
+    router = KeeperRouter(store)
+    api = APIRouter(prefix="/api/sheets")
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "keep.html", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/keep", include_in_schema=False)
+    async def keep_home() -> FileResponse:
+        return page()
+
+    @router.get("/keep/view/{share}", include_in_schema=False)
+    async def keep_shared(share: str) -> FileResponse:
+        return page()
+
+    @router.get("/keep/{sheet_id}", include_in_schema=False)
+    async def keep_sheet(sheet_id: str) -> FileResponse:
+        return page()
+
+    @api.get("/options")
+    async def options() -> dict[str, object]:
+        return {
+            "presets": [
+                {
+                    "name": p.name,
+                    "summary": p.summary,
+                    "min_players": p.min_players,
+                    "max_players": p.max_players,
+                }
+                for p in PRESETS.values()
+            ],
+            "schedule": [s.value for s in Schedule if s is not Schedule.EXPLICIT],
+            "bidding": [o.value for o in Bidding],
+            "dealer_bid": [o.value for o in DealerBid],
+            "scoring": [o.value for o in Scoring],
+        }
+
+    @api.post("")
+    @api.post("/")
+    async def create(request: Request) -> JSONResponse:
+        try:
+            body = await _body(request)
+            names = body.get("players")
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise _BadRequestError("'players' must be a list of names in seating order")
+            if not 3 <= len(names) <= 8:
+                raise _BadRequestError(f"a sheet is for 3 to 8 players, not {len(names)}")
+            dealer = body.get("dealer")
+            title = body.get("title") or ""
+            if not isinstance(title, str):
+                raise _BadRequestError("'title' must be text")
+            sheet = KeptSheet.start(
+                names,
+                rules_from(body, len(names)),
+                dealer=None if dealer is None else _int(dealer, "'dealer'"),
+                first_jack=bool(body["first_jack"]) if "first_jack" in body else None,
+                title=title.strip(),
+            )
+        except _BadRequestError as error:
+            return _refusal(str(error))
+        except RulesError as error:
+            return _refusal(str(error), "rules")
+        except IllegalActionError as error:
+            return _refusal(str(error), error.rule)
+        return JSONResponse(sheet_json(store.create(sheet)), status_code=201)
+
+    @api.post("/import")
+    async def import_record(request: Request) -> JSONResponse:
+        try:
+            body = await _body(request)
+            text = body.get("record")
+            if not isinstance(text, str):
+                raise _BadRequestError("'record' must be the text of a game record")
+            sheet = KeptSheet.from_record(loads(text))
+        except _BadRequestError as error:
+            return _refusal(str(error))
+        except RecordError as error:
+            return _refusal(f"not a game record: {error}", "record")
+        except RecordRuleError as error:
+            return _refusal(f"rule broken: {error}", error.rule)
+        return JSONResponse(sheet_json(store.create(sheet)), status_code=201)
+
+    @api.get("/shared/{share}")
+    async def shared(share: str) -> JSONResponse:
+        stored = store.load_shared(share)
+        if stored is None:
+            return _refusal("no such sheet", "sheet", 404)
+        return JSONResponse(sheet_json(stored, read_only=True))
+
+    def _export(stored: StoredSheet | None, kind: str) -> Response:
+        if stored is None:
+            return _refusal("no such sheet", "sheet", 404)
+        if kind == "csv":
+            text, media, ext = stored.sheet.to_csv(), "text/csv", "csv"
+        else:
+            text, media, ext = dumps(stored.sheet.to_record()), "application/json", "json"
+        headers = {"Content-Disposition": f'attachment; filename="upriver-sheet-{stored.share[:8]}.{ext}"'}
+        return Response(text, media_type=f"{media}; charset=utf-8", headers=headers)
+
+    @api.get("/shared/{share}/{kind}")
+    async def shared_export(share: str, kind: str) -> Response:
+        if kind not in ("csv", "record"):
+            return _refusal("export as csv or record", "export", 404)
+        return _export(store.load_shared(share), kind)
+
+    @api.get("/{sheet_id}")
+    async def read(sheet_id: str) -> JSONResponse:
+        stored = store.load(sheet_id)
+        if stored is None:
+            return _refusal("no such sheet", "sheet", 404)
+        return JSONResponse(sheet_json(stored))
+
+    @api.get("/{sheet_id}/csv")
+    async def export_csv(sheet_id: str) -> Response:
+        return _export(store.load(sheet_id), "csv")
+
+    @api.get("/{sheet_id}/record")
+    async def export_record(sheet_id: str) -> Response:
+        return _export(store.load(sheet_id), "record")
+
+    async def _apply(sheet_id: str, request: Request, action: Action) -> JSONResponse:
+        stored = store.load(sheet_id)
+        if stored is None:
+            return _refusal("no such sheet", "sheet", 404)
+        try:
+            body = await _body(request)
+            version = body.get("version")
+            if version is not None and _int(version, "'version'") != stored.version:
+                raise StaleSheetError("the sheet changed since this page read it")
+            sheet = stored.sheet
+            label = action(sheet, body)
+            saved = store.save(stored, sheet, label)
+        except _BadRequestError as error:
+            return _refusal(str(error))
+        except IllegalActionError as error:
+            return _refusal(str(error), error.rule)
+        except StaleSheetError as error:
+            return _refusal(f"{error}; here is the latest", "stale", 409)
+        return JSONResponse(sheet_json(saved))
+
+    @api.post("/{sheet_id}/rounds/{number}")
+    async def edit(sheet_id: str, number: int, request: Request) -> JSONResponse:
+        def apply(sheet: KeptSheet, body: dict[str, Any]) -> str:
+            bids, tricks = body.get("bids"), body.get("tricks")
+            sheet.edit_round(
+                number,
+                bids=None if bids is None else _ints(bids, "'bids'", nulls=True),
+                tricks=None if tricks is None else _ints(tricks, "'tricks'"),
+            )
+            return f"edit {number}"
+
+        return await _apply(sheet_id, request, apply)
+
+    @api.post("/{sheet_id}/{action}")
+    async def act(sheet_id: str, action: str, request: Request) -> JSONResponse:
+        handler = ACTIONS.get(action)
+        if handler is None:
+            return _refusal(
+                f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}", "request", 404
+            )
+        return await _apply(sheet_id, request, handler)
+
+    router.include_router(api)
+    return router

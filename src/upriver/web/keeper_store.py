@@ -1,0 +1,212 @@
+"""Score sheets in SQLite, beside the web app's tables in the same database file.
+
+A sheet's row holds what never changes (players, rules, title, its two links' ids);
+``sheet_entries`` holds one row per entry with everything entered up to then, numbered
+from 1 (the start). The newest row is the sheet; undo deletes it. Each write is one
+transaction committed before it returns, so a closed browser or a killed server loses
+nothing, and the row number doubles as a version: a write based on an older version
+(another phone, or the terminal, got there first) is refused with :class:`StaleSheetError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+import sqlite3
+import time
+from pathlib import Path
+
+from upriver.keeper import KeptSheet, SheetEntries
+from upriver.record import Record, parse_record, to_json
+
+__all__ = ["KeeperStore", "SheetSummary", "StaleSheetError", "StoredSheet"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sheets (
+    id TEXT PRIMARY KEY,
+    share TEXT NOT NULL UNIQUE,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    config TEXT NOT NULL,
+    summary TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sheet_entries (
+    sheet_id TEXT NOT NULL REFERENCES sheets(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    entries TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (sheet_id, seq)
+) WITHOUT ROWID;
+"""
+
+
+class StaleSheetError(Exception):
+    """The sheet changed since it was read; read it again and retry."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StoredSheet:
+    """A sheet as loaded: its edit id, its read-only share id, its version and the sheet."""
+
+    id: str
+    share: str
+    version: int
+    sheet: KeptSheet
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SheetSummary:
+    """One line of the list of sheets to resume."""
+
+    id: str
+    title: str
+    players: tuple[str, ...]
+    round: int
+    rounds: int
+    headline: str
+    updated: float
+
+
+def _version(sheet: KeptSheet) -> int:
+    return len(sheet.history) + 1
+
+
+def _summary(sheet: KeptSheet) -> str:
+    return json.dumps(
+        {
+            "round": len([r for r in sheet.results if r.scores is not None]),
+            "rounds": sheet.rules.rounds,
+            "headline": sheet.headline,
+        }
+    )
+
+
+class KeeperStore:
+    """The score sheets of one SQLite file (the web app's, by default)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Its own connection: the web app uses it from its event loop, the terminal from its one thread.
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    def create(self, sheet: KeptSheet) -> StoredSheet:
+        """Store a new sheet (its whole history, so an imported or restored sheet keeps its undo)."""
+        sheet_id, share = secrets.token_urlsafe(12), secrets.token_urlsafe(12)
+        config = {
+            "record": to_json(
+                Record(rules=sheet.rules, players=sheet.players, rounds=(), extras=sheet.extras)
+            ),
+            "title": sheet.title,
+            "jack_procedure": sheet.jack_procedure,
+        }
+        now = time.time()
+        with self._db:
+            self._db.execute(
+                "INSERT INTO sheets (id, share, created, updated, config, summary) VALUES (?, ?, ?, ?, ?, ?)",
+                (sheet_id, share, now, now, json.dumps(config), _summary(sheet)),
+            )
+            for seq, entries in enumerate([*sheet.history, sheet.entries], start=1):
+                self._insert(sheet_id, seq, "start" if seq == 1 else "entry", entries, now)
+        return StoredSheet(sheet_id, share, _version(sheet), sheet)
+
+    def _insert(self, sheet_id: str, seq: int, action: str, entries: SheetEntries, at: float) -> None:
+        self._db.execute(
+            "INSERT INTO sheet_entries (sheet_id, seq, action, entries, at) VALUES (?, ?, ?, ?, ?)",
+            (sheet_id, seq, action, json.dumps(entries.to_json()), at),
+        )
+
+    def _row(self, column: str, key: str) -> StoredSheet | None:
+        row = self._db.execute(f"SELECT id, share, config FROM sheets WHERE {column} = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        sheet_id, share, config_text = row
+        config = json.loads(config_text)
+        record = parse_record(config["record"])
+        states = [
+            SheetEntries.from_json(json.loads(text))
+            for (text,) in self._db.execute(
+                "SELECT entries FROM sheet_entries WHERE sheet_id = ? ORDER BY seq", (sheet_id,)
+            )
+        ]
+        sheet = KeptSheet(
+            record.rules,
+            record.players,
+            states[-1],
+            title=config["title"],
+            jack_procedure=config["jack_procedure"],
+            history=states[:-1],
+            extras=record.extras,
+        )
+        return StoredSheet(sheet_id, share, len(states), sheet)
+
+    def load(self, sheet_id: str) -> StoredSheet | None:
+        """The sheet with this edit id, or ``None``."""
+        return self._row("id", sheet_id)
+
+    def load_shared(self, share: str) -> StoredSheet | None:
+        """The sheet with this read-only share id, or ``None``."""
+        return self._row("share", share)
+
+    def save(self, stored: StoredSheet, sheet: KeptSheet, action: str) -> StoredSheet:
+        """Write ``sheet`` (changed from ``stored`` by one entry, edit or undo) in one transaction.
+
+        Raises :class:`StaleSheetError`, writing nothing, if the stored sheet is no longer at
+        ``stored.version``.
+        """
+        version = _version(sheet)
+        now = time.time()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            (latest,) = self._db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM sheet_entries WHERE sheet_id = ?", (stored.id,)
+            ).fetchone()
+            if latest != stored.version:
+                raise StaleSheetError(
+                    f"the sheet changed (version {latest}, not {stored.version}); read it again"
+                )
+            if version > latest:
+                self._insert(stored.id, version, action, sheet.entries, now)
+            else:
+                self._db.execute(
+                    "DELETE FROM sheet_entries WHERE sheet_id = ? AND seq > ?", (stored.id, version)
+                )
+            self._db.execute(
+                "UPDATE sheets SET updated = ?, summary = ? WHERE id = ?", (now, _summary(sheet), stored.id)
+            )
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        return StoredSheet(stored.id, stored.share, version, sheet)
+
+    def sheets(self) -> list[SheetSummary]:
+        """Every sheet, the most recently changed first."""
+        rows = self._db.execute(
+            "SELECT id, config, summary, updated FROM sheets ORDER BY updated DESC"
+        ).fetchall()
+        out = []
+        for sheet_id, config_text, summary_text, updated in rows:
+            config, summary = json.loads(config_text), json.loads(summary_text)
+            out.append(
+                SheetSummary(
+                    id=sheet_id,
+                    title=config["title"],
+                    players=tuple(config["record"]["players"]),
+                    round=summary["round"],
+                    rounds=summary["rounds"],
+                    headline=summary["headline"],
+                    updated=updated,
+                )
+            )
+        return out

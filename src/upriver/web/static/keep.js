@@ -1,0 +1,595 @@
+// The score keeper page: start a sheet, fill it in by tapping, fix mistakes, export, share.
+// Every rule and every score comes from the server (the engine); this page only draws and asks.
+
+const SUITS = [
+  { code: "C", symbol: "♣", name: "clubs", red: false },
+  { code: "D", symbol: "♦", name: "diamonds", red: true },
+  { code: "H", symbol: "♥", name: "hearts", red: true },
+  { code: "S", symbol: "♠", name: "spades", red: false },
+];
+const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
+const KNOWN = "upriver.sheets"; // the sheets this browser has opened: id -> {title, players}
+const POLL_MS = 4000;
+
+const app = document.getElementById("app");
+const errorBox = document.getElementById("error");
+let sheet = null; // the latest sheet the server sent
+let draft = null; // tricks or simultaneous bids being tapped in, before they are sent
+let errorTimer = null;
+
+// ------------------------------------------------------------------ helpers
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+function showError(message) {
+  errorBox.textContent = message;
+  errorBox.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { errorBox.hidden = true; }, 9000);
+}
+
+function clearError() {
+  errorBox.hidden = true;
+  errorBox.textContent = "";
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    throw new Error("The server cannot be reached; nothing was saved. Try again.");
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.error || `The server refused (${response.status}).`);
+    error.status = response.status;
+    error.rule = data.rule;
+    throw error;
+  }
+  return data;
+}
+
+function known() {
+  try { return JSON.parse(localStorage.getItem(KNOWN) || "{}"); } catch { return {}; }
+}
+
+function remember(s) {
+  if (!s.id) return;
+  const all = known();
+  all[s.id] = { title: s.title, players: s.players, at: Date.now() };
+  localStorage.setItem(KNOWN, JSON.stringify(all));
+}
+
+function forget(id) {
+  const all = known();
+  delete all[id];
+  localStorage.setItem(KNOWN, JSON.stringify(all));
+}
+
+function suitText(code) {
+  const suit = SUITS.find((s) => s.code === code);
+  return suit ? h("span", { class: suit.red ? "red" : "", title: suit.name, "aria-label": suit.name }, suit.symbol) : "–";
+}
+
+const name = (seat) => sheet.players[seat];
+
+// ------------------------------------------------------------------ routing
+
+function route() {
+  const path = location.pathname.replace(/\/+$/, "");
+  const shared = path.match(/^\/keep\/view\/([^/]+)$/);
+  if (shared) return loadSheet(`/api/sheets/shared/${shared[1]}`);
+  const own = path.match(/^\/keep\/([^/]+)$/);
+  if (own) return loadSheet(`/api/sheets/${own[1]}`);
+  return home();
+}
+
+let pollTimer = null;
+
+async function loadSheet(url) {
+  try {
+    sheet = await api(url);
+  } catch (err) {
+    const id = location.pathname.split("/").pop();
+    if (err.status === 404) forget(id);
+    fill(app, h("h1", {}, "Sheet not found"), h("p", {}, err.message), h("a", { href: "/keep", class: "button" }, "All sheets"));
+    return;
+  }
+  remember(sheet);
+  draft = null;
+  render();
+  clearInterval(pollTimer);
+  // Another phone, or the terminal, may write to the same sheet: pick up its entries.
+  pollTimer = setInterval(async () => {
+    if (document.visibilityState !== "visible" || document.querySelector("dialog[open]")) return;
+    try {
+      const latest = await api(url);
+      if (latest.version !== sheet.version) { sheet = latest; draft = null; render(); }
+    } catch { /* offline for a moment: try again later */ }
+  }, POLL_MS);
+}
+
+async function act(action, body = {}) {
+  try {
+    sheet = await api(`/api/sheets/${sheet.id}/${action}`, { ...body, version: sheet.version });
+    draft = null;
+    clearError();
+    render();
+    return true;
+  } catch (err) {
+    if (err.status === 409) {
+      sheet = await api(`/api/sheets/${sheet.id}`);
+      draft = null;
+      render();
+      showError("The sheet was changed elsewhere; here is the latest. Enter it again if it is still needed.");
+    } else {
+      showError(err.message);
+    }
+    return false;
+  }
+}
+
+// ------------------------------------------------------------------ home
+
+async function home() {
+  document.title = "Score keeper · upriver";
+  const options = await api("/api/sheets/options");
+  const list = h("ul", { class: "sheets", "aria-label": "Your sheets" });
+  const entries = Object.entries(known()).sort((a, b) => b[1].at - a[1].at);
+  for (const [id, info] of entries) {
+    list.append(h("li", {}, h("a", { href: `/keep/${id}` },
+      h("strong", {}, info.title || "Untitled sheet"), " ", h("span", { class: "muted" }, info.players.join(", ")))));
+  }
+  fill(app, 
+    h("h1", {}, "Score keeper"),
+    h("p", { class: "muted" }, "For a game with real cards: the sheet does the sums and the dealer's rule."),
+    entries.length ? h("section", { class: "card-box" }, h("h2", {}, "Carry on"), list) : null,
+    newSheetForm(options),
+    importForm(),
+  );
+}
+
+function playerInputs(box, count) {
+  const now = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.replaceChildren();
+  for (let i = 0; i < count; i++) {
+    box.append(h("label", {}, `Seat ${i + 1}`, h("input", {
+      name: "player", value: now[i] ?? "", required: true, autocomplete: "off",
+      "aria-label": `Player ${i + 1}`, placeholder: ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"][i],
+    })));
+  }
+}
+
+function newSheetForm(options) {
+  const seats = h("div", { class: "seats" });
+  let count = 4;
+  playerInputs(seats, count);
+  const dealer = h("select", { name: "dealer", "aria-label": "First dealer" });
+  const refreshDealer = () => {
+    const names = [...seats.querySelectorAll("input")].map((i, k) => i.value.trim() || `Seat ${k + 1}`);
+    const chosen = dealer.value;
+    dealer.replaceChildren(
+      h("option", { value: "" }, "The rules decide (first Jack, or left of the keeper)"),
+      h("option", { value: "jack" }, "Deal for the first Jack"),
+      ...names.map((n, k) => h("option", { value: String(k) }, `${n} deals first`)),
+    );
+    dealer.value = [...dealer.options].some((o) => o.value === chosen) ? chosen : "";
+  };
+  refreshDealer();
+  seats.addEventListener("input", refreshDealer);
+  const more = h("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, "+ player");
+  const fewer = h("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, "− player");
+  const select = (field, label, values) => h("label", {}, label, h("select", { name: field },
+    h("option", { value: "" }, "as the preset says"), ...values.map((v) => h("option", { value: v }, v))));
+  const form = h("form", { class: "card-box", "aria-label": "New sheet" },
+    h("h2", {}, "New sheet"),
+    h("label", {}, "Title (optional)", h("input", { name: "title", placeholder: "Friday at Ann's" })),
+    h("fieldset", {}, h("legend", {}, "Players in seating order, clockwise"), seats, h("div", { class: "row" }, fewer, more)),
+    h("label", {}, "Rules", h("select", { name: "preset" },
+      ...options.presets.map((p) => h("option", { value: p.name, selected: p.name === "countdown" }, `${p.name}: ${p.summary}`)))),
+    h("details", {}, h("summary", {}, "Rule options"),
+      h("label", {}, "Hand sizes", h("input", { name: "schedule", placeholder: "as the preset says; or up-down, down-up, or 1,2,3,2,1" })),
+      h("label", {}, "Most cards in a hand", h("input", { name: "max_cards", inputmode: "numeric", placeholder: "as the preset says" })),
+      select("bidding", "Bidding", options.bidding),
+      select("dealer_bid", "The dealer's bid", options.dealer_bid),
+      select("scoring", "Scoring", options.scoring)),
+    h("label", {}, "First dealer", dealer),
+    h("button", { type: "submit", class: "primary" }, "Start the sheet"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = {
+      title: data.get("title"),
+      players: data.getAll("player").map((p) => p.trim()),
+      preset: data.get("preset"),
+    };
+    const schedule = String(data.get("schedule") || "").trim();
+    if (/^[\d,\s]+$/.test(schedule)) body.schedule = schedule.split(/[\s,]+/).filter(Boolean).map(Number);
+    else if (schedule) body.schedule = schedule;
+    const most = String(data.get("max_cards") || "").trim();
+    if (most) body.max_cards = Number(most);
+    for (const key of ["bidding", "dealer_bid", "scoring"]) if (data.get(key)) body[key] = data.get(key);
+    const who = data.get("dealer");
+    if (who === "jack") body.first_jack = true;
+    else if (who !== "") body.dealer = Number(who);
+    try {
+      const made = await api("/api/sheets", body);
+      remember(made);
+      location.assign(`/keep/${made.id}`);
+    } catch (err) {
+      showError(err.message);
+    }
+  });
+  return form;
+}
+
+function importForm() {
+  const text = h("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": "Game record (JSON)" });
+  const file = h("input", { type: "file", accept: ".json,application/json", "aria-label": "Record file" });
+  file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
+  const form = h("form", { class: "card-box", "aria-label": "Import a record" },
+    h("h2", {}, "Import a record"),
+    h("p", { class: "muted" }, "A game record (upriver check's format), e.g. a sheet exported before."),
+    file, text, h("button", { type: "submit" }, "Import"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const made = await api("/api/sheets/import", { record: text.value });
+      remember(made);
+      location.assign(`/keep/${made.id}`);
+    } catch (err) {
+      showError(err.message);
+    }
+  });
+  return form;
+}
+
+// ------------------------------------------------------------------ the sheet
+
+function render() {
+  document.title = `${sheet.title || "Score sheet"} · upriver`;
+  fill(app, 
+    h("h1", {}, sheet.title || "Score sheet", sheet.read_only ? h("span", { class: "muted" }, " (read-only)") : null),
+    entryPanel(),
+    standings(),
+    sheetTable(),
+    chart(),
+    sheet.read_only ? exportsOnly() : actions(),
+  );
+}
+
+function roundHead() {
+  const c = sheet.current;
+  const rounds = sheet.rules.hand_sizes.length;
+  const cards = `${c.hand_size} card${c.hand_size === 1 ? "" : "s"}`;
+  return h("div", { class: "round-head", id: "round-head" },
+    h("div", { class: "big" }, `Round ${c.number} of ${rounds} · ${cards}`),
+    h("div", {}, h("strong", {}, name(c.dealer)), " deals · ", h("strong", {}, name(c.bidding_order[0])), " bids first"),
+  );
+}
+
+function trumpPicker() {
+  const c = sheet.current;
+  const pick = (code) => act("trump", { suit: code });
+  return h("div", { class: "row suits", role: "group", "aria-label": "Trump suit (optional)" },
+    h("span", { class: "muted" }, "Trump:"),
+    ...SUITS.map((s) => h("button", {
+      type: "button", class: s.red ? "red" : "", "aria-label": `Trump ${s.name}`, "aria-pressed": String(c.trump === s.code),
+      onclick: () => pick(c.trump === s.code ? null : s.code),
+    }, s.symbol)),
+  );
+}
+
+function entryPanel() {
+  const box = h("section", { class: "card-box", id: "entry", "aria-label": "This round" });
+  if (sheet.phase === "jack") {
+    box.append(
+      h("h2", {}, "Who deals first?"),
+      h("p", {}, `Deal cards face up, one at a time, starting with ${name(sheet.jack_from)} and going clockwise, until a Jack shows. Who got the first Jack?`),
+      h("div", { class: "row" }, ...(sheet.read_only ? [] : sheet.players.map((p, seat) =>
+        h("button", { type: "button", class: "primary", onclick: () => act("jack", { seat }) }, p)))),
+    );
+    return box;
+  }
+  if (sheet.phase === "over") {
+    box.append(h("h2", {}, "Game over"), h("p", { class: "headline" }, sheet.headline));
+    return box;
+  }
+  if (sheet.phase === "flagged") {
+    box.classList.add("flagbox");
+    box.append(
+      h("h2", {}, `Round ${sheet.flag.round} needs fixing`),
+      h("p", {}, sheet.flag.message),
+      sheet.read_only ? null : h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, `Edit round ${sheet.flag.round}`),
+        h("button", { type: "button", onclick: () => act("undo") }, "Undo")),
+    );
+    return box;
+  }
+  box.append(roundHead());
+  if (!sheet.read_only) box.append(trumpPicker());
+  else if (sheet.current.trump) box.append(h("div", {}, "Trump: ", suitText(sheet.current.trump)));
+  if (sheet.phase === "bidding") box.append(sheet.rules.bidding === "simultaneous" ? allBids() : nextBid());
+  if (sheet.phase === "tricks") box.append(trickEntry());
+  return box;
+}
+
+function bidsSoFar() {
+  const c = sheet.current;
+  const total = c.bids.reduce((a, b) => a + (b ?? 0), 0);
+  return h("div", { class: "bids-so-far", "aria-label": "Bids so far" },
+    ...c.bidding_order.map((seat) => h("span", { class: c.to_bid.includes(seat) ? "next" : "" },
+      `${name(seat)}: ${c.bids[seat] ?? "–"}`)),
+    h("span", { class: "muted" }, `total ${total} of ${c.hand_size}`));
+}
+
+function nextBid() {
+  const c = sheet.current;
+  const seat = c.to_bid[0];
+  const part = h("div", {}, bidsSoFar());
+  if (sheet.read_only) return part;
+  const forbidden = c.forbidden ? c.forbidden.bids : [];
+  part.append(h("h2", { id: "bid-label" }, `${name(seat)}'s bid`));
+  const pad = h("div", { class: "pad", role: "group", "aria-labelledby": "bid-label" });
+  for (let b = 0; b <= c.hand_size; b++) {
+    const struck = forbidden.includes(b);
+    // A struck-out bid can still be tapped: the server then refuses it and says why.
+    pad.append(h("button", {
+      type: "button", class: struck ? "forbidden" : "",
+      "aria-label": struck ? `${b}, not allowed` : `${name(seat)} bids ${b}`,
+      onclick: () => act("bid", { seat, bid: b }),
+    }, String(b)));
+  }
+  part.append(pad);
+  if (c.forbidden) {
+    part.append(h("p", { class: "reason", id: "forbidden-reason" },
+      `${name(seat)} may not bid ${forbidden.join(" or ")}: ${c.forbidden.reason}`));
+  }
+  return part;
+}
+
+function stepper(label, value, max, onchange) {
+  const out = h("output", { "aria-live": "polite", "aria-label": label }, value === null ? "–" : String(value));
+  const set = (v) => { onchange(v); };
+  return h("span", { class: "stepper" },
+    h("button", { type: "button", "aria-label": `${label}: fewer`, disabled: value === null || value <= 0,
+      onclick: () => set(Math.max(0, (value ?? 0) - 1)) }, "−"),
+    out,
+    h("button", { type: "button", "aria-label": `${label}: more`, disabled: value !== null && value >= max,
+      onclick: () => set(Math.min(max, (value ?? -1) + 1)) }, "+"));
+}
+
+function allBids() {
+  const c = sheet.current;
+  const part = h("div", {});
+  if (sheet.read_only) { part.append(h("p", {}, "Bids are shown together once everyone has bid.")); return part; }
+  if (!draft || draft.kind !== "bids") draft = { kind: "bids", values: c.bids.map((b) => b) };
+  part.append(h("h2", {}, "Everyone's bid, shown together"));
+  c.bidding_order.forEach((seat) => {
+    const entered = c.bids[seat] !== null;
+    part.append(h("div", { class: "stepper-row" }, h("span", {}, name(seat)),
+      entered ? h("strong", {}, String(c.bids[seat])) : stepper(`${name(seat)} bid`, draft.values[seat], c.hand_size,
+        (v) => { draft.values[seat] = v; render(); })));
+  });
+  const ready = draft.values.every((v) => v !== null);
+  const anyEntered = c.bids.some((b) => b !== null);
+  part.append(h("button", {
+    type: "button", class: "primary", disabled: !ready,
+    onclick: async () => {
+      if (!anyEntered) return act("bids", { bids: draft.values });
+      for (const seat of c.bidding_order) {
+        if (c.bids[seat] === null && !(await act("bid", { seat, bid: draft.values[seat] }))) return;
+      }
+    },
+  }, "Enter the bids"));
+  return part;
+}
+
+function trickEntry() {
+  const c = sheet.current;
+  const part = h("div", {});
+  if (sheet.read_only) { part.append(h("p", {}, "Waiting for the tricks taken.")); return part; }
+  if (!draft || draft.kind !== "tricks") draft = { kind: "tricks", values: c.bids.map(() => 0) };
+  part.append(h("h2", {}, "Tricks taken"));
+  c.bidding_order.forEach((seat) => {
+    part.append(h("div", { class: "stepper-row" },
+      h("span", {}, `${name(seat)} `, h("span", { class: "muted" }, `bid ${c.bids[seat]}`)),
+      stepper(`${name(seat)} tricks`, draft.values[seat], c.hand_size, (v) => { draft.values[seat] = v; render(); })));
+  });
+  const sum = draft.values.reduce((a, b) => a + b, 0);
+  part.append(
+    h("p", { class: `sum ${sum === c.hand_size ? "good" : "bad"}`, id: "trick-sum" }, `${sum} of ${c.hand_size} tricks`),
+    h("button", { type: "button", class: "primary", onclick: () => act("tricks", { tricks: draft.values }) }, "Save the tricks"),
+  );
+  return part;
+}
+
+function standings() {
+  const box = h("section", { class: "card-box", "aria-label": "Standings" }, h("p", { class: "headline", id: "headline" }, sheet.headline));
+  const list = h("ol", { class: "standings" });
+  const best = Math.max(...sheet.totals);
+  for (const [place, seat, total] of sheet.standings) {
+    list.append(h("li", { class: total === best && sheet.rows.some((r) => r.totals) ? "lead" : "" },
+      h("span", {}, `${place}. ${name(seat)}`), h("span", { "data-total": name(seat) }, String(total))));
+  }
+  box.append(list);
+  return box;
+}
+
+function sheetTable() {
+  const table = h("table", { class: "sheet", id: "sheet" });
+  table.append(h("thead", {}, h("tr", {},
+    h("th", { class: "rd", scope: "col" }, "Round"), h("th", { scope: "col", "aria-label": "Trump" }, "T"),
+    ...sheet.players.map((p) => h("th", { scope: "col" }, p)),
+    sheet.read_only ? null : h("th", { scope: "col" }, h("span", { class: "muted" }, "Fix")))));
+  const body = h("tbody", {});
+  for (const row of sheet.rows) {
+    const flagged = row.flag && row.flag !== "not checked";
+    const tr = h("tr", { class: flagged ? "flagged" : row.scores ? "" : "current", "data-round": row.number },
+      h("th", { class: "rd", scope: "row" }, `${row.number}`,
+        h("span", { class: "bt" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"} · ${name(row.dealer)}`)),
+      h("td", {}, suitText(row.trump)));
+    sheet.players.forEach((_, seat) => {
+      const bid = row.bids[seat];
+      const took = row.tricks ? row.tricks[seat] : null;
+      const made = row.scores && bid === took;
+      tr.append(h("td", { class: made ? "made" : "", "data-cell": `${row.number}-${seat}` },
+        h("span", { class: "bt" }, `${bid ?? "·"}/${took ?? "·"}${row.scores ? ` +${row.scores[seat]}` : ""}`),
+        h("span", { class: "tot" }, row.totals ? String(row.totals[seat]) : "")));
+    });
+    if (!sheet.read_only) {
+      tr.append(h("td", {}, h("button", { type: "button", "aria-label": `Edit round ${row.number}`, onclick: () => openEdit(row.number) }, "✎")));
+    }
+    body.append(tr);
+    if (row.flag) {
+      body.append(h("tr", { class: "flagged" }, h("td", { class: "flag", colspan: String(sheet.players.length + 3) }, `⚠ ${row.flag}`)));
+    }
+  }
+  table.append(body);
+  return h("section", { class: "card-box", "aria-label": "Score sheet" },
+    h("h2", {}, "Sheet"),
+    sheet.rows.length ? h("div", { class: "sheet-wrap" }, table) : h("p", { class: "muted" }, "No round entered yet."),
+    h("p", { class: "muted" }, "Each player: bid/tricks +score, then the running total. Round: its cards and dealer."));
+}
+
+function chart() {
+  const series = sheet.chart; // [round][seat]
+  if (series.length < 2) return null;
+  const rounds = sheet.rules.hand_sizes.length;
+  const W = 320, H = 160, P = 24;
+  const top = Math.max(10, ...series.flat());
+  const x = (i) => P + (i / rounds) * (W - 2 * P);
+  const y = (v) => H - P - (v / top) * (H - 2 * P);
+  const svgNS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `Totals after each round: ${sheet.players.map((p, s) => `${p} ${sheet.totals[s]}`).join(", ")}`);
+  const axis = document.createElementNS(svgNS, "path");
+  axis.setAttribute("d", `M${P} ${P / 2} V${H - P} H${W - P / 2}`);
+  axis.setAttribute("stroke", "currentColor");
+  axis.setAttribute("fill", "none");
+  axis.setAttribute("opacity", "0.4");
+  svg.append(axis);
+  for (const [value, label] of [[0, "0"], [top, String(top)]]) {
+    const t = document.createElementNS(svgNS, "text");
+    t.setAttribute("x", "2"); t.setAttribute("y", String(y(value) + 4));
+    t.setAttribute("font-size", "10"); t.setAttribute("fill", "currentColor");
+    t.textContent = label;
+    svg.append(t);
+  }
+  sheet.players.forEach((_, seat) => {
+    const line = document.createElementNS(svgNS, "polyline");
+    line.setAttribute("points", series.map((point, i) => `${x(i)},${y(point[seat])}`).join(" "));
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke", COLOURS[seat % COLOURS.length]);
+    line.setAttribute("stroke-width", "2.5");
+    svg.append(line);
+  });
+  return h("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
+    h("h2", {}, "Totals over the rounds"), svg,
+    h("div", { class: "legend" }, ...sheet.players.map((p, seat) => h("span", { style: `--c:${COLOURS[seat % COLOURS.length]}` }, p))));
+}
+
+function exportLinks(base) {
+  return h("div", { class: "row" },
+    h("a", { class: "button", href: `${base}/csv`, download: "" }, "Export CSV"),
+    h("a", { class: "button", href: `${base}/record`, download: "" }, "Export record"));
+}
+
+function exportsOnly() {
+  return h("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`));
+}
+
+function actions() {
+  const shareUrl = `${location.origin}/keep/view/${sheet.share}`;
+  const share = h("input", { readonly: true, value: shareUrl, id: "share-link", "aria-label": "Read-only link" });
+  return h("section", { class: "card-box", "aria-label": "Sheet actions" },
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, "↶ Undo last entry"),
+      h("button", { type: "button", onclick: () => openDealer() }, "Change first dealer")),
+    exportLinks(`/api/sheets/${sheet.id}`),
+    h("div", { class: "share" },
+      h("label", {}, "Read-only link to share", share),
+      h("button", { type: "button", onclick: async () => {
+        share.select();
+        try { await navigator.clipboard.writeText(shareUrl); showError("Link copied."); } catch { /* selected for copying by hand */ }
+      } }, "Copy link")));
+}
+
+// ------------------------------------------------------------------ fixing
+
+function openEdit(number) {
+  const row = sheet.rows.find((r) => r.number === number);
+  if (!row) return;
+  const values = { bids: [...row.bids], tricks: row.tricks ? [...row.tricks] : null };
+  const dialog = h("dialog", { "aria-label": `Edit round ${number}` });
+  const draw = () => {
+    const body = h("div", {});
+    body.append(h("p", { class: "muted" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"}; ${name(row.dealer)} dealt.`));
+    sheet.players.forEach((p, seat) => {
+      body.append(h("div", { class: "stepper-row" }, h("strong", {}, p), h("span", {},
+        stepper(`${p} bid in round ${number}`, values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); }),
+        values.tricks ? stepper(`${p} tricks in round ${number}`, values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); }) : null)));
+    });
+    if (values.tricks) {
+      const sum = values.tricks.reduce((a, b) => a + b, 0);
+      body.append(h("p", { class: `sum ${sum === row.hand_size ? "good" : "bad"}` }, `tricks: ${sum} of ${row.hand_size}`));
+    }
+    fill(dialog, 
+      h("h2", {}, `Edit round ${number}`),
+      h("p", { class: "muted" }, values.tricks ? "Bid (left) and tricks (right) for each player." : "Bids for each player."),
+      body,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", onclick: async () => {
+          const ok = await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks });
+          if (ok) { dialog.close(); dialog.remove(); }
+        } }, "Save the round"),
+        h("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
+  };
+  draw();
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+function openDealer() {
+  const dialog = h("dialog", { "aria-label": "Change the first dealer" });
+  dialog.append(
+    h("h2", {}, "Who dealt the first round?"),
+    h("p", { class: "muted" }, "Every round's dealer follows; rounds the change makes illegal are flagged for fixing."),
+    h("div", { class: "row" }, ...sheet.players.map((p, seat) => h("button", {
+      type: "button", "aria-pressed": String(sheet.first_dealer === seat),
+      onclick: async () => { if (await act("dealer", { seat })) { dialog.close(); dialog.remove(); } },
+    }, p))),
+    h("div", { class: "row" }, h("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+errorBox.addEventListener("click", clearError);
+route();
