@@ -19,6 +19,6 @@ def _commands() -> None:
 
 def main() -> None:
     """Entry point of the ``upriver`` console script."""
-    from upriver.cli import arena, check, play, serve  # noqa: F401  (each module registers its command)
+    from upriver.cli import arena, check, keep, play, serve  # noqa: F401  (each module registers its command)
 
     app()
