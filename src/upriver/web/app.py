@@ -31,6 +31,7 @@ from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RulesError
 from upriver.rules import PRESETS, Bidding, DealerBid, FirstDealer, Schedule, Scoring, TrumpLead
 from upriver.web import protocol
+from upriver.web.keeper_api import keeper_router
 from upriver.web.store import Store
 from upriver.web.tables import HUMAN, Connection, Manager, Table, TableError
 
@@ -157,6 +158,7 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
     app = FastAPI(title="upriver", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(keeper_router(db_path))  # the score keeper: /keep and /api/sheets
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
