@@ -11,9 +11,10 @@ edit of an earlier round recomputes and re-checks everything after it.
 An entry that is itself illegal (a hook bid, tricks that do not add up) is refused with
 the engine's message and changes nothing. An edit that would make a *later* round
 illegal is kept, and that later round is flagged (:attr:`KeptSheet.flag`) until it is
-fixed, so no entry is ever lost. Only a change of the first dealer can do that: each
-round's bids are checked against its own hand size and dealer only, so an edit of one
-round's bids or tricks never breaks another round.
+fixed, so no entry is ever lost. Only a change of the first dealer can do that (under
+overbid, whose exception depends on who bids last, or to bids of the round in progress,
+now out of turn): each round's entries are checked against its own hand size and dealer
+only, so an edit of one round's bids or tricks never breaks another round.
 
 >>> from upriver import preset
 >>> sheet = KeptSheet.start(["Ann", "Bob", "Cid", "Dee"], preset("countdown", 4, max_cards=2), dealer=0)
@@ -259,10 +260,13 @@ class KeptSheet:
         jack = jack if isinstance(jack, int) and not isinstance(jack, bool) and 0 <= jack < n else None
         title = info.get("title")
         pending = False
+        chosen = info.get("first_dealer")
         if record.rounds:
             first: int | None = record.rounds[0].dealer
         elif jack is not None:
             first = jack
+        elif isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n:
+            first = chosen
         elif record.rules.first_dealer is FirstDealer.FIRST_JACK:
             first, pending = None, True
         else:
@@ -652,7 +656,9 @@ class KeptSheet:
             for i, r in enumerate(self.entries.rounds)
             if first is not None
         )
-        info: dict[str, object] = {}
+        # The first dealer is in the rounds once there are any; before that, only here.
+        chosen = first is not None and not self.entries.rounds and not self.jack_procedure
+        info: dict[str, object] = {"first_dealer": first} if chosen else {}
         if self.title:
             info["title"] = self.title
         if self.jack_procedure:
