@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -572,3 +573,23 @@ def test_the_mirror_notices_when_it_falls_out_of_step_with_the_game() -> None:
     game.bid(0, seat=bidder)
     with pytest.raises(ArenaError, match="lost step"):
         mirror.follow(game, 0)
+
+
+def test_an_openspiel_seat_without_the_bench_extra_is_refused_with_how_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now fails, as without the extra
+    out = CliRunner().invoke(app, ["arena", "basic", "openspiel-ismcts:100", "--out", str(tmp_path)])
+    assert out.exit_code == 2
+    assert "install the bench extra" in out.output
+
+
+def test_openspiel_seats_default_to_single_ten_card_hands_under_its_rules() -> None:
+    options: dict[str, object] = dict.fromkeys(("schedule", "max_cards", "scoring"))
+    rules = arena_cli._rules(["basic", "openspiel-random"], None, 4, options)
+    assert rules == openspiel_rules(4, 10)
+    assert rules.hand_sizes == (10,)
+    check_rules(rules)
+    mixed = arena_cli._rules(["basic", "OpenSpiel-ISMCTS:50"], None, 4, {**options, "schedule": "3,2"})
+    assert (mixed.hand_sizes, mixed.dealer_bid) == ((3, 2), DealerBid.HOOK)  # countdown's rules, as asked
+    assert arena_cli._rules(["basic", "random"], None, 4, options) == preset("classic", 4)
