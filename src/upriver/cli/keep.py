@@ -135,13 +135,20 @@ class Keeper:
         names = sheet.players
         order = " → ".join(names[s] for s in sheet.bidding_order)
         trump = sheet.trump
-        out.rule(f"Round {sheet.current} of {sheet.rules.rounds}: {sheet.hand_size} cards")
+        cards = f"{sheet.hand_size} card{'' if sheet.hand_size == 1 else 's'}"
+        out.rule(f"Round {sheet.current} of {sheet.rules.rounds}: {cards}")
         noted = "not noted (type trump S)" if trump is None else f"{trump.symbol} {trump.name.lower()}"
         out.print(
             f"{names[sheet.dealer]} deals; {names[sheet.bidding_order[0]]} bids first ({order}). "
             f"Trump: {noted}",
             highlight=False,
         )
+
+    def show_bids(self) -> None:
+        sheet = self.sheet
+        said = ", ".join(f"{sheet.players[s]} {sheet.bids[s]}" for s in sheet.bidding_order)
+        total = sum(b or 0 for b in sheet.bids)
+        self.console.print(f"Bids: {said}: {total} bid for {sheet.hand_size}.", highlight=False)
 
     def show_sheet(self) -> None:
         self.console.print(sheet_table(self.sheet))
@@ -154,9 +161,17 @@ class Keeper:
             sheet = self.sheet
             where = (sheet.current, sheet.phase)
             if where != shown:
-                if shown is not None and sheet.results:
-                    self.show_sheet()
-                self.show_round()
+                if (
+                    shown is None
+                    or where[0] != shown[0]
+                    or "jack" in shown
+                    or sheet.phase in ("flagged", "over")
+                ):
+                    if shown is not None and sheet.results:
+                        self.show_sheet()
+                    self.show_round()
+                if sheet.phase == "tricks":
+                    self.show_bids()
                 shown = where
             line = self._read(self._prompt())
             if not line:
@@ -258,7 +273,10 @@ class Keeper:
                 self.console.print(f"[red]{escape(str(error))}, or none[/red]")
                 return
         sheet = self.sheet
-        self._apply("trump", lambda: sheet.note_trump(suit))
+        if self._apply("trump", lambda: sheet.note_trump(suit)):
+            self.console.print(
+                "Trump: " + ("none noted" if suit is None else f"{suit.symbol} {suit.name.lower()}")
+            )
 
     def _edit(self, text: str) -> None:
         sheet = self.sheet

@@ -101,7 +101,7 @@ class KeeperStore:
 
     def create(self, sheet: KeptSheet) -> StoredSheet:
         """Store a new sheet (its whole history, so an imported or restored sheet keeps its undo)."""
-        sheet_id, share = secrets.token_urlsafe(12), secrets.token_urlsafe(12)
+        sheet_id, share = secrets.token_hex(10), secrets.token_hex(10)
         config = {
             "record": to_json(
                 Record(rules=sheet.rules, players=sheet.players, rounds=(), extras=sheet.extras)
