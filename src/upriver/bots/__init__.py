@@ -1,5 +1,11 @@
 """Computer players that see only a :class:`~upriver.view.SeatView`, and a registry to make them by name.
 
+Kinds: ``random`` (uniform legal moves), ``basic`` (rule of thumb), ``pimc`` (Monte
+Carlo over deals that respect revealed voids), ``ipimc`` (the same over deals weighted
+by the bids made, with pruning), and the levels ``easy``, ``normal``, ``hard`` and
+``expert`` (:mod:`upriver.bots.levels`). The search kinds import the compiled kernel
+(numba) at their first search, not before.
+
 >>> from upriver import Game, preset
 >>> from upriver.bots import act, make_bot
 >>> game = Game(preset("classic", players=4), seed=1)
@@ -15,17 +21,74 @@ from __future__ import annotations
 
 from upriver.bots.base import Bot, act
 from upriver.bots.basic import BasicBot
+from upriver.bots.ipimc import IpimcBot
+from upriver.bots.levels import LEVELS, EasyBot, ExpertBot, HardBot, NormalBot
+from upriver.bots.pimc import PimcBot
 from upriver.bots.random_bot import RandomBot
 
-__all__ = ["BOT_KINDS", "BasicBot", "Bot", "RandomBot", "act", "make_bot"]
+__all__ = [
+    "BOT_KINDS",
+    "LEVELS",
+    "BasicBot",
+    "Bot",
+    "EasyBot",
+    "ExpertBot",
+    "HardBot",
+    "IpimcBot",
+    "NormalBot",
+    "PimcBot",
+    "RandomBot",
+    "act",
+    "make_bot",
+    "parse_budget",
+]
 
-BOT_KINDS: dict[str, type[Bot]] = {cls.kind: cls for cls in (RandomBot, BasicBot)}
-"""Every kind of bot by its registry name."""
+BOT_KINDS: dict[str, type[Bot]] = {
+    cls.kind: cls for cls in (RandomBot, BasicBot, PimcBot, IpimcBot, EasyBot, NormalBot, HardBot, ExpertBot)
+}
+"""Every kind of bot by its registry name: kinds, then levels."""
 
 
-def make_bot(kind: str, seed: int | None = None, *, name: str | None = None) -> Bot:
-    """A new bot of this kind (``"random"`` or ``"basic"``), reproducible from ``seed``."""
-    cls = BOT_KINDS.get(kind.strip().lower()) if isinstance(kind, str) else None
+def parse_budget(text: str) -> int | float:
+    """A budget written as text: ``200`` (iterations) or ``0.2``, ``0.2s``, ``200ms`` (seconds a move)."""
+    word = text.strip().lower()
+    try:
+        if word.endswith("ms"):
+            return float(word[:-2]) / 1000
+        if word.endswith("s"):
+            return float(word[:-1])
+        return int(word) if word.isdigit() else float(word)
+    except ValueError:
+        raise ValueError(
+            f"a budget is a number of iterations like 200, or seconds like 0.2s, not {text!r}"
+        ) from None
+
+
+def make_bot(
+    kind: str,
+    seed: int | None = None,
+    *,
+    name: str | None = None,
+    budget: int | float | str | None = None,
+    iterations: int | None = None,
+    time_budget: float | None = None,
+) -> Bot:
+    """A new bot of this kind or level, reproducible from ``seed`` (with an iteration budget).
+
+    ``kind`` may carry its budget as ``NAME:ARG`` (``"pimc:200"``, ``"expert:0.5s"``).
+    ``budget`` is an int (iterations), a float (seconds per decision) or such text; so are
+    ``iterations`` and ``time_budget``. The random and rule-of-thumb kinds take no budget.
+    """
+    key, _, arg = kind.strip().lower().partition(":") if isinstance(kind, str) else ("", "", "")
+    cls = BOT_KINDS.get(key)
     if cls is None:
         raise ValueError(f"unknown bot kind {kind!r}: expected one of {', '.join(BOT_KINDS)}")
+    if arg:
+        budget = arg
+    if isinstance(budget, str):
+        budget = parse_budget(budget)
+    if issubclass(cls, PimcBot | IpimcBot):
+        return cls(seed, name=name, budget=budget, iterations=iterations, time_budget=time_budget)
+    if budget is not None or iterations is not None or time_budget is not None:
+        raise ValueError(f"bot kind {key!r} takes no budget")
     return cls(seed, name=name)

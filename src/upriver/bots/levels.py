@@ -1,0 +1,48 @@
+"""Difficulty levels: ``easy``, ``normal``, ``hard`` and ``expert``, each a kind of bot with a budget.
+
+A level is a name people choose from; behind it is a bot kind and a budget per decision:
+a number of sampled deals, which keeps a level reproducible from its seed, capped by a
+time (one second) that only a badly loaded machine reaches. ``bench/bots.py`` measures
+the ladder and each level's time per move. Any budget given to the bot (an int for
+iterations, a float for seconds) replaces the level's.
+"""
+
+from __future__ import annotations
+
+from upriver.bots.base import Bot
+from upriver.bots.basic import BasicBot
+from upriver.bots.ipimc import IpimcBot
+from upriver.bots.pimc import PimcBot
+
+__all__ = ["LEVELS", "EasyBot", "ExpertBot", "HardBot", "NormalBot"]
+
+
+class EasyBot(BasicBot):
+    """``easy``: the rule of thumb, instant (bids its count of tricks and plays to make it)."""
+
+    kind = "easy"
+
+
+class NormalBot(PimcBot):
+    """``normal``: PIMC over a few dozen deals of the hidden cards."""
+
+    kind = "normal"
+    default_iterations = 32
+
+
+class HardBot(PimcBot):
+    """``hard``: PIMC over hundreds of deals that respect the voids shown."""
+
+    kind = "hard"
+    default_iterations = 400
+
+
+class ExpertBot(IpimcBot):
+    """``expert``: PIMC over thousands of deals weighted by the bids made, pruning clear losers."""
+
+    kind = "expert"
+    default_iterations = 2000
+
+
+LEVELS: dict[str, type[Bot]] = {cls.kind: cls for cls in (EasyBot, NormalBot, HardBot, ExpertBot)}
+"""Every level by name, weakest first."""

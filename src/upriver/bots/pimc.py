@@ -1,0 +1,231 @@
+"""Perfect-information Monte Carlo (PIMC): try every legal move in many deals of the hidden cards.
+
+For a decision the bot deals the cards it cannot see in many ways consistent with its
+view (:mod:`upriver.bots.sampling`: its hand, the turned card, the cards played, the
+voids revealed), then, for each legal bid or card, completes the round in every deal in
+the compiled kernel with the rule-of-thumb policy for every seat, its own included, and
+scores it. Every candidate meets the same deals (common random numbers), so their
+differences are measured far more precisely than their values. The move with the best
+mean wins. A bid is tried by setting it and letting the rule of thumb play to it, so the
+bid's value is the distribution of tricks the hand takes when it plays for that bid.
+
+The budget is a number of deals per decision (``iterations``: reproducible with a seed)
+or a wall-clock time per decision (``time_budget``, seconds); ``budget`` takes either (an
+int is iterations, a float seconds). The kernel (numba) is imported at the first search,
+so that making a bot, or importing this module, stays cheap for the terminal game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from upriver.bots.base import Bot
+from upriver.bots.knowledge import Knowledge, knowledge_of
+from upriver.cards import Card
+from upriver.view import SeatView
+
+if TYPE_CHECKING:
+    from upriver.fast import Position
+
+__all__ = ["Analysis", "PimcBot", "SearchBot"]
+
+Choice = int | Card
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Analysis:
+    """A search's verdict on one decision: each candidate's mean value, chance of making the
+    bid and mean tricks, over the deals it was tried in (``worlds``)."""
+
+    choices: tuple[Choice, ...]
+    value: tuple[float, ...]
+    made: tuple[float, ...]
+    tricks: tuple[float, ...]
+    worlds: tuple[int, ...]
+    best: Choice
+
+    def of(self, choice: Choice) -> int:
+        """Where ``choice`` sits in :attr:`choices`."""
+        return self.choices.index(choice)
+
+
+class SearchBot(Bot):
+    """The shared search loop: sample deals in batches, roll every surviving candidate out in
+    each, stop at the iteration budget or the time budget, whichever comes first.
+    Subclasses choose how deals are drawn and how a deal is played out."""
+
+    kind = "search"
+    default_iterations: int | None = 400
+    default_time: float | None = 1.0
+    """The budget when none is given: this many deals, cut short at this many seconds (a
+    safeguard that a loaded machine may need; below it a seed replays the same moves)."""
+    first_batch = 64
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        name: str | None = None,
+        budget: int | float | None = None,
+        iterations: int | None = None,
+        time_budget: float | None = None,
+        rivalry: float = 0.0,
+        prune: bool = False,
+    ) -> None:
+        super().__init__(seed, name=name)
+        if isinstance(budget, bool):
+            raise ValueError("a budget is a number of iterations or seconds, not a truth value")
+        if isinstance(budget, int):
+            iterations = budget
+        elif isinstance(budget, float):
+            time_budget = budget
+        if iterations is None and time_budget is None:
+            iterations, time_budget = self.default_iterations, self.default_time
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"time_budget must be positive, not {time_budget}")
+        self.iterations = iterations
+        self.time_budget = time_budget
+        self.rivalry = rivalry
+        """Weight of the other seats' mean round score, subtracted from the bot's own."""
+        self.prune = prune
+        """Drop candidates that are clearly worse, so the budget goes to the close ones."""
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(seed={self.seed!r}, name={self.name!r}, "
+            f"iterations={self.iterations!r}, time_budget={self.time_budget!r})"
+        )
+
+    # ------------------------------------------------------------------ moves
+
+    def choose_bid(self, view: SeatView) -> int:
+        """The legal bid with the best mean score over the sampled deals."""
+        if len(view.legal_bids) == 1:
+            return view.legal_bids[0]
+        best = self.analyse(view).best
+        assert isinstance(best, int)
+        return best
+
+    def choose_card(self, view: SeatView) -> Card:
+        """The legal card with the best mean score over the sampled deals."""
+        if len(view.legal_cards) == 1:
+            return view.legal_cards[0]
+        best = self.analyse(view).best
+        assert isinstance(best, Card)
+        return best
+
+    # ----------------------------------------------------------------- search
+
+    def draw(self, know: Knowledge, position: Position, count: int, seed: int) -> NDArray[np.uint64]:
+        """``count`` deals of the hidden cards to try the candidates in."""
+        from upriver.bots.sampling import sample_worlds
+
+        return sample_worlds(know, position, count, seed)
+
+    def evaluate(
+        self, view: SeatView, position: Position, worlds: NDArray[np.uint64], choice: Choice
+    ) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.float64]]:
+        """Play the round out from ``position`` in every deal after ``choice``, with the rule of
+        thumb for every seat; the final bids, tricks and round scores, ``(deals, players)``."""
+        from upriver.fast import rollout
+
+        if isinstance(choice, Card):
+            out = rollout(position, worlds, script=(choice,), check=False, threads=1)
+        else:
+            bids = list(position.bids)
+            bids[view.seat] = choice  # the rule of thumb then plays this seat to make it
+            out = rollout(dataclasses.replace(position, bids=tuple(bids)), worlds, check=False, threads=1)
+        return out.bids, out.tricks, out.scores.astype(np.float64)
+
+    def analyse(self, view: SeatView) -> Analysis:
+        """Search the decision in ``view`` (a bid or a card, whichever is due) within the budget."""
+        bidding = bool(view.legal_bids)
+        choices: tuple[Choice, ...] = view.legal_bids if bidding else view.legal_cards
+        if not choices:
+            raise ValueError("the view offers no decision: it is not this seat's turn")
+        from upriver.fast import position_from_view
+
+        seed = self.rng.getrandbits(31)
+        start = time.perf_counter()
+        deadline = None if self.time_budget is None else start + self.time_budget
+        know = knowledge_of(view)
+        position = position_from_view(view)
+        seat, n = view.seat, view.players_count
+        values: list[list[NDArray[np.float64]]] = [[] for _ in choices]
+        made = [0] * len(choices)
+        tricks = [0] * len(choices)
+        alive = list(range(len(choices)))
+        done, batch, round_ = 0, self.first_batch, 0
+        if self.iterations:
+            batch = min(batch, self.iterations)
+        while True:
+            worlds = self.draw(know, position, batch, seed + round_)
+            for i in alive:
+                bids, took, scores = self.evaluate(view, position, worlds, choices[i])
+                value = scores[:, seat]
+                if self.rivalry and n > 1:
+                    value = value - self.rivalry * (scores.sum(axis=1) - scores[:, seat]) / (n - 1)
+                values[i].append(value)
+                tricks[i] += int(took[:, seat].sum())
+                made[i] += int((took[:, seat] == bids[:, seat]).sum())
+            done += len(worlds)
+            round_ += 1
+            batch = min(2 * batch, 4096)
+            if self.iterations:
+                if done >= self.iterations:
+                    break
+                batch = min(batch, self.iterations - done)
+            if deadline is not None:
+                now = time.perf_counter()
+                # Stop when the next batch, at the cost per deal so far, would overrun the deadline.
+                if now + (now - start) * batch / done > deadline:
+                    break
+            if self.prune and len(alive) > 2:
+                alive = _survivors(values, alive)
+        return _analysis(choices, values, made, tricks)
+
+
+def _survivors(values: list[list[NDArray[np.float64]]], alive: list[int]) -> list[int]:
+    """The candidates not clearly worse than the leader: paired over the shared deals, the
+    mean difference is within three standard errors of zero."""
+    total = {i: np.concatenate(values[i]) for i in alive}
+    worlds = min(len(v) for v in total.values())
+    leader = max(alive, key=lambda i: float(total[i][:worlds].mean()))
+    keep = []
+    for i in alive:
+        diff = total[leader][:worlds] - total[i][:worlds]
+        se = float(diff.std()) / np.sqrt(worlds) if worlds > 1 else float("inf")
+        if i == leader or float(diff.mean()) <= 3 * se + 1e-9:
+            keep.append(i)
+    return keep
+
+
+def _analysis(
+    choices: tuple[Choice, ...], values: list[list[NDArray[np.float64]]], made: list[int], tricks: list[int]
+) -> Analysis:
+    counts = [sum(len(v) for v in vs) for vs in values]
+    # A pruned candidate met fewer deals; compare every candidate on the deals all were tried in.
+    means = [float(np.concatenate(vs).mean()) if vs else float("-inf") for vs in values]
+    top = max(counts)
+    best = max(range(len(choices)), key=lambda i: (counts[i] == top, means[i], -i))
+    return Analysis(
+        choices=choices,
+        value=tuple(means),
+        made=tuple(m / c if c else 0.0 for m, c in zip(made, counts, strict=True)),
+        tricks=tuple(t / c if c else 0.0 for t, c in zip(tricks, counts, strict=True)),
+        worlds=tuple(counts),
+        best=choices[best],
+    )
+
+
+class PimcBot(SearchBot):
+    """PIMC over uniform deals that respect the revealed voids, scored by the bot's own round score."""
+
+    kind = "pimc"
