@@ -280,3 +280,17 @@ def test_sigint_while_bots_think_saves_too(tmp_path: Path) -> None:
     assert "Game saved to" in out
     assert "Traceback" not in err
     assert load(save).players[0] == "You"
+
+
+def test_question_mark_shows_the_experts_bid_and_card_with_their_estimates(tmp_path: Path) -> None:
+    # "?" at the first bid prompt, then at the first card prompt; the game then goes on as usual.
+    code, out, save = play(tmp_path, "--schedule", "1,2,1", input="?\n0\n?\n1\n0\n1\n1\n0\n1\n")
+    assert code == 0, out
+    bid = re.search(r"Hint: Bid (\d): your hand is worth about (\d\.\d) tricks", out)
+    assert bid is not None, out
+    assert 0 <= float(bid[2]) <= 1  # one card: at most one trick
+    card = re.search(r"Hint: \[1\] Play \S+: about (\d+)% to make your bid of 0", out)
+    assert card is not None, out
+    assert 0 <= int(card[1]) <= 100
+    assert "Final standings" in out
+    assert replay(load(save)).is_over

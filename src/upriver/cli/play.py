@@ -39,6 +39,8 @@ DEFAULT_SAVE = Path("upriver-game.json")
 HELP = """Type a bid (a number) while bidding, or a card while playing: its number in [ ] or its
 name like TH, th, 10h, 10♥ (rank 2-9 T J Q K A, then suit C D H S).
   save [FILE]  save the game (default: the save file)
+  ?            the expert's suggestion: a bid with the tricks it expects, or a card
+               with its chance of making your bid
   quit         save and leave; continue later with --resume FILE
   help         this text"""
 
@@ -250,8 +252,11 @@ class Session:
         command = word.lower()
         if command in ("quit", "exit", "q"):
             raise _StopError(interrupted=False)
-        if command in ("help", "?", "h"):
+        if command in ("help", "h"):
             self.console.print(HELP, highlight=False)
+            return None
+        if command == "?":
+            self._hint()
             return None
         if command == "save":
             try:
@@ -262,6 +267,16 @@ class Session:
                 self.console.print(f"Game saved to {where}")
             return None
         return line
+
+    def _hint(self) -> None:
+        """Show the expert's suggested move for the person's seat (the search sees only its view)."""
+        from upriver.bots.hint import hint  # the search loads the compiled kernel: only when asked
+
+        view = self.game.view(self.me)
+        if not view.my_turn:
+            self.console.print("Nothing to decide yet.")
+            return
+        self.console.print(tui.hint_line(hint(view, seed=self.seating.seed), view))
 
     def _ask_bid(self) -> None:
         game = self.game

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from upriver.actions import Phase
+from upriver.bots.hint import Hint
 from upriver.cards import Card, Suit
 from upriver.game import Game
 from upriver.rules import Bidding
@@ -27,6 +28,7 @@ __all__ = [
     "dealer_draw",
     "forbidden_bids",
     "hand_panel",
+    "hint_line",
     "round_header",
     "score_sheet",
     "standings",
@@ -179,3 +181,13 @@ def standings(game: Game) -> RenderableType:
     else:
         line = Text(f"A tie for first place: {' and '.join(winners)} share the win.", style="bold green")
     return Group(table, line)
+
+
+def hint_line(hint: Hint, view: SeatView) -> Text:
+    """The expert's suggestion, with the card's number among the legal cards as the prompt shows them."""
+    line = Text("Hint: ", style="bold cyan")
+    if isinstance(hint.choice, Card):
+        number = in_display_order(view.legal_cards).index(hint.choice) + 1
+        line.append(f"[{number}] ")
+    line.append(hint.explanation)
+    return line
