@@ -41,4 +41,4 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"upriver: tables in {path}")
     typer.echo(f"upriver: open http://{shown}:{port}/", nl=True)
-    uvicorn.run(web, host=host, port=port, log_level="warning", ws="websockets")
+    uvicorn.run(web, host=host, port=port, log_level="warning", ws="websockets-sansio")

@@ -365,7 +365,12 @@ class Manager:
                 seat = seats[0]
                 if seat not in game.awaiting:
                     continue
-                move = table.bots[seat].act(game.view(seat))
+                # A searching bot may think for a while: it does so in a worker thread, on its frozen
+                # view, so the other tables keep playing meanwhile.
+                version = table.version
+                move = await asyncio.to_thread(table.bots[seat].act, game.view(seat))
+                if table.version != version:
+                    continue  # only people can have moved meanwhile (simultaneous bids); think again
                 kind = "play" if isinstance(move, Card) else "bid"
                 self._commit(table, Event(table.version + 1, kind, seat, str(move), None))
         except Exception:  # a broken bot must not take the server down; the table waits

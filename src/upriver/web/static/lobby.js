@@ -1,0 +1,114 @@
+// The start page: create a table from a preset and seat choices, or continue a saved record.
+
+const $ = (id) => document.getElementById(id);
+
+const options = await (await fetch("/api/options")).json();
+
+function fillPresets() {
+  for (const p of options.presets) {
+    const opt = new Option(p.name, p.name);
+    $("preset").append(opt);
+  }
+  $("preset").value = "classic";
+}
+
+function fillPlayers() {
+  const preset = options.presets.find((p) => p.name === $("preset").value);
+  const current = Number($("players").value) || 4;
+  $("players").replaceChildren();
+  for (let n = preset.min_players; n <= preset.max_players; n++) $("players").append(new Option(`${n} players`, n));
+  $("players").value = Math.min(Math.max(current, preset.min_players), preset.max_players);
+  $("preset-summary").textContent = preset.summary;
+  fillSeats();
+}
+
+function fillSeats() {
+  const n = Number($("players").value);
+  const box = $("seats");
+  const kept = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.querySelectorAll("label").forEach((l) => l.remove());
+  for (let seat = 1; seat < n; seat++) {
+    const select = document.createElement("select");
+    select.name = `seat-${seat}`;
+    select.id = `seat-${seat}`;
+    select.append(new Option("a friend (invite link)", "human"));
+    for (const kind of options.bots) select.append(new Option(`bot: ${kind}`, kind));
+    select.value = kept[seat - 1] || (options.bots.includes("basic") ? "basic" : options.bots[0]);
+    const label = document.createElement("label");
+    label.append(`Seat ${seat + 1} `, select);
+    box.append(label);
+  }
+}
+
+function fillRuleOptions() {
+  const box = $("rule-options");
+  for (const [key, values] of Object.entries(options.rules)) {
+    const select = document.createElement("select");
+    select.id = `rule-${key}`;
+    select.append(new Option("as the preset says", ""));
+    for (const v of values) select.append(new Option(v, v));
+    const label = document.createElement("label");
+    label.append(`${key.replace("_", " ")} `, select);
+    box.append(label);
+  }
+}
+
+function seats() {
+  const n = Number($("players").value);
+  const out = ["human"];
+  for (let seat = 1; seat < n; seat++) out.push($(`seat-${seat}`).value);
+  return out;
+}
+
+async function create(body, errorBox) {
+  errorBox.textContent = "";
+  const response = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) {
+    errorBox.textContent = answer.error;
+    return;
+  }
+  location.assign(answer.url);
+}
+
+$("create").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value };
+  const schedule = $("schedule").value.trim();
+  if (schedule) body.schedule = schedule.split(/[ ,]+/).filter(Boolean).map(Number);
+  for (const key of Object.keys(options.rules)) {
+    const value = $(`rule-${key}`).value;
+    if (value) body[key] = value;
+  }
+  create(body, $("create-error"));
+});
+
+$("import").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const file = $("record-file").files[0];
+  const record = file ? await file.text() : $("record-text").value;
+  if (!record.trim()) {
+    $("import-error").textContent = "Choose a record file or paste one.";
+    return;
+  }
+  let players = 0;
+  try {
+    players = JSON.parse(record).players.length;
+  } catch {
+    $("import-error").textContent = "That is not a game record (not JSON with players).";
+    return;
+  }
+  const chosen = seats();
+  const kinds = Array.from({ length: players }, (_, i) => chosen[i] || options.bots[0]);
+  create({ name: $("name").value, seats: kinds, creator: 0, record }, $("import-error"));
+});
+
+$("preset").addEventListener("change", fillPlayers);
+$("players").addEventListener("change", fillSeats);
+fillPresets();
+fillPlayers();
+fillRuleOptions();

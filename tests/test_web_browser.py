@@ -1,0 +1,249 @@
+"""The table page in a real browser (Debian's Chromium through Playwright) against a live server.
+
+These tests fail, never skip, when Chromium is missing: the web app's promise is that a
+person can play it in a browser. Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from upriver.actions import Phase
+from upriver.game import Game
+from upriver.web.app import create_app
+from upriver.web.tables import Manager, Table
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+TIMEOUT_MS = 15_000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """The app under uvicorn in a background thread, on a free loopback port."""
+
+    def __init__(self, db: Path, bot_delay: float) -> None:
+        app = create_app(db, bot_delay=bot_delay)
+        self.manager: Manager = app.state.manager
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        response = httpx.post(f"{self.url}/api/tables", json={"name": "Ann", **body})
+        assert response.status_code == 201, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def table(self, table_id: str) -> Table:
+        return self.manager.tables[table_id]
+
+    def game(self, table_id: str) -> Game:
+        game = self.table(table_id).game
+        assert game is not None
+        return game
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("web") / "tables.db", bot_delay=0.05)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def hand_of(page: Page) -> list[str]:
+    return [str(card.get_attribute("data-card")) for card in page.locator("#hand button.card").all()]
+
+
+def moves_by(game: Game, seat: int) -> int:
+    return sum(1 for action in game.log if getattr(action, "seat", None) == seat)
+
+
+def play_one_move(page: Page, live: LiveServer, table_id: str, seat: int = 0) -> bool:
+    """Click a legal bid or card if one is offered and wait until the server took it; False at the end."""
+    enabled_bid = page.locator("#bids button:not([disabled])")
+    enabled_card = page.locator("#hand button.card:not([disabled])")
+    final = page.locator("#final:not([hidden])")
+    expect(enabled_bid.or_(enabled_card).or_(final).first).to_be_visible()
+    if final.count():
+        return False
+    table = live.table(table_id)
+    before = moves_by(live.game(table_id), seat)
+    if enabled_bid.count():
+        enabled_bid.first.click()
+    else:
+        enabled_card.first.click()
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while moves_by(live.game(table_id), seat) == before:
+        assert time.monotonic() < deadline, "the server never received the move"
+        time.sleep(0.01)
+    # Wait until the page shows at least the state that holds this move, so the next click is current.
+    page.wait_for_function(f"() => Number(document.body.dataset.v) >= {table.version}")
+    return True
+
+
+def test_one_person_plays_a_whole_short_game_against_three_bots_by_clicking(
+    live: LiveServer, page: Page
+) -> None:
+    page.goto(live.url + "/")
+    page.fill("#name", "Ann")
+    page.click("summary")
+    page.fill("#schedule", "1,2,1")
+    shot(page, "01-new-table")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#play")).to_be_visible()
+    table_id = page.url.split("/t/")[1].split("#")[0]
+    moves = 0
+    while play_one_move(page, live, table_id):
+        moves += 1
+        if moves == 2:
+            shot(page, "02-playing")
+        assert moves < 20
+    expect(page.locator("#standings li")).to_have_count(4)
+    assert live.game(table_id).is_over
+    assert moves == 3 + 1 + 2 + 1  # a bid a round, then the cards of rounds of 1, 2 and 1
+    expect(page.locator("#sheet tbody tr")).to_have_count(3)
+    expect(page.locator("#chart polyline")).to_have_count(4)
+    shot(page, "03-final-standings")
+
+
+def test_two_people_in_separate_browsers_each_see_only_their_own_hand(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[5])
+    first = browser.new_context()
+    second = browser.new_context()
+    try:
+        host = first.new_page()
+        host.goto(live.url + body["url"])
+        invite = host.locator("#invites a[data-seat='1']")
+        expect(invite).to_be_visible()
+        link = str(invite.get_attribute("href"))
+        shot(host, "04-lobby-invites")
+        guest = second.new_page()
+        guest.goto(link)
+        guest.fill("#join-name", "Bea")
+        guest.click("#join-button")
+        for page in (host, guest):
+            expect(page.locator("#hand button.card")).to_have_count(5)
+        game = live.game(body["table"])
+        assert sorted(hand_of(host)) == sorted(str(c) for c in game.hand(0))
+        assert sorted(hand_of(guest)) == sorted(str(c) for c in game.hand(1))
+        assert not set(hand_of(host)) & set(hand_of(guest))
+        shot(guest, "05-second-player")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_reloading_the_page_mid_trick_resumes_the_same_trick_and_hand(live: LiveServer, page: Page) -> None:
+    found = False
+    for _attempt in range(10):
+        body = live.create(seats=["human", "basic", "basic", "basic"], schedule=[4])
+        page.goto(live.url + body["url"])
+        table_id = body["table"]
+        # Play until it is this seat's turn with the bots' cards already on the table.
+        while play_one_move(page, live, table_id):
+            expect(
+                page.locator(
+                    "#bids button:not([disabled]), #hand button.card:not([disabled]), #final:not([hidden])"
+                ).first
+            ).to_be_visible()
+            game = live.game(body["table"])
+            if game.phase is Phase.PLAYING and game.to_act == 0 and game.trick:
+                found = True
+                break
+        if found:
+            break
+    assert found, "this seat never played to a trick others had started"
+    trick = sorted(str(card) for _seat, card in game.trick)
+    hand = hand_of(page)
+    expect(page.locator("#trick .card")).to_have_count(len(trick))
+    page.reload()
+    expect(page.locator("#trick .card")).to_have_count(len(trick))
+    assert sorted(str(c.get_attribute("data-card")) for c in page.locator("#trick .card").all()) == trick
+    assert hand_of(page) == hand
+    shot(page, "06-after-reload")
+    before = len(game.log)
+    assert play_one_move(page, live, body["table"])
+    assert len(live.game(body["table"]).log) > before
+
+
+def test_the_dealers_hooked_bid_is_disabled_with_the_reason(live: LiveServer, page: Page) -> None:
+    for _attempt in range(20):
+        body = live.create(seats=["human", "basic", "basic"], schedule=[4], dealer_bid="hook")
+        page.goto(live.url + body["url"])
+        expect(page.locator("#bids button").first).to_be_visible()
+        game = live.game(body["table"])
+        if sum(bid or 0 for bid in game.bids) <= game.hand_size:
+            break
+    else:
+        pytest.fail("the bots never left the dealer a forbidden bid")
+    forbidden = game.hand_size - sum(bid or 0 for bid in game.bids)
+    button = page.locator(f"#bids button[data-bid='{forbidden}']")
+    expect(button).to_be_disabled()
+    assert "hook" in str(button.get_attribute("title"))
+    assert "not allowed" in str(button.get_attribute("aria-label"))
+    expect(page.locator("#bid-reason")).to_contain_text("hook")
+    button.click(force=True)  # a click on a disabled button does nothing
+    assert live.game(body["table"]).bids[0] is None
+    shot(page, "07-hook-bid-disabled")
+    expect(page.locator("#bids button:not([disabled])").first).to_be_enabled()
