@@ -554,8 +554,10 @@ function openEdit(number) {
     body.append(h("p", { class: "muted" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"}; ${name(row.dealer)} dealt.`));
     sheet.players.forEach((p, seat) => {
       body.append(h("div", { class: "stepper-row" }, h("strong", {}, p), h("span", {},
-        stepper(`${p} bid in round ${number}`, values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); }),
-        values.tricks ? stepper(`${p} tricks in round ${number}`, values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); }) : null)));
+        h("span", { class: "row" }, h("span", { class: "muted" }, "bid"),
+          stepper(`${p} bid in round ${number}`, values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); })),
+        values.tricks ? h("span", { class: "row" }, h("span", { class: "muted" }, "took"),
+          stepper(`${p} tricks in round ${number}`, values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); })) : null)));
     });
     if (values.tricks) {
       const sum = values.tricks.reduce((a, b) => a + b, 0);
@@ -563,7 +565,7 @@ function openEdit(number) {
     }
     fill(dialog, 
       h("h2", {}, `Edit round ${number}`),
-      h("p", { class: "muted" }, values.tricks ? "Bid (left) and tricks (right) for each player." : "Bids for each player."),
+      h("p", { class: "muted" }, values.tricks ? "Each player's bid and the tricks they took." : "Each player's bid."),
       body,
       h("div", { class: "row" },
         h("button", { type: "button", class: "primary", onclick: async () => {
