@@ -24,10 +24,10 @@ class EasyBot(BasicBot):
 
 
 class NormalBot(PimcBot):
-    """``normal``: PIMC over a few dozen deals of the hidden cards."""
+    """``normal``: PIMC over a handful of deals of the hidden cards: sound, but noisy."""
 
     kind = "normal"
-    default_iterations = 32
+    default_iterations = 8
 
 
 class HardBot(PimcBot):
