@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -236,6 +237,8 @@ def test_the_encoding_shows_the_own_hand_and_relative_seats() -> None:
     obs = encode(view)
     hand = obs[offset("hand") : offset("hand") + 52]
     assert set(np.flatnonzero(hand).tolist()) == {c.index for c in view.hand}
+    trumps = obs[offset("trumps_held") : offset("trumps_held") + 13]
+    assert set(np.flatnonzero(trumps).tolist()) == {c.rank - 2 for c in view.hand if c.suit is view.trump}
     assert sum(f.size for f in FIELDS) == OBS_SIZE == obs.shape[0]
     # Seat 2 sees the dealer (seat 0) two seats to its right: (2 - 0) mod 5.
     dealer = obs[offset("dealer") : offset("dealer") + 8]
@@ -249,6 +252,29 @@ def test_the_documented_encoding_table_is_the_layout() -> None:
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     expected = [f"| `{f.name}` | {offset(f.name)} | {f.size} | {f.meaning} |" for f in FIELDS]
     assert [row for row in rows if row in expected] == expected
+
+
+@FAST
+@given(rules=custom_rules(max_size=5), seed=st.integers(0, 2**32))
+def test_the_winning_seat_field_names_who_takes_the_trick(rules: Rules, seed: int) -> None:
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    checked = 0
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        if game.phase is Phase.BIDDING:
+            game.bid(rng.choice(game.legal_bids(seat)), seat)
+            continue
+        view = game.view(seat)
+        for trick in view.tricks:
+            # The finished trick as if its cards were still on the table: the field must name its winner.
+            obs = encode(dataclasses.replace(view, trick=trick.cards, leader=trick.leader))
+            winning = obs[offset("winning") : offset("winning") + 8]
+            assert np.flatnonzero(winning).tolist() == [(trick.winner - seat) % rules.players]
+            checked += 1
+        game.play(rng.choice(game.legal_cards(seat)), seat)
+    assert checked or max(rules.hand_sizes) == 1
 
 
 @FAST
@@ -451,4 +477,4 @@ def test_the_core_package_imports_without_the_rl_extra() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "(1189,)"
+    assert result.stdout.strip() == "(1210,)"

@@ -5,7 +5,7 @@
 >>> table.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = table.last()
 >>> table.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
-('player_3', (1189,), 2)
+('player_3', (1210,), 2)
 
 ``env(...)`` is the environment with PettingZoo's usual guards, as in its classic card
 games: an illegal action ends the game with reward −1 for the offender (and 0 for the

@@ -18,7 +18,7 @@ seat, and only when it is that seat's turn.
 >>> game = Game(preset("classic", players=4), seed=3)
 >>> view = game.view(game.to_act)
 >>> encode(view).shape, OBS_SIZE
-((1189,), 1189)
+((1210,), 1210)
 >>> [decode_action(int(a)) for a in action_mask(view).nonzero()[0]]
 [0, 1]
 """
@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from upriver.actions import Phase
-from upriver.cards import Card
+from upriver.cards import Card, Suit
 from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Bidding, DealerBid, Rules, Scoring, TrumpLead
 from upriver.view import SeatView
 
@@ -77,10 +77,12 @@ class Field:
 
 FIELDS: tuple[Field, ...] = (
     Field("hand", 52, "1 for each card in the seat's own hand, by `Card.index`"),
+    Field("trumps_held", 13, "the seat's own trumps by rank, 2 to ace (all 0 in a round without trump)"),
     Field("turned", 52, "the card turned up for trump, one-hot (all 0: no card was turned)"),
     Field("trump", 5, "trump suit one-hot in C, D, H, S order; the 5th bit: no trump this round"),
     Field("trick", 8 * 52, "the trick on the table: block r holds the card relative seat r played to it"),
     Field("leader", 8, "relative seat that led the trick on the table, one-hot (all 0 while bidding)"),
+    Field("winning", 8, "relative seat whose card is winning the trick on the table, one-hot"),
     Field("played", 8 * 52, "block r: cards relative seat r played in this round's finished tricks"),
     Field("bids", 8 * 19, "block r: relative seat r's bid one-hot 0–17, last bit 1 if no bid is seen"),
     Field("tricks_won", 8, "tricks each relative seat took this round / 17"),
@@ -112,14 +114,16 @@ for _field in FIELDS:
     _OFFSETS[_field.name] = _at
     _at += _field.size
 OBS_SIZE = _at
-"""Length of the observation vector (1189)."""
+"""Length of the observation vector (1210)."""
 del _at, _field
 
 _HAND = _OFFSETS["hand"]
+_TRUMPS_HELD = _OFFSETS["trumps_held"]
 _TURNED = _OFFSETS["turned"]
 _TRUMP = _OFFSETS["trump"]
 _TRICK = _OFFSETS["trick"]
 _LEADER = _OFFSETS["leader"]
+_WINNING = _OFFSETS["winning"]
 _PLAYED = _OFFSETS["played"]
 _BIDS = _OFFSETS["bids"]
 _WON = _OFFSETS["tricks_won"]
@@ -163,6 +167,17 @@ def _rules_bits(rules: Rules) -> tuple[int, ...]:
     return tuple(bits)
 
 
+def _winning_seat(trick: tuple[tuple[int, Card], ...], trump: Suit | None) -> int:
+    """The seat whose card now wins ``trick``: the highest trump, else the highest card of the suit led."""
+    best_seat, best = trick[0]
+    for seat, card in trick[1:]:
+        if (card.suit is best.suit and card.rank > best.rank) or (
+            card.suit is trump and best.suit is not trump
+        ):
+            best_seat, best = seat, card
+    return best_seat
+
+
 def encode(view: SeatView) -> Observation:
     """The observation vector of ``view``: float32, :data:`OBS_SIZE` long, values in [-1, 1]."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -172,15 +187,20 @@ def encode(view: SeatView) -> Observation:
     def rel(seat: int) -> int:
         return (seat - me) % n
 
+    trump = view.trump
     for card in view.hand:
         obs[_HAND + card.index] = 1.0
+        if card.suit is trump:
+            obs[_TRUMPS_HELD + card.rank - 2] = 1.0
     if view.turned is not None:
         obs[_TURNED + view.turned.index] = 1.0
-    obs[_TRUMP + (4 if view.trump is None else view.trump.index)] = 1.0
+    obs[_TRUMP + (4 if trump is None else trump.index)] = 1.0
     for seat, card in view.trick:
         obs[_TRICK + 52 * rel(seat) + card.index] = 1.0
     if view.leader is not None:
         obs[_LEADER + rel(view.leader)] = 1.0
+    if view.trick:
+        obs[_WINNING + rel(_winning_seat(view.trick, trump))] = 1.0
     for trick in view.tricks:
         for seat, card in trick.cards:
             obs[_PLAYED + 52 * rel(seat) + card.index] = 1.0

@@ -5,14 +5,15 @@
 >>> table = gymnasium.make("upriver/SingleSeat-v0", preset="countdown", players=4, max_cards=2)
 >>> obs, info = table.reset(seed=5)
 >>> obs["observation"].shape, obs["action_mask"].shape
-((1189,), (70,))
+((1210,), (70,))
 
 Observations, actions and rewards are those of the PettingZoo environment
 (:mod:`upriver.rl.aec`) for the learning seat; an episode is one whole game. The other
 seats are bots made with ``make_bot(kind, seed)`` for any kind in
-:data:`upriver.bots.BOT_KINDS` (with a budget too, as in ``"pimc:200"``), seeded from the game seed, so ``reset(seed=s)`` replays
-the same game for the same actions. The learner's rewards include what happened during
-the bots' moves that followed its action (a round usually ends on someone else's card).
+:data:`upriver.bots.BOT_KINDS` (with a budget too, as in ``"pimc:200"``), seeded from
+the game seed, so ``reset(seed=s)`` replays the same game for the same actions. The
+learner's rewards include what happened during the bots' moves that followed its action
+(a round usually ends on someone else's card).
 
 An action outside the mask ends the episode at once with reward ``illegal_reward``
 (−1) and ``info["illegal"] = True``, PettingZoo's convention for its classic games.
