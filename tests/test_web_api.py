@@ -450,7 +450,14 @@ def test_simultaneous_bids_stay_hidden_from_other_seats_and_spectators(
     while spectator["v"] != room.table.version:
         spectator = watcher.state()
     assert spectator["game"]["bids"] == [None] * 4
-    assert all(cell["bid"] is None for cell in spectator["game"]["sheet"]["rows"][-1]["cells"])
+    # A spectator arriving now gets the whole sheet, with no bid of the round in it.
+    late = Client(stack.enter_context(client.websocket_connect(f"/ws/{room.id}")), room.table, None).state()
+    assert all(cell["bid"] is None for cell in late["game"]["sheet"]["rows"][-1]["cells"])
+    for seat in order[:3]:
+        url = f"/ws/{room.id}?token={room.table.tokens[seat]}"
+        fresh = Client(stack.enter_context(client.websocket_connect(url)), room.table, seat).state()
+        cells = fresh["game"]["sheet"]["rows"][-1]["cells"]
+        assert [cell["bid"] for cell in cells] == [1 if s == seat else None for s in range(4)]
     # The others' bids did not make the last bidder's screen stale: it bids against its first state.
     room.clients[last].act("bid", 0, v=room.table.turn_version[last])
     revealed = room.settle(room.clients[order[0]])["game"]["bids"]

@@ -41,4 +41,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"upriver: tables in {path}")
     typer.echo(f"upriver: open http://{shown}:{port}/", nl=True)
-    uvicorn.run(web, host=host, port=port, log_level="warning", ws="websockets-sansio")
+    # A state is a couple of kilobytes; compressing each one costs more CPU than it saves on a LAN.
+    uvicorn.run(
+        web, host=host, port=port, log_level="warning", ws="websockets-sansio", ws_per_message_deflate=False
+    )

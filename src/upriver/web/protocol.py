@@ -27,7 +27,7 @@ import json
 from collections.abc import Sequence
 
 from upriver.actions import Phase, Trick
-from upriver.cards import Card, Rank, Suit
+from upriver.cards import DECK, Card, Rank, Suit
 from upriver.errors import IllegalActionError
 from upriver.game import Game
 from upriver.rules import Bidding, Rules
@@ -42,7 +42,10 @@ __all__ = [
     "game_state",
     "parse_client",
     "rules_json",
+    "seat_part",
+    "sheet_part",
     "spectator_view",
+    "table_part",
 ]
 
 MAX_MESSAGE = 4096
@@ -143,8 +146,12 @@ def error_message(version: int, rule: str, message: str, client_id: str | None =
 
 def card_label(card: Card) -> str:
     """A card in words for screen readers: ``Queen of hearts``, ``10 of clubs``."""
-    rank = _RANK_WORDS.get(card.rank, str(card.rank.value))
-    return f"{rank} of {card.suit.name.lower()}"
+    return _LABELS[card]
+
+
+_LABELS = {
+    card: f"{_RANK_WORDS.get(card.rank, str(card.rank.value))} of {card.suit.name.lower()}" for card in DECK
+}
 
 
 def rules_json(rules: Rules) -> dict[str, object]:
@@ -190,7 +197,7 @@ def _sheet(game: Game, viewer: int | None) -> dict[str, object]:
     hidden = game.phase is Phase.BIDDING and game.rules.bidding is Bidding.SIMULTANEOUS
     rows = []
     for row in sheet.rows:
-        cells = [dataclasses.asdict(cell) for cell in row.cells]
+        cells = [{"bid": c.bid, "tricks": c.tricks, "score": c.score, "total": c.total} for c in row.cells]
         if viewer is None and not row.finished and hidden:
             cells[0]["bid"] = None  # seat 0's own hidden bid is not a spectator's to see
         rows.append(
@@ -235,29 +242,22 @@ def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
                 reason = str(error)
         elif not view.legal_cards:
             reason = "not your turn" if view.phase is Phase.PLAYING else "wait for the bids"
-        out.append({"card": str(card), "label": card_label(card), "legal": card in legal, "reason": reason})
+        out.append({"card": str(card), "label": _LABELS[card], "legal": card in legal, "reason": reason})
     return out
 
 
-def game_state(
-    game: Game,
-    view: SeatView,
-    *,
-    kinds: Sequence[str],
-    last_trick: Trick | None,
-    with_sheet: bool = True,
+def table_part(
+    game: Game, view: SeatView, *, kinds: Sequence[str], last_trick: Trick | None
 ) -> dict[str, object]:
-    """The ``game`` part of a seat's state message, built from ``view`` (``seat == -1``: a spectator).
+    """What every seat and spectator sees alike, from any ``view`` (the spectator's, to cache it once).
 
-    ``game`` is consulted only for the engine's reasons about this seat's own moves and for
-    the score sheet as this seat may see it; every card and bid shown comes from ``view``.
+    Bids are not here: under simultaneous bidding each seat sees only its own (:func:`seat_part`).
     """
-    viewer = None if view.seat < 0 else view.seat
     last_round = view.history[-1] if view.history else None
     over = view.phase is Phase.OVER
     if view.tricks:
         last_trick = view.tricks[-1]
-    state: dict[str, object] = {
+    return {
         "players": list(view.players),
         "kinds": list(kinds),
         "rules": rules_json(view.rules),
@@ -268,12 +268,8 @@ def game_state(
         "dealer": view.dealer,
         "to_act": view.to_act,
         "awaiting": list(game.awaiting),
-        "my_turn": view.my_turn,
-        "hand": _hand(game, view),
-        "bid_options": _bid_options(game, view),
         "turned": None if view.turned is None else str(view.turned),
         "trump": _suit(view.trump),
-        "bids": list(view.bids),
         "tricks_won": list(view.tricks_won),
         "trick": [[seat, str(card)] for seat, card in view.trick],
         "leader": view.leader,
@@ -293,6 +289,41 @@ def game_state(
         "over": over,
         "standings": [list(row) for row in game.standings()] if over else [],
     }
+
+
+def seat_part(game: Game, view: SeatView) -> dict[str, object]:
+    """What only this seat sees: its hand, its choices with the engine's reasons, the bids it may see.
+
+    ``game`` is asked only for the engine's reasons about this seat's own moves.
+    """
+    return {
+        "my_turn": view.my_turn,
+        "hand": _hand(game, view),
+        "bid_options": _bid_options(game, view),
+        "bids": list(view.bids),
+    }
+
+
+def sheet_part(game: Game, view: SeatView) -> dict[str, object]:
+    """The score sheet as the seat of ``view`` may see it (``seat == -1``: a spectator)."""
+    return _sheet(game, None if view.seat < 0 else view.seat)
+
+
+def game_state(
+    game: Game,
+    view: SeatView,
+    *,
+    kinds: Sequence[str],
+    last_trick: Trick | None,
+    with_sheet: bool = True,
+) -> dict[str, object]:
+    """The ``game`` part of a seat's state message, built from ``view`` (``seat == -1``: a spectator).
+
+    ``game`` is consulted only for the engine's reasons about this seat's own moves and for
+    the score sheet as this seat may see it; every card and bid shown comes from ``view``.
+    """
+    state = table_part(game, view, kinds=kinds, last_trick=last_trick)
+    state.update(seat_part(game, view))
     if with_sheet:
-        state["sheet"] = _sheet(game, viewer)
+        state["sheet"] = sheet_part(game, view)
     return state

@@ -112,6 +112,9 @@ class Table:
             if kind != HUMAN
         }
         self.connections: set[Connection] = set()
+        self._shared_version = -1
+        self._shared = ""
+        self._lobby = ""
         self.bot_task: asyncio.Task[None] | None = None
 
     @property
@@ -172,27 +175,49 @@ class Table:
         return lobby
 
     def state(self, conn: Connection, base_url: str) -> str:
-        """The newest state message for this connection's seat, as JSON text."""
+        """The newest state message for this connection's seat, as JSON text.
+
+        What all seats see alike is encoded once per version and shared; only the seat's own
+        part (hand, choices, the bids it may see) is encoded per connection.
+        """
         seat = conn.seat
-        message: dict[str, object] = {
-            "type": "state",
-            "v": self.version,
-            "table": self.id,
-            "role": "spectator" if seat is None else "player",
-            "seat": seat,
-            "lobby": self.lobby(seat, base_url),
-            "game": None,
-        }
         game = self.game
+        view = None
         if game is not None:
             view = protocol.spectator_view(game) if seat is None else game.view(seat)
-            rounds = len(view.history)
-            with_sheet = conn.sheet_sent != rounds or view.phase is not Phase.PLAYING
-            message["game"] = protocol.game_state(
-                game, view, kinds=self.kinds, last_trick=self.last_trick, with_sheet=with_sheet
-            )
-            conn.sheet_sent = rounds if with_sheet and view.phase is Phase.PLAYING else -1
-        return json.dumps(message, separators=(",", ":"))
+        if self._shared_version != self.version:
+            self._shared_version = self.version
+            self._lobby = _encode(self.lobby(None, base_url))
+            self._shared = ""
+            if game is not None and view is not None:
+                # Every view holds the same public part, so the first connection's view serves them all.
+                public = protocol.table_part(game, view, kinds=self.kinds, last_trick=self.last_trick)
+                self._shared = _encode(public)[1:-1]
+        lobby = _encode(self.lobby(seat, base_url)) if seat == self.creator else self._lobby
+        head = _encode(
+            {
+                "type": "state",
+                "v": self.version,
+                "table": self.id,
+                "role": "spectator" if seat is None else "player",
+                "seat": seat,
+            }
+        )[:-1]
+        if game is None or view is None:
+            return f'{head},"lobby":{lobby},"game":null}}'
+        own = _encode(protocol.seat_part(game, view))[1:-1]
+        # Within a round the sheet changes only in the round's bids and trick counts, which every
+        # state carries anyway: a connection gets the sheet once a round, not with every move.
+        rounds = len(view.history)
+        sheet = ""
+        if conn.sheet_sent != rounds:
+            sheet = ',"sheet":' + _encode(protocol.sheet_part(game, view))
+            conn.sheet_sent = rounds
+        return f'{head},"lobby":{lobby},"game":{{{self._shared},{own}{sheet}}}}}'
+
+
+def _encode(data: object) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
 class Manager:

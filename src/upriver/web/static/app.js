@@ -322,7 +322,13 @@ function renderSheet(game) {
   const head = `<tr><th scope="col">Rd</th><th scope="col">Cards</th><th scope="col">Trump</th>${game.players
     .map((p) => `<th scope="col">${escapeHtml(p)}</th>`)
     .join("")}</tr>`;
-  const body = sheet.rows
+  // The sheet comes once a round; the round's live bids and trick counts come with every state.
+  const rows = sheet.rows.map((row) =>
+    row.finished || row.number !== game.round
+      ? row
+      : { ...row, cells: row.cells.map((c, seat) => ({ ...c, bid: game.bids[seat], tricks: game.tricks_won[seat] })) },
+  );
+  const body = rows
     .map((row) => {
       const trump = row.trump ? SUITS[row.trump][0] : "–";
       const cells = row.cells
