@@ -1,0 +1,280 @@
+"""Load test of `upriver serve`: K tables of four WebSocket players each, on loopback.
+
+Every table is four people (four WebSocket clients) playing the classic preset. A client
+whose turn it is waits ``--think`` seconds, then sends its first legal bid or card. The
+latency of an action is the time from sending it to the moment the last of the table's
+four clients has a state that includes it. ``--saturate`` drops the think time and reports
+throughput (actions a second) as well.
+
+The server runs as its own process (``python -m upriver serve``, a temporary database);
+the clients run in ``--procs`` other processes, so server and clients share the machine's
+cores. Run it as ``python bench/load.py --tables 500 --json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+Result = dict[str, Any]
+_STATE = '{"type":"state","v":'
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Table:
+    """One table's four clients, and the actions in flight with their send times."""
+
+    def __init__(self) -> None:
+        self.sockets: list[ClientConnection] = []
+        self.seen = [0, 0, 0, 0]  # newest version each seat has received
+        self.pending: list[tuple[int, float]] = []  # (version the action was sent against, time sent)
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors = 0
+        self.over = False
+
+    def received(self, seat: int, version: int, now: float, measuring: bool) -> None:
+        self.seen[seat] = max(self.seen[seat], version)
+        low = min(self.seen)
+        while self.pending and self.pending[0][0] < low:
+            _, sent = self.pending.pop(0)
+            if measuring:
+                self.latencies.append(now - sent)
+                self.actions += 1
+
+
+async def start_table(client: httpx.AsyncClient, url: str, table: Table) -> None:
+    """Create a table, join its four seats and wait for the deal."""
+    created = (await client.post(f"{url}/api/tables", json={"name": "P0", "seats": ["human"] * 4})).json()
+    base = url.replace("http", "ws") + f"/ws/{created['table']}?token="
+    first = await connect(base + created["token"], max_queue=None, ping_interval=None)
+    lobby = json.loads(await first.recv())["lobby"]
+    tokens = [created["token"]] + [invite["url"].split("#token=")[1] for invite in lobby["invites"]]
+    table.sockets = [first] + [
+        await connect(base + token, max_queue=None, ping_interval=None) for token in tokens[1:]
+    ]
+    for seat, ws in enumerate(table.sockets[1:], start=1):
+        await ws.recv()
+        await ws.send(json.dumps({"type": "join", "name": f"P{seat}"}))
+
+
+async def play_seat(table: Table, seat: int, think: float, state: dict[str, bool], count: list[int]) -> None:
+    """Read this seat's states; on its turn, think, then send its first legal move."""
+    ws = table.sockets[seat]
+    acted = -1
+    async for raw in ws:
+        now = time.perf_counter()
+        # Only the seat to act needs the whole state; the others read just the version, so the
+        # clients' CPU goes to moving the game rather than to parsing JSON nobody looks at.
+        text = raw if isinstance(raw, str) else raw.decode()
+        if not text.startswith(_STATE):
+            table.errors += 1
+            continue
+        version = int(text[len(_STATE) : text.index(",", len(_STATE))])
+        table.received(seat, version, now, state["measuring"])
+        if '"over":true' in text:
+            table.over = True
+            continue
+        if '"my_turn":true' not in text or acted >= version or state["stopping"]:
+            continue
+        game = json.loads(text)["game"]
+        acted = version
+        if think:
+            await asyncio.sleep(think)
+        if game["bid_options"]:
+            move: dict[str, Any] = {
+                "type": "bid",
+                "bid": next(o["bid"] for o in game["bid_options"] if o["legal"]),
+            }
+        else:
+            move = {"type": "play", "card": next(h["card"] for h in game["hand"] if h["legal"])}
+        count[0] += 1
+        move.update(v=version, id=f"{seat}-{count[0]}")
+        table.pending.append((version, time.perf_counter()))
+        await ws.send(json.dumps(move))
+
+
+async def run_clients(url: str, tables: int, think: float, warmup: float, seconds: float) -> Result:
+    """One client process: start its tables, play, and measure during the window."""
+    state = {"measuring": False, "stopping": False}
+    count = [0]
+    mine = [Table() for _ in range(tables)]
+    limits = httpx.Limits(max_connections=20)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        for start in range(0, tables, 20):
+            await asyncio.gather(*(start_table(client, url, t) for t in mine[start : start + 20]))
+    tasks = [
+        asyncio.create_task(play_seat(table, seat, think, state, count))
+        for table in mine
+        for seat in range(4)
+    ]
+    await asyncio.sleep(warmup)
+    state["measuring"] = True
+    began = time.perf_counter()
+    await asyncio.sleep(seconds)
+    state["measuring"] = False
+    elapsed = time.perf_counter() - began
+    state["stopping"] = True
+    for task in tasks:
+        task.cancel()
+    for table in mine:
+        for ws in table.sockets:
+            await ws.close()
+    return {
+        "cpu": time.process_time(),
+        "latencies": [x for t in mine for x in t.latencies],
+        "actions": sum(t.actions for t in mine),
+        "errors": sum(t.errors for t in mine),
+        "over": sum(t.over for t in mine),
+        "elapsed": elapsed,
+    }
+
+
+def client_process(args: tuple[str, int, float, float, float], out: Any) -> None:
+    out.put(asyncio.run(run_clients(*args)))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def start_server(stack: contextlib.ExitStack) -> tuple[str, int]:
+    """`python -m upriver serve` on a free port over a temporary database; stopped with the stack."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    tmp = stack.enter_context(tempfile.TemporaryDirectory())
+    server = subprocess.Popen(
+        [sys.executable, "-m", "upriver", "serve", "--port", str(port), "--db", f"{tmp}/load.db"],
+        stdout=subprocess.DEVNULL,
+    )
+
+    def stop() -> None:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+    stack.callback(stop)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"{url}/api/options", timeout=1)
+            return url, server.pid
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def run_load(
+    args: argparse.Namespace, url: str, think: float, server_pid: int | None
+) -> tuple[list[Result], float | None]:
+    """Run the client processes; their results, and the share of a core the server used meanwhile."""
+    out: Any = multiprocessing.Queue()
+    shares = [args.tables // args.procs + (i < args.tables % args.procs) for i in range(args.procs)]
+    procs = [
+        multiprocessing.Process(target=client_process, args=((url, n, think, args.warmup, args.seconds), out))
+        for n in shares
+    ]
+    for proc in procs:
+        proc.start()
+    cpu_before = cpu_seconds(server_pid) if server_pid else 0.0
+    wall_before = time.perf_counter()
+    results = [out.get(timeout=600) for _ in procs]
+    cpu = cpu_seconds(server_pid) - cpu_before if server_pid else None
+    wall = time.perf_counter() - wall_before
+    for proc in procs:
+        proc.join(timeout=30)
+    return results, None if cpu is None else round(cpu / wall, 2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100, help="concurrent tables (four clients each)")
+    parser.add_argument("--think", type=float, default=0.5, help="seconds a client thinks before it moves")
+    parser.add_argument("--saturate", action="store_true", help="no think time: measure throughput")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of the measured window")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--url", help="use this running server instead of starting one (no CPU figure)")
+    args = parser.parse_args()
+    think = 0.0 if args.saturate else args.think
+
+    with contextlib.ExitStack() as stack:
+        if args.url:
+            url, server_pid = args.url.rstrip("/"), None
+        else:
+            url, server_pid = start_server(stack)
+        results, cpu_share = run_load(args, url, think, server_pid)
+
+    latencies = [x * 1000 for r in results for x in r["latencies"]]
+    actions = sum(r["actions"] for r in results)
+    elapsed = max(r["elapsed"] for r in results)
+    figures = {
+        "tables": args.tables,
+        "clients": args.tables * 4,
+        "think_s": think,
+        "client_procs": args.procs,
+        "window_s": round(elapsed, 2),
+        "actions": actions,
+        "actions_per_s": round(actions / elapsed, 1),
+        "updates_per_s": round(4 * actions / elapsed, 1),
+        "latency_ms": {
+            "p50": round(percentile(latencies, 0.50), 2),
+            "p90": round(percentile(latencies, 0.90), 2),
+            "p99": round(percentile(latencies, 0.99), 2),
+            "max": round(max(latencies, default=float("nan")), 2),
+            "mean": round(statistics.fmean(latencies), 2) if latencies else None,
+        },
+        "errors": sum(r["errors"] for r in results),
+        "games_over": sum(r["over"] for r in results),
+        "server_cpu_share": cpu_share,
+        "client_cpu_s": round(sum(r["cpu"] for r in results), 1),
+        "cores": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(figures))
+        return
+    lat = figures["latency_ms"]
+    print(
+        f"{args.tables} tables ({args.tables * 4} clients, think {think} s, {args.procs} client processes): "
+        f"{figures['actions_per_s']} actions/s, latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
+        f"max {lat['max']} ms; server CPU {figures['server_cpu_share']} of a core; errors {figures['errors']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
