@@ -19,6 +19,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import socket
 import statistics
@@ -138,10 +139,11 @@ async def run_clients(url: str, tables: int, think: float, warmup: float, second
     ]
     await asyncio.sleep(warmup)
     state["measuring"] = True
-    began = time.perf_counter()
+    began, began_wall, began_cpu = time.perf_counter(), time.time(), time.process_time()
     await asyncio.sleep(seconds)
     state["measuring"] = False
     elapsed = time.perf_counter() - began
+    cpu = time.process_time() - began_cpu
     state["stopping"] = True
     for task in tasks:
         task.cancel()
@@ -149,7 +151,8 @@ async def run_clients(url: str, tables: int, think: float, warmup: float, second
         for ws in table.sockets:
             await ws.close()
     return {
-        "cpu": time.process_time(),
+        "cpu": cpu,
+        "window": (began_wall, began_wall + elapsed),
         "latencies": [x for t in mine for x in t.latencies],
         "actions": sum(t.actions for t in mine),
         "errors": sum(t.errors for t in mine),
@@ -210,14 +213,26 @@ def run_load(
     ]
     for proc in procs:
         proc.start()
-    cpu_before = cpu_seconds(server_pid) if server_pid else 0.0
-    wall_before = time.perf_counter()
-    results = [out.get(timeout=600) for _ in procs]
-    cpu = cpu_seconds(server_pid) - cpu_before if server_pid else None
-    wall = time.perf_counter() - wall_before
+    # Sample the server's CPU time a few times a second, to tell its share during the window.
+    samples: list[tuple[float, float]] = []
+    results: list[Result] = []
+    while len(results) < len(procs):
+        if server_pid:
+            samples.append((time.time(), cpu_seconds(server_pid)))
+        with contextlib.suppress(queue.Empty):
+            results.append(out.get(timeout=0.2))
+        if not any(proc.is_alive() for proc in procs) and out.empty() and len(results) < len(procs):
+            raise SystemExit("a client process died; see its error above")
     for proc in procs:
         proc.join(timeout=30)
-    return results, None if cpu is None else round(cpu / wall, 2)
+    if not samples:
+        return results, None
+    start = max(r["window"][0] for r in results)
+    end = min(r["window"][1] for r in results)
+    inside = [(t, c) for t, c in samples if start <= t <= end]
+    if len(inside) < 2:
+        return results, None
+    return results, round((inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0]), 2)
 
 
 def main() -> None:
@@ -262,7 +277,7 @@ def main() -> None:
         "errors": sum(r["errors"] for r in results),
         "games_over": sum(r["over"] for r in results),
         "server_cpu_share": cpu_share,
-        "client_cpu_s": round(sum(r["cpu"] for r in results), 1),
+        "client_cpu_share": round(sum(r["cpu"] for r in results) / elapsed, 2),
         "cores": os.cpu_count(),
     }
     if args.json:
@@ -272,7 +287,8 @@ def main() -> None:
     print(
         f"{args.tables} tables ({args.tables * 4} clients, think {think} s, {args.procs} client processes): "
         f"{figures['actions_per_s']} actions/s, latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
-        f"max {lat['max']} ms; server CPU {figures['server_cpu_share']} of a core; errors {figures['errors']}"
+        f"max {lat['max']} ms; CPU in cores: server {figures['server_cpu_share']}, "
+        f"clients {figures['client_cpu_share']}; errors {figures['errors']}"
     )
 
 

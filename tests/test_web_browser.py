@@ -170,7 +170,7 @@ def test_two_people_in_separate_browsers_each_see_only_their_own_hand(
 ) -> None:
     body = live.create(seats=["human", "human", "basic", "basic"], schedule=[5])
     first = browser.new_context()
-    second = browser.new_context()
+    second = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)  # a phone
     try:
         host = first.new_page()
         host.goto(live.url + body["url"])

@@ -72,6 +72,7 @@ function receive(message) {
   if (message.type === "error") {
     waiting = false;
     $("error").textContent = message.message;
+    $("lobby-error").textContent = message.message;
     if (message.rule === "token" || message.rule === "table") setConnection(message.message, false);
     if (state) render();
     return;
@@ -80,6 +81,7 @@ function receive(message) {
   if (state && message.v < state.v) return; // an older picture than the one shown
   waiting = false;
   $("error").textContent = "";
+  $("lobby-error").textContent = "";
   const game = message.game;
   if (game && game.sheet) sheet = game.sheet;
   if (game) noticeTrick(game);
@@ -147,9 +149,11 @@ function renderGame(game) {
   const mySeat = state.seat;
   const n = game.players.length;
   const trumpName = game.trump ? SUITS[game.trump][1] : "none";
-  $("round-info").textContent =
-    `Round ${game.round} of ${game.rounds} · ${game.hand_size} card${game.hand_size > 1 ? "s" : ""} · trump ${trumpName}`;
-  $("export").hidden = false;
+  $("round-info").textContent = game.over
+    ? `Game over after ${game.rounds} rounds`
+    : `Round ${game.round} of ${game.rounds} · ${game.hand_size} card${game.hand_size > 1 ? "s" : ""} · trump ${trumpName}`;
+  // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
+  $("export").hidden = !token && !game.over;
   $("export").href = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 
   // Seats around the felt; this page's seat at the bottom, the next seat (its left) on the left.
@@ -162,7 +166,7 @@ function renderGame(game) {
     div.className = "seat";
     if (game.awaiting.includes(seat) && !game.over) div.classList.add("to-act");
     if (seat === mySeat) div.classList.add("me");
-    div.style.left = `${50 + 42 * Math.cos(angle)}%`;
+    div.style.left = `${50 + 38 * Math.cos(angle)}%`;
     div.style.top = `${50 + 40 * Math.sin(angle)}%`;
     const bid = game.bids[seat];
     const bidText = bid === null ? "–" : bid;
@@ -366,7 +370,7 @@ function drawChart(game) {
   game.players.forEach((p, seat) => {
     const pts = [`${x(0)},${y(0)}`, ...rows.map((r, i) => `${x(i + 1)},${y(r.cells[seat].total)}`)].join(" ");
     out += `<polyline points="${pts}" fill="none" stroke="${colors[seat % 8]}" stroke-width="2"><title>${escapeHtml(p)}</title></polyline>`;
-    out += `<text x="${30 + seat * 70}" y="${h - 4}" fill="${colors[seat % 8]}" class="chart-note">${escapeHtml(p.slice(0, 9))}</text>`;
+    out += `<text x="${30 + seat * 70}" y="${h - 4}" style="fill: ${colors[seat % 8]}" class="chart-note">${escapeHtml(p.slice(0, 9))}</text>`;
   });
   svg.innerHTML = out;
 }
