@@ -294,6 +294,17 @@ def test_acting_out_of_turn_is_refused_with_the_turn_order_rule(client: TestClie
     assert room.game.bids == (None,) * 4
 
 
+def test_a_bid_beyond_the_hand_is_refused_with_the_bid_range_rule(client: TestClient, stack: Any) -> None:
+    room = Room(client, stack, schedule=[2])
+    seat = room.game.awaiting[0]
+    for bid in (3, -1):
+        room.clients[seat].act("bid", bid)
+        error = room.clients[seat].error()
+        assert error["rule"] == "bid range"
+        assert "from 0 to 2" in error["message"]
+    assert room.game.bids == (None,) * 4
+
+
 def test_an_illegal_card_is_refused_with_the_rule_it_breaks(client: TestClient, stack: Any) -> None:
     room = Room(client, stack, schedule=[6])
     while True:
