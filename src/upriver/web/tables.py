@@ -34,7 +34,7 @@ log = logging.getLogger("upriver.web")
 HUMAN = "human"
 BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 _SEEN_IDS = 512
-"""Action ids remembered per seat to refuse a replayed message (a client's ids only grow)."""
+"""Recent action ids remembered per seat to refuse a replayed message; an older replay is stale anyway."""
 
 
 class TableError(Exception):
