@@ -168,6 +168,7 @@ class Game(GameState):
         self._plays = []
         # Finished tricks as (leader, cards, winner); Trick records are built on request.
         self._finished = []
+        self._trick_records = []
         self._trick_cards = []
         self._broken = False
         self._leader = self._to_act = (self._dealer + 1) % self._n

@@ -43,6 +43,7 @@ class GameState:
         "_to_act",
         "_totals",
         "_trick_cards",
+        "_trick_records",
         "_tricks",
         "_trump",
         "_trump_mask",
@@ -93,6 +94,8 @@ class GameState:
     _to_act: int
     _totals: list[int]
     _trick_cards: list[Card]
+    # Trick records of this round's finished tricks, built on first request and kept.
+    _trick_records: list[Trick]
     _tricks: list[int]
     _trump: Suit | None
     _trump_mask: int
@@ -182,14 +185,11 @@ class GameState:
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this round."""
         n = self._n
-        return tuple(
-            Trick(
-                leader=leader,
-                cards=tuple(((leader + i) % n, card) for i, card in enumerate(cards)),
-                winner=winner,
-            )
-            for leader, cards, winner in self._finished
-        )
+        records = self._trick_records
+        for leader, cards, winner in self._finished[len(records) :]:
+            seats_and_cards = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
+            records.append(Trick(leader=leader, cards=seats_and_cards, winner=winner))
+        return tuple(records)
 
     @property
     def trump_broken(self) -> bool:
