@@ -21,9 +21,17 @@ from upriver.arena.report import dumps, output_stem, pair_lines, table, write_ch
 from upriver.arena.runner import default_jobs, run_with_progress
 from upriver.arena.spec import OPENSPIEL_KINDS, known_kinds
 from upriver.cli import app
-from upriver.cli.play import build_rules
+from upriver.cli.options import (
+    BiddingOption,
+    DealerBidOption,
+    MaxCardsOption,
+    ScheduleOption,
+    ScoringOption,
+    TrumpLeadOption,
+    build_rules,
+)
 from upriver.errors import UpriverError
-from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Scoring, TrumpLead
+from upriver.rules import PRESETS, Rules
 
 __all__ = ["arena"]
 
@@ -74,16 +82,12 @@ def arena(
             show_default=False,
         ),
     ] = None,
-    schedule: Annotated[
-        str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 10.")
-    ] = None,
-    max_cards: Annotated[
-        int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
-    ] = None,
-    bidding: Annotated[Bidding | None, typer.Option(help="Override how bids are made.")] = None,
-    dealer_bid: Annotated[DealerBid | None, typer.Option(help="Override the dealer's restriction.")] = None,
-    trump_lead: Annotated[TrumpLead | None, typer.Option(help="Override whether trump may be led.")] = None,
-    scoring: Annotated[Scoring | None, typer.Option(help="Override the scoring.")] = None,
+    schedule: ScheduleOption = None,
+    max_cards: MaxCardsOption = None,
+    bidding: BiddingOption = None,
+    dealer_bid: DealerBidOption = None,
+    trump_lead: TrumpLeadOption = None,
+    scoring: ScoringOption = None,
     players: Annotated[int, typer.Option(help="Seats at the table.")] = 4,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deals and the bots (random if not given).")

@@ -22,10 +22,18 @@ from rich.text import Text
 from upriver import record as records
 from upriver.cards import Suit
 from upriver.cli import app
-from upriver.cli.play import build_rules
+from upriver.cli.options import (
+    BiddingOption,
+    DealerBidOption,
+    MaxCardsOption,
+    ScheduleOption,
+    ScoringOption,
+    TrumpLeadOption,
+    build_rules,
+)
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
-from upriver.rules import PRESETS, Bidding, DealerBid, Scoring, TrumpLead
+from upriver.rules import PRESETS, Bidding
 from upriver.web.keeper_store import KeeperStore, StoredSheet
 
 __all__ = ["keep"]
@@ -346,16 +354,12 @@ def keep(
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.")
     ] = "countdown",
-    schedule: Annotated[
-        str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 1,2,1.")
-    ] = None,
-    max_cards: Annotated[
-        int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
-    ] = None,
-    bidding: Annotated[Bidding | None, typer.Option(help="Override how bids are made.")] = None,
-    dealer_bid: Annotated[DealerBid | None, typer.Option(help="Override the dealer's restriction.")] = None,
-    trump_lead: Annotated[TrumpLead | None, typer.Option(help="Override whether trump may be led.")] = None,
-    scoring: Annotated[Scoring | None, typer.Option(help="Override the scoring.")] = None,
+    schedule: ScheduleOption = None,
+    max_cards: MaxCardsOption = None,
+    bidding: BiddingOption = None,
+    dealer_bid: DealerBidOption = None,
+    trump_lead: TrumpLeadOption = None,
+    scoring: ScoringOption = None,
     dealer: Annotated[str | None, typer.Option(help="Who deals first: a name or seat number 1–n.")] = None,
     first_jack: Annotated[
         bool,

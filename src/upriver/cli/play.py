@@ -24,9 +24,18 @@ from upriver.actions import Phase, PlayAction
 from upriver.bots import BOT_KINDS, Bot, act, make_bot
 from upriver.cards import Card
 from upriver.cli import app, tui
+from upriver.cli.options import (
+    BiddingOption,
+    DealerBidOption,
+    MaxCardsOption,
+    ScheduleOption,
+    ScoringOption,
+    TrumpLeadOption,
+    build_rules,
+)
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, UpriverError
 from upriver.game import Game
-from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Schedule, Scoring, TrumpLead, preset
+from upriver.rules import PRESETS, Bidding
 
 __all__ = ["play"]
 
@@ -69,50 +78,6 @@ class _StopError(Exception):
 def _fail(message: str) -> typer.Exit:
     typer.echo(f"Error: {message}", err=True)
     return typer.Exit(2)
-
-
-def _schedule_options(text: str) -> dict[str, object]:
-    key = text.strip().lower()
-    if key in ("up-down", "down-up"):
-        return {"schedule": Schedule(key)}
-    try:
-        sizes = tuple(int(part) for part in key.replace(" ", "").split(","))
-    except ValueError:
-        raise RulesError(
-            f"--schedule must be up-down, down-up or hand sizes like 1,2,1; not {text!r}"
-        ) from None
-    return {"schedule": Schedule.EXPLICIT, "explicit_sizes": sizes, "max_cards": None}
-
-
-def build_rules(
-    preset_name: str,
-    players: int,
-    *,
-    schedule: str | None = None,
-    max_cards: int | None = None,
-    bidding: Bidding | None = None,
-    dealer_bid: DealerBid | None = None,
-    trump_lead: TrumpLead | None = None,
-    scoring: Scoring | None = None,
-) -> Rules:
-    """The preset's rules with the command line's options laid over them; raises :class:`RulesError`."""
-    overrides: dict[str, object] = {}
-    if schedule is not None:
-        overrides.update(_schedule_options(schedule))
-        # A preset's "start" peak only means something for down-up; elsewhere use the default peak.
-        if overrides["schedule"] is Schedule.UP_DOWN:
-            overrides["max_cards"] = None
-    if max_cards is not None:
-        overrides["max_cards"] = max_cards
-    if bidding is not None:
-        overrides["bidding"] = bidding
-        if bidding is Bidding.SIMULTANEOUS and dealer_bid is None:
-            # Closed fists have no last bidder, so a preset's hook or overbid cannot apply.
-            overrides["dealer_bid"] = DealerBid.FREE
-    for name, value in (("dealer_bid", dealer_bid), ("trump_lead", trump_lead), ("scoring", scoring)):
-        if value is not None:
-            overrides[name] = value
-    return preset(preset_name, players, **overrides)
 
 
 class Session:
@@ -359,16 +324,12 @@ def play(
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.", show_default=True)
     ] = "classic",
-    schedule: Annotated[
-        str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 1,2,1.")
-    ] = None,
-    max_cards: Annotated[
-        int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
-    ] = None,
-    bidding: Annotated[Bidding | None, typer.Option(help="Override how bids are made.")] = None,
-    dealer_bid: Annotated[DealerBid | None, typer.Option(help="Override the dealer's restriction.")] = None,
-    trump_lead: Annotated[TrumpLead | None, typer.Option(help="Override whether trump may be led.")] = None,
-    scoring: Annotated[Scoring | None, typer.Option(help="Override the scoring.")] = None,
+    schedule: ScheduleOption = None,
+    max_cards: MaxCardsOption = None,
+    bidding: BiddingOption = None,
+    dealer_bid: DealerBidOption = None,
+    trump_lead: TrumpLeadOption = None,
+    scoring: ScoringOption = None,
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
     seat: Annotated[int, typer.Option(help="Your seat, 1 to the number of players.")] = 1,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
