@@ -10,7 +10,6 @@ Screenshots go to ``artifacts/screenshots/``.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -23,30 +22,14 @@ from playwright.sync_api import Page, expect, sync_playwright
 from typer.testing import CliRunner
 
 import upriver.cli.check
+from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port
 from upriver.cli import app as cli_app
 from upriver.web.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 TIMEOUT_MS = 15_000
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 assert upriver.cli.check  # registers `check` on the app
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -95,7 +78,7 @@ def test_a_whole_short_game_is_kept_by_tapping_and_survives_reloads_edits_and_ex
 ) -> None:
     assert Path(CHROMIUM).exists(), f"Chromium is needed at {CHROMIUM} for the browser tests"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
         page.set_default_timeout(TIMEOUT_MS)
         errors: list[str] = []
