@@ -12,8 +12,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from rich.table import Table
 
 from upriver.arena.core import ArenaResult
@@ -215,6 +213,10 @@ def pair_lines(result: ArenaResult) -> list[str]:
 
 def write_chart(result: ArenaResult, path: Path) -> Path:
     """Draw the score distribution of every bot and their ratings into a PNG at ``path``."""
+    # matplotlib takes most of a second to import: only a finished arena pays for it.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(11, 4.5), layout="constrained")
     FigureCanvasAgg(figure)
     scores_ax, ratings_ax = figure.subplots(1, 2, width_ratios=(3, 2))
