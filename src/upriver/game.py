@@ -166,7 +166,6 @@ class Game(GameState):
         self._bids_made = 0
         self._tricks = [0] * self._n
         self._plays = []
-        # Finished tricks as (leader, cards, winner); Trick records are built on request.
         self._finished = []
         self._trick_records = []
         self._trick_cards = []
