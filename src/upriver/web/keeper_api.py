@@ -33,6 +33,7 @@ from upriver.keeper import JACK_FROM, KeptSheet
 from upriver.record import RecordRuleError, dumps, loads
 from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Schedule, Scoring, preset
 from upriver.web.keeper_store import KeeperStore, StaleSheetError, StoredSheet
+from upriver.web.protocol import rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
 
@@ -85,17 +86,6 @@ def rules_from(body: dict[str, Any], players: int) -> Rules:
     return preset(name, players, **overrides)
 
 
-def _rules_json(rules: Rules) -> dict[str, object]:
-    return {
-        "hand_sizes": list(rules.hand_sizes),
-        "first_dealer": rules.first_dealer.value,
-        "bidding": rules.bidding.value,
-        "dealer_bid": rules.dealer_bid.value,
-        "trump_lead": rules.trump_lead.value,
-        "scoring": rules.scoring.value,
-    }
-
-
 def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, object]:
     """Everything a page needs to draw the sheet; the edit id only when not ``read_only``."""
     sheet = stored.sheet
@@ -109,7 +99,7 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
         "version": stored.version,
         "title": sheet.title,
         "players": list(sheet.players),
-        "rules": _rules_json(sheet.rules),
+        "rules": rules_json(sheet.rules),
         "phase": sheet.phase,
         "jack_from": JACK_FROM if sheet.awaiting_jack else None,
         "jack": sheet.entries.jack,
