@@ -268,6 +268,21 @@ def test_trick_winner_leads_next() -> None:
     assert game.results[0].tricks == (0, 0, 0, 2)
 
 
+def test_last_trick_is_kept_after_the_round_it_ended() -> None:
+    rules = one_round_rules(4, 2)
+    game = dealt_game(rules, ["2H 3C", "4H 5C", "6H 7C", "AH 8C"], "2D")
+    bid_all(game, [0, 0, 0, 0])
+    assert game.last_trick is None
+    play_all(game, "4H 6H AH 2H")
+    assert game.last_trick == game.tricks[0]
+    play_all(game, "8C 3C 5C 7C")
+    assert game.is_over
+    last = game.last_trick
+    assert last is not None
+    assert (last.leader, last.winner) == (3, 3)
+    assert last.cards == ((3, card("8C")), (0, card("3C")), (1, card("5C")), (2, card("7C")))
+
+
 def test_deal_passes_left_each_round() -> None:
     rules = preset("classic", players=5)
     game = Game(rules, seed=4, dealer=3)

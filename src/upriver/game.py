@@ -106,6 +106,7 @@ class Game(GameState):
         self._totals = [0] * n
         self._results = []
         self._log = []
+        self._last_finished = None
         self._round = -1
         self._size = 0
         self._phase = Phase.DEALING
@@ -429,7 +430,9 @@ class Game(GameState):
             self._to_act = (actor + 1) % self._n
             return action
         winner = self._win_seat
-        self._finished.append((self._leader, tuple(cards), winner))
+        finished = (self._leader, tuple(cards), winner)
+        self._finished.append(finished)
+        self._last_finished = finished
         self._tricks[winner] += 1
         self._trick_cards = []
         self._leader = self._to_act = winner

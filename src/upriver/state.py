@@ -28,6 +28,7 @@ class GameState:
         "_dealt",
         "_finished",
         "_hands",
+        "_last_finished",
         "_lead_mask",
         "_leader",
         "_log",
@@ -79,6 +80,8 @@ class GameState:
     _finished: list[tuple[int, tuple[Card, ...], int]]
     # Each seat's cards as a bit set of card masks.
     _hands: list[int]
+    # The last trick finished in the game, kept past the end of its round.
+    _last_finished: tuple[int, tuple[Card, ...], int] | None
     _lead_mask: int
     _leader: int
     _log: list[Action]
@@ -184,12 +187,20 @@ class GameState:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks of this round."""
-        n = self._n
         records = self._trick_records
-        for leader, cards, winner in self._finished[len(records) :]:
-            seats_and_cards = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
-            records.append(Trick(leader=leader, cards=seats_and_cards, winner=winner))
+        records.extend(self._trick_record(finished) for finished in self._finished[len(records) :])
         return tuple(records)
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The trick finished last, even when it ended its round; ``None`` before the first."""
+        return None if self._last_finished is None else self._trick_record(self._last_finished)
+
+    def _trick_record(self, finished: tuple[int, tuple[Card, ...], int]) -> Trick:
+        leader, cards, winner = finished
+        n = self._n
+        seats_and_cards = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
+        return Trick(leader=leader, cards=seats_and_cards, winner=winner)
 
     @property
     def trump_broken(self) -> bool:

@@ -246,17 +246,13 @@ def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
     return out
 
 
-def table_part(
-    game: Game, view: SeatView, *, kinds: Sequence[str], last_trick: Trick | None
-) -> dict[str, object]:
+def table_part(game: Game, view: SeatView, *, kinds: Sequence[str]) -> dict[str, object]:
     """What every seat and spectator sees alike, from any ``view`` (the spectator's, to cache it once).
 
     Bids are not here: under simultaneous bidding each seat sees only its own (:func:`seat_part`).
     """
     last_round = view.history[-1] if view.history else None
     over = view.phase is Phase.OVER
-    if view.tricks:
-        last_trick = view.tricks[-1]
     return {
         "players": list(view.players),
         "kinds": list(kinds),
@@ -274,7 +270,7 @@ def table_part(
         "trick": [[seat, str(card)] for seat, card in view.trick],
         "leader": view.leader,
         "tricks_done": len(view.tricks),
-        "last_trick": _trick(last_trick),
+        "last_trick": _trick(game.last_trick),
         "trump_broken": view.trump_broken,
         "totals": list(view.totals),
         "last_round": None
@@ -314,7 +310,6 @@ def game_state(
     view: SeatView,
     *,
     kinds: Sequence[str],
-    last_trick: Trick | None,
     with_sheet: bool = True,
 ) -> dict[str, object]:
     """The ``game`` part of a seat's state message, built from ``view`` (``seat == -1``: a spectator).
@@ -322,7 +317,7 @@ def game_state(
     ``game`` is consulted only for the engine's reasons about this seat's own moves and for
     the score sheet as this seat may see it; every card and bid shown comes from ``view``.
     """
-    state = table_part(game, view, kinds=kinds, last_trick=last_trick)
+    state = table_part(game, view, kinds=kinds)
     state.update(seat_part(game, view))
     if with_sheet:
         state["sheet"] = sheet_part(game, view)

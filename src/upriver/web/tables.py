@@ -17,7 +17,7 @@ import logging
 import secrets
 from collections.abc import Sequence
 
-from upriver.actions import Phase, Trick
+from upriver.actions import Phase
 from upriver.bots import BOT_KINDS, Bot, make_bot
 from upriver.cards import Card
 from upriver.errors import IllegalActionError, RecordError, RulesError
@@ -101,7 +101,6 @@ class Table:
         self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
         self.version = 0
         self.game: Game | None = None
-        self.last_trick: Trick | None = None
         self.turn_version = [0] * len(self.kinds)
         """Per seat, the version at which its choices last changed: older actions are stale."""
         self.last_choices: list[tuple[object, ...]] = [() for _ in self.kinds]
@@ -191,7 +190,7 @@ class Table:
             self._shared = ""
             if game is not None and view is not None:
                 # Every view holds the same public part, so the first connection's view serves them all.
-                public = protocol.table_part(game, view, kinds=self.kinds, last_trick=self.last_trick)
+                public = protocol.table_part(game, view, kinds=self.kinds)
                 self._shared = _encode(public)[1:-1]
         lobby = _encode(self.lobby(seat, base_url)) if seat == self.creator else self._lobby
         head = _encode(
@@ -354,7 +353,7 @@ class Manager:
             if event.kind == "bid":
                 game.bid(int(event.value), event.seat)
             else:
-                _play(table, game, event.seat, Card.parse(event.value))
+                game.play(Card.parse(event.value), event.seat)
         if event.client_id is not None:
             seen = table.seen[event.seat]
             seen[event.client_id] = None
@@ -418,16 +417,3 @@ class Manager:
         if not whole:
             record = dataclasses.replace(record, rounds=record.rounds[: len(table.game.results)])
         return dumps(record)
-
-
-def _play(table: Table, game: Game, seat: int, card: Card) -> None:
-    """Play a card, keeping the trick it completes (even the round's last) for every client to see."""
-    before, won, rounds = game.trick, game.tricks_won, len(game.results)
-    game.play(card, seat)
-    if game.trick:
-        return
-    # The card completed a trick: its winner is the seat whose trick count went up.
-    after = game.results[-1].tricks if len(game.results) > rounds else game.tricks_won
-    winner = next(s for s in range(len(won)) if after[s] > won[s])
-    cards = (*before, (seat, card))
-    table.last_trick = Trick(leader=cards[0][0], cards=cards, winner=winner)
