@@ -1,0 +1,233 @@
+"""Set upriver up in a virtual environment inside this checkout, then serve it or test it.
+
+The README's two commands::
+
+    python3 run.py serve [ARGS...]   # the web app: `upriver serve ARGS`
+    python3 run.py test [ARGS...]    # every test: `pytest ARGS`, e.g. -m "not browser and not slow"
+
+Only the standard library is used, so this runs on a bare ``python3`` (3.11 or newer), also one that
+refuses ``pip install`` because the system manages it (PEP 668, as Debian 12's and Ubuntu 24.04's
+do). Each run:
+
+1. makes the virtual environment ``.venv`` with ``python3 -m venv`` unless it is there; where the
+   venv module cannot make one (Debian without ``python3-venv``), it installs ``python3-venv`` with
+   ``apt-get`` if it may (root, or password-less ``sudo``), and otherwise stops with one sentence
+   saying what to install and how;
+2. installs the command's lock file (``requirements.lock`` or ``requirements-dev.lock``) and the
+   project itself (``-e .``) into it, but only when the lock file or ``pyproject.toml`` changed
+   since the last install: a hash of them is kept in ``.venv/upriver-install.sha256``;
+3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium),
+   installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
+4. runs the command with the environment's Python in the checkout, so its exit code is this
+   script's exit code.
+
+A new prerequisite (say a PostgreSQL server for the tests) is one more function in a command's
+``prerequisites`` in :data:`COMMANDS`: it returns when the prerequisite is there (installing it with
+:func:`apt_install` if it can) and raises :class:`SetupError` with one sentence when it is not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+"""The checkout: every command runs here."""
+
+VENV = ROOT / ".venv"
+"""The virtual environment this script makes and uses."""
+
+VENV_PYTHON = VENV / "bin" / "python"
+
+STAMP = VENV / "upriver-install.sha256"
+"""The hash of the lock file and ``pyproject.toml`` installed last (see :func:`install_hash`)."""
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive (``tests/live.py`` names the same path)."""
+
+
+class SetupError(Exception):
+    """Something a command needs is missing and cannot be installed by this run.
+
+    The message is one sentence for the person who typed the command: what to install and how.
+    """
+
+
+def say(text: str) -> None:
+    """Tell the user what the set-up is doing (on stderr, so a command's own output stays clean)."""
+    print(f"run.py: {text}", file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------ Debian packages
+
+
+def apt_get_prefix() -> list[str] | None:
+    """How to run ``apt-get`` as root here: ``[]`` as root, ``sudo -n`` without a password, else ``None``."""
+    if shutil.which("apt-get") is None:
+        return None
+    if os.geteuid() == 0:
+        return []
+    if shutil.which("sudo") is not None:
+        probe = subprocess.run(["sudo", "-n", "true"], capture_output=True, check=False)
+        if probe.returncode == 0:
+            return ["sudo", "-n"]
+    return None
+
+
+def apt_install(package: str, needed_for: str, again: str) -> None:
+    """Install a Debian package with ``apt-get`` or raise :class:`SetupError` saying how to.
+
+    ``needed_for`` starts the sentence (``"The browser tests need Debian's Chromium at ..."``);
+    ``again`` is the command to run once the package is installed.
+    """
+    manual = f"install it with `sudo apt-get install {package}`, then run `{again}` again"
+    prefix = apt_get_prefix()
+    if prefix is None:
+        raise SetupError(f"{needed_for}: {manual}.")
+    say(f"{needed_for}: installing {package} with apt-get")
+    apt = [*prefix, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+    for args in (["update"], ["install", "-y", package]):
+        if subprocess.run([*apt, *args], check=False).returncode != 0:
+            raise SetupError(f"{needed_for}, and `apt-get {' '.join(args)}` failed (see above): {manual}.")
+
+
+# ------------------------------------------------------------------ prerequisites
+
+
+def chromium(again: str) -> None:
+    """Debian's Chromium at :data:`CHROMIUM`, for the browser tests (which fail, never skip, without it)."""
+    if CHROMIUM.exists():
+        return
+    needed_for = f"The browser tests need Debian's Chromium at {CHROMIUM}"
+    apt_install("chromium", needed_for, again)
+    if not CHROMIUM.exists():
+        raise SetupError(f"{needed_for}, and `apt-get install chromium` did not put it there.")
+
+
+Prerequisite = Callable[[str], None]
+"""A check for something outside Python, given the command to run again; raises :class:`SetupError`."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One of the README's commands: what it installs, what else it needs, what it runs."""
+
+    lock: str
+    """The lock file installed into the environment, with the project itself (``-e .``)."""
+    prerequisites: tuple[Prerequisite, ...]
+    """Checked in order after the install, before the command runs."""
+    module: tuple[str, ...]
+    """What the environment's Python runs (``python -m ...``), followed by the user's arguments."""
+
+
+COMMANDS: dict[str, Command] = {
+    "serve": Command(lock="requirements.lock", prerequisites=(), module=("upriver", "serve")),
+    "test": Command(lock="requirements-dev.lock", prerequisites=(chromium,), module=("pytest",)),
+}
+
+
+# ------------------------------------------------------------------ the environment
+
+
+def venv_can_be_made() -> bool:
+    """Whether this Python's ``venv`` can make an environment with pip (Debian moves ``ensurepip`` out)."""
+    importlib.invalidate_caches()
+    return all(importlib.util.find_spec(name) is not None for name in ("venv", "ensurepip"))
+
+
+def venv_works() -> bool:
+    """Whether :data:`VENV` has a Python that runs and can import pip."""
+    if not VENV_PYTHON.exists():
+        return False
+    probe = subprocess.run([str(VENV_PYTHON), "-c", "import pip"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+def make_venv(again: str) -> None:
+    """Make :data:`VENV` (afresh if a broken one is in the way), installing ``python3-venv`` if needed."""
+    if not venv_can_be_made():
+        needed_for = f"Making the virtual environment {VENV} needs Python's venv module with ensurepip"
+        apt_install("python3-venv", needed_for, again)
+        if not venv_can_be_made():
+            version = f"{sys.version_info.major}.{sys.version_info.minor}"
+            raise SetupError(
+                f"{needed_for}, which python3-venv did not give {sys.executable}: install "
+                f"`python{version}-venv`, then run `{again}` again."
+            )
+    say(f"making the virtual environment {VENV}")
+    made = subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=False)
+    if made.returncode != 0 or not venv_works():
+        raise SetupError(
+            f"`{sys.executable} -m venv {VENV}` failed (see above): fix that, then run `{again}` again."
+        )
+
+
+def install_hash(lock: str) -> str:
+    """A hash of what an install reads: the lock file's name and text and ``pyproject.toml``."""
+    digest = hashlib.sha256()
+    for name in (lock, "pyproject.toml"):
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def ensure_installed(lock: str, again: str) -> None:
+    """Make the environment if needed and install ``lock`` and the project unless that is done already."""
+    wanted = install_hash(lock)
+    if VENV_PYTHON.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    if not venv_works():
+        make_venv(again)
+    say(f"installing {lock} and the project (-e .) into {VENV}")
+    STAMP.unlink(missing_ok=True)
+    pip = [str(VENV_PYTHON), "-m", "pip", "install", "-r", lock, "-e", "."]
+    if subprocess.run(pip, cwd=ROOT, check=False).returncode != 0:
+        raise SetupError(f"`{' '.join(pip[1:])}` failed (see above): fix that, then run `{again}` again.")
+    STAMP.write_text(wanted + "\n")
+
+
+# ------------------------------------------------------------------ main
+
+
+USAGE = """usage: python3 run.py serve [ARGS...]   set up, then `upriver serve ARGS` (the web app)
+       python3 run.py test [ARGS...]    set up, then `pytest ARGS` (every test unless ARGS select)"""
+
+
+def main(argv: Sequence[str]) -> int:
+    """Set up for ``argv[0]`` (``serve`` or ``test``), then replace this process with the command."""
+    if not argv or argv[0] not in COMMANDS:
+        print(USAGE, file=sys.stderr)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    name, args = argv[0], list(argv[1:])
+    command = COMMANDS[name]
+    again = f"python3 run.py {name}"
+    if sys.version_info < (3, 11):  # noqa: UP036 - the bootstrap may be started by any python3
+        print(f"run.py: upriver needs Python 3.11 or newer, not {sys.version.split()[0]}.", file=sys.stderr)
+        return 1
+    try:
+        ensure_installed(command.lock, again)
+        for prerequisite in command.prerequisites:
+            prerequisite(again)
+    except SetupError as error:
+        print(f"run.py: {error}", file=sys.stderr)
+        return 1
+    os.chdir(ROOT)
+    env = {
+        **os.environ,
+        "VIRTUAL_ENV": str(VENV),
+        "PATH": f"{VENV / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    env.pop("PYTHONHOME", None)
+    executable = str(VENV_PYTHON)
+    os.execve(executable, [executable, "-m", *command.module, *args], env)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
