@@ -39,14 +39,14 @@ from upriver.view import SeatView
 
 RULES = {
     "river": Rules(
-        players=4,
+        player_count=4,
         schedule=Schedule.DOWN_UP,
         max_cards=10,
         dealer_bid=DealerBid.HOOK,
         scoring=Scoring.TEN_PLUS_BID,
     ),
     "hand": Rules(
-        players=4,
+        player_count=4,
         schedule=Schedule.EXPLICIT,
         explicit_sizes=(10,),
         dealer_bid=DealerBid.HOOK,
@@ -67,7 +67,7 @@ class PimcPyBot(PimcBot):
         self, view: SeatView, position: Position, worlds: NDArray[np.uint64], choice: Choice
     ) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.float64]]:
         """Replay the round so far on each deal in the engine, then finish it with rule-of-thumb bots."""
-        n, size = view.players_count, view.hand_size
+        n, size = view.player_count, view.hand_size
         rules = dataclasses.replace(
             view.rules, schedule=Schedule.EXPLICIT, explicit_sizes=(size,), max_cards=None
         )
@@ -97,7 +97,7 @@ class PimcPyBot(PimcBot):
             while not game.is_over:
                 act(game, game.awaiting[0], basic)
             result = game.results[0]
-            bids[w], tricks[w], scores[w] = result.bids, result.tricks, result.scores
+            bids[w], tricks[w], scores[w] = result.bids, result.tricks_won, result.scores
         return bids, tricks, scores
 
 

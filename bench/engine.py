@@ -41,7 +41,7 @@ def play_out(game: Game, rng: random.Random) -> None:
 def upriver_hands(seconds: float) -> float:
     """4-player 10-card hands a second, with the hook as in OpenSpiel's ``oh_hell``."""
     rules = Rules(
-        players=4,
+        player_count=4,
         schedule=Schedule.EXPLICIT,
         explicit_sizes=(10,) * HANDS_PER_GAME,
         dealer_bid=DealerBid.HOOK,
@@ -57,7 +57,7 @@ def upriver_hands(seconds: float) -> float:
 
 def preset_games(name: str, players: int, seconds: float) -> tuple[float, float]:
     """(games/s, hands/s) of whole games under a preset."""
-    rules = preset(name, players=players)
+    rules = preset(name, player_count=players)
     rng = random.Random(2)
     games = 0
     start = time.perf_counter()

@@ -37,7 +37,7 @@ from typing import Any
 from upriver import Game, Phase, Rules, Schedule
 from upriver.rules import DealerBid
 
-RULES = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(10,), dealer_bid=DealerBid.HOOK)
+RULES = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(10,), dealer_bid=DealerBid.HOOK)
 BATCH = 100_000
 
 

@@ -39,7 +39,7 @@ from upriver.rules import DealerBid, Rules, Schedule, Scoring
 RULES: dict[str, tuple[Rules, str]] = {
     "river": (
         Rules(
-            players=4,
+            player_count=4,
             schedule=Schedule.DOWN_UP,
             max_cards=10,
             dealer_bid=DealerBid.HOOK,
@@ -49,7 +49,7 @@ RULES: dict[str, tuple[Rules, str]] = {
     ),
     "river-hand": (
         Rules(
-            players=4,
+            player_count=4,
             schedule=Schedule.EXPLICIT,
             explicit_sizes=(10,),
             dealer_bid=DealerBid.HOOK,

@@ -257,7 +257,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="also save the trained weights here (torch.save)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # a small network: one thread is as fast, and leaves the other cores free
-    rules = preset("classic", players=4, max_cards=3)
+    rules = preset("classic", player_count=4, max_cards=3)
     began = time.perf_counter()
     model, curve = train(args, rules)
     trained = time.perf_counter() - began

@@ -55,7 +55,7 @@ def dealt_game(
 
 def one_round_rules(players: int, size: int, **options: Any) -> Rules:
     """Rules for a single round of ``size`` cards (explicit schedule)."""
-    return Rules(players=players, schedule=Schedule.EXPLICIT, explicit_sizes=(size,), **options)
+    return Rules(player_count=players, schedule=Schedule.EXPLICIT, explicit_sizes=(size,), **options)
 
 
 def expected_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> int:
@@ -79,7 +79,7 @@ def expected_score(scoring: Scoring, bid: int, took: int) -> int:
 
 def snapshot(game: Game) -> dict[str, object]:
     """Everything observable about a game, to compare before and after a refused action."""
-    n = game.rules.players
+    n = game.rules.player_count
     return {
         "log": game.log,
         "hands": tuple(game.hand(seat) for seat in range(n)),
@@ -143,7 +143,7 @@ def custom_rules(draw: st.DrawFn, max_size: int = 4) -> Rules:
     bidding = draw(st.sampled_from(Bidding))
     dealer_bid = DealerBid.FREE if bidding is Bidding.SIMULTANEOUS else draw(st.sampled_from(DealerBid))
     options: dict[str, Any] = {
-        "players": players,
+        "player_count": players,
         "first_dealer": draw(st.sampled_from(FirstDealer)),
         "bidding": bidding,
         "dealer_bid": dealer_bid,
@@ -168,3 +168,52 @@ def custom_rules(draw: st.DrawFn, max_size: int = 4) -> Rules:
 def fields_of(obj: object) -> dict[str, object]:
     """A frozen dataclass's fields by name."""
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ markers
+
+BROWSER_MODULES = frozenset({"test_web_browser.py", "test_keep_browser.py"})
+"""Modules whose tests drive Debian's Chromium: marked ``browser``."""
+
+STATIC_MODULES = frozenset({"test_static.py"})
+"""Modules that run ``mypy --strict`` and ``ruff`` over the code base: marked ``static``."""
+
+SLOW_TESTS = frozenset(
+    {
+        "test_bots.py::test_bots_only_make_legal_moves_under_custom_rules",
+        "test_bots.py::test_bots_only_make_legal_moves_under_presets",
+        "test_kernel.py::test_a_seed_gives_the_same_results_on_any_number_of_threads",
+        "test_kernel.py::test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards",
+        "test_properties.py::test_every_option_combination_plays_by_the_rules",
+        "test_properties.py::test_presets_play_by_the_rules_under_random_legal_play",
+        "test_views.py::test_a_seat_view_contains_only_its_own_hand",
+        "test_web_restart.py::test_a_killed_server_resumes_every_table_from_its_last_accepted_action",
+    }
+)
+"""Tests (module::function, or module::function[case]) that take more than about 1.5 s on a 2-core
+machine, measured with ``pytest --durations=40``: marked ``slow``."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark tests ``browser``, ``static`` and ``slow`` (see the sets above), so that
+    ``pytest -m "not browser and not slow"`` is the fast subset and plain ``pytest`` runs everything.
+
+    A whole run (no paths given) refuses a name in :data:`SLOW_TESTS` that matches no collected test
+    of its module, so a renamed slow test cannot quietly join the fast subset.
+    """
+    collected: set[str] = set()
+    marked: set[str] = set()
+    for item in items:
+        module = item.path.name
+        collected.add(module)
+        if module in BROWSER_MODULES:
+            item.add_marker(pytest.mark.browser)
+        if module in STATIC_MODULES:
+            item.add_marker(pytest.mark.static)
+        for name in (f"{module}::{getattr(item, 'originalname', item.name)}", f"{module}::{item.name}"):
+            if name in SLOW_TESTS:
+                item.add_marker(pytest.mark.slow)
+                marked.add(name)
+    stale = sorted(name for name in SLOW_TESTS - marked if name.partition("::")[0] in collected)
+    if stale and not config.option.file_or_dir:
+        raise pytest.UsageError(f"tests/conftest.py marks as slow tests that are gone: {', '.join(stale)}")

@@ -448,7 +448,7 @@ def test_openspiel_rules_are_refused_unless_they_match_oh_hell() -> None:
         check_rules(preset("classic", 4))
     with pytest.raises(ArenaError, match="8 players"):
         check_rules(preset("countdown", 8, max_cards=5))
-    whole = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,), dealer_bid=DealerBid.HOOK)
+    whole = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,), dealer_bid=DealerBid.HOOK)
     with pytest.raises(ArenaError, match="hands of 13 cards"):
         check_rules(whole)
 

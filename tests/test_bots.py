@@ -60,7 +60,7 @@ def custom_games(draw: st.DrawFn) -> Game:
     bidding = draw(st.sampled_from(Bidding))
     dealer_bid = DealerBid.FREE if bidding is Bidding.SIMULTANEOUS else draw(st.sampled_from(DealerBid))
     rules = Rules(
-        players=players,
+        player_count=players,
         schedule=Schedule.EXPLICIT,
         explicit_sizes=tuple(sizes),
         bidding=bidding,
@@ -133,7 +133,7 @@ def test_basic_never_bids_zero_holding_the_ace_of_trump() -> None:
     checked = 0
     for seed in range(300):
         rules = Rules(
-            players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 2, 3), dealer_bid=DealerBid.HOOK
+            player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 2, 3), dealer_bid=DealerBid.HOOK
         )
         game = Game(rules, seed=seed)
         bots = [make_bot("basic", seed=seat) for seat in range(4)]
@@ -150,7 +150,7 @@ def test_basic_never_bids_zero_holding_the_ace_of_trump() -> None:
 
 
 def test_basic_takes_the_closest_legal_bid_when_the_hook_forbids_its_own() -> None:
-    rules = Rules(players=3, schedule=Schedule.EXPLICIT, explicit_sizes=(1,), dealer_bid=DealerBid.HOOK)
+    rules = Rules(player_count=3, schedule=Schedule.EXPLICIT, explicit_sizes=(1,), dealer_bid=DealerBid.HOOK)
     game = Game(rules, seed=0, dealer=2, auto_deal=False)
     parse = Card.parse
     # The dealer holds the ace of trump; the others bid 0 each, so the hook forbids the dealer's 1.

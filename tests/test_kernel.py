@@ -41,8 +41,8 @@ def finish_round(game: Game, choose: object) -> list[int]:
         if game.round_number == number and len(game.tricks) > before:
             winners.append(game.tricks[-1].winner)
     last = game.results[-1]
-    tally = [winners.count(seat) for seat in range(game.rules.players)]
-    winners.append(next(s for s in range(game.rules.players) if last.tricks[s] > tally[s]))
+    tally = [winners.count(seat) for seat in range(game.rules.player_count)]
+    winners.append(next(s for s in range(game.rules.player_count) if last.tricks_won[s] > tally[s]))
     return winners
 
 
@@ -55,14 +55,14 @@ def test_kernel_replaying_engine_moves_finds_the_same_winners_and_scores(rules: 
         position, world = position_from_game(game), world_of(game)
         winners = finish_round(game, lambda g: random_action(g, rng))
         result = game.results[-1]
-        order = [(position.dealer + 1 + i) % rules.players for i in range(rules.players)]
+        order = [(position.dealer + 1 + i) % rules.player_count for i in range(rules.player_count)]
         script: tuple[int | Card, ...] = (*[result.bids[s] for s in order], *(result.plays or ()))
         out = rollout(position, world, "random", seed, script=script, record=True)
         assert out.status[0] == 0
         assert out.winners is not None
         assert list(out.winners[0]) == winners
         assert tuple(out.bids[0]) == result.bids
-        assert tuple(out.tricks[0]) == result.tricks
+        assert tuple(out.tricks[0]) == result.tricks_won
         assert tuple(out.scores[0]) == result.scores
 
 
@@ -79,7 +79,7 @@ def test_engine_accepts_every_kernel_move_and_agrees_on_the_outcome(
     rng = random.Random(seed)
     game = Game(rules, seed=seed)
     # Walk a random way into the round, so the kernel starts mid-bidding or mid-play.
-    moves = int(into_round * rules.players * (game.hand_size + 1))
+    moves = int(into_round * rules.player_count * (game.hand_size + 1))
     for _ in range(moves):
         random_action(game, rng)
         if game.results:
@@ -92,7 +92,7 @@ def test_engine_accepts_every_kernel_move_and_agrees_on_the_outcome(
     assert out.winners is not None
     cards = [int(c) for c in out.cards[0] if c >= 0]
     assert sorted(cards) == [c.index for c in DECK if held >> c.index & 1]  # each held card played once
-    n = rules.players
+    n = rules.player_count
     for i in range(n):
         seat = (position.dealer + 1 + i) % n
         if position.bids[seat] < 0:
@@ -101,7 +101,7 @@ def test_engine_accepts_every_kernel_move_and_agrees_on_the_outcome(
     winners = finish_round(game, lambda g: g.play(DECK[next(plays)]))
     result = game.results[-1]
     assert list(out.winners[0, position.tricks_done :]) == winners[position.tricks_done :]
-    assert tuple(out.tricks[0]) == result.tricks
+    assert tuple(out.tricks[0]) == result.tricks_won
     assert tuple(out.scores[0]) == result.scores
 
 
@@ -114,7 +114,7 @@ def test_rule_of_thumb_policy_chooses_what_the_basic_bot_chooses(rules: Rules, s
         seat = game.awaiting[0]
         view = game.view(seat)
         position = position_from_view(view)
-        world = np.zeros((1, rules.players), dtype=np.uint64)
+        world = np.zeros((1, rules.player_count), dtype=np.uint64)
         world[0] = world_of(game)[0]
         out = rollout(position, world, "basic", record=True, check=False)
         move = bot.act(view)
@@ -128,7 +128,7 @@ def test_rule_of_thumb_policy_chooses_what_the_basic_bot_chooses(rules: Rules, s
 
 
 def test_a_seed_gives_the_same_results_on_any_number_of_threads() -> None:
-    rules = preset("classic", players=5)
+    rules = preset("classic", player_count=5)
     one = simulate(rules, 600, "basic", seed=11, threads=1)
     every = simulate(rules, 600, "basic", seed=11)
     again = simulate(rules, 600, "basic", seed=11, threads=2)
@@ -142,7 +142,7 @@ def test_a_seed_gives_the_same_results_on_any_number_of_threads() -> None:
 @pytest.mark.parametrize("policy", ["random", "basic"])
 @pytest.mark.parametrize("name", ["classic", "classic-hook", "countdown", "closed-fists", "overbid"])
 def test_simulate_returns_per_seat_arrays_whose_tricks_add_up(name: str, policy: str) -> None:
-    rules = preset(name, players=4)
+    rules = preset(name, player_count=4)
     sim = simulate(rules, 300, policy, seed=3)  # type: ignore[arg-type]
     shape = (300, rules.rounds, 4)
     assert sim.bids.shape == sim.tricks.shape == sim.scores.shape == shape
@@ -164,13 +164,13 @@ def test_simulate_returns_per_seat_arrays_whose_tricks_add_up(name: str, policy:
 
 
 def test_whole_deck_rounds_are_played_without_trump_and_still_add_up() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13, 1))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13, 1))
     sim = simulate(rules, 200, "basic", seed=5)
     assert np.array_equal(sim.tricks.sum(axis=2), np.broadcast_to((13, 1), (200, 2)))
 
 
 def test_rollout_reports_an_illegal_scripted_move() -> None:
-    game = Game(Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(5,)), seed=2)
+    game = Game(Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(5,)), seed=2)
     position, world = position_from_game(game), world_of(game)
     out = rollout(position, world, "random", script=(6,))  # more tricks than cards
     assert out.status[0] == 1
@@ -178,7 +178,7 @@ def test_rollout_reports_an_illegal_scripted_move() -> None:
 
 
 def test_rollout_rejects_worlds_that_contradict_the_position() -> None:
-    game = Game(preset("countdown", players=4), seed=4)
+    game = Game(preset("countdown", player_count=4), seed=4)
     position, world = position_from_game(game), world_of(game)
     swapped = world.copy()
     swapped[0, position.seat] = world[0, (position.seat + 1) % 4]
@@ -193,7 +193,7 @@ def test_rollout_rejects_worlds_that_contradict_the_position() -> None:
 
 def test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards() -> None:
     rng = random.Random(8)
-    game = Game(preset("countdown", players=5), seed=8)
+    game = Game(preset("countdown", player_count=5), seed=8)
     for _ in range(12):
         random_action(game, rng)
     position = position_from_game(game)

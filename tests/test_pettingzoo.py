@@ -164,7 +164,7 @@ def swap_hidden_cards(game: Game, seed: int, observer: int) -> tuple[Game, bool]
     Swapping same-suit cards keeps every seat's suit counts, so every move the game saw
     is still legal in the twin and is replayed there. Returns whether a swap was found.
     """
-    n = game.rules.players
+    n = game.rules.player_count
     others = [s for s in range(n) if s != observer]
     rng = random.Random(seed)
     rng.shuffle(others)
@@ -202,7 +202,7 @@ def test_observation_is_unchanged_when_another_seats_hidden_hand_changes(
     )
     game = Game(explicit, seed=seed)
     rng = random.Random(seed)
-    last_card = explicit.players * explicit.hand_sizes[0] - 1
+    last_card = explicit.player_count * explicit.hand_sizes[0] - 1
     for _ in range(moves):
         if game.phase is Phase.PLAYING and len(game.plays) == last_card:
             break  # stay inside the round, whose deal the twin changes
@@ -212,10 +212,12 @@ def test_observation_is_unchanged_when_another_seats_hidden_hand_changes(
             game.bid(rng.choice(game.legal_bids(seat)), seat)
         else:
             game.play(rng.choice(game.legal_cards(seat)), seat)
-    observer %= explicit.players
+    observer %= explicit.player_count
     twin, swapped = swap_hidden_cards(game, seed, observer)
     assume(swapped)
-    assert [game.hand(s) for s in range(explicit.players)] != [twin.hand(s) for s in range(explicit.players)]
+    assert [game.hand(s) for s in range(explicit.player_count)] != [
+        twin.hand(s) for s in range(explicit.player_count)
+    ]
     assert np.array_equal(encode(game.view(observer)), encode(twin.view(observer)))
     assert np.array_equal(action_mask(game.view(observer)), action_mask(twin.view(observer)))
 
@@ -269,9 +271,9 @@ def test_the_winning_seat_field_names_who_takes_the_trick(rules: Rules, seed: in
         view = game.view(seat)
         for trick in view.tricks:
             # The finished trick as if its cards were still on the table: the field must name its winner.
-            obs = encode(dataclasses.replace(view, trick=trick.cards, leader=trick.leader))
+            obs = encode(dataclasses.replace(view, trick=trick.plays, leader=trick.leader))
             winning = obs[offset("winning") : offset("winning") + 8]
-            assert np.flatnonzero(winning).tolist() == [(trick.winner - seat) % rules.players]
+            assert np.flatnonzero(winning).tolist() == [(trick.winner - seat) % rules.player_count]
             checked += 1
         game.play(rng.choice(game.legal_cards(seat)), seat)
     assert checked or max(rules.hand_sizes) == 1
@@ -326,7 +328,7 @@ def test_game_reward_is_the_win_share_at_the_end_only() -> None:
 
 
 def test_tied_winners_share_the_win_equally() -> None:
-    rules = Rules(players=3, schedule=Schedule.EXPLICIT, explicit_sizes=(1,))
+    rules = Rules(player_count=3, schedule=Schedule.EXPLICIT, explicit_sizes=(1,))
     for seed in range(200):
         game = Game(rules, seed=seed)
         rng = random.Random(seed)
@@ -472,7 +474,7 @@ def test_the_core_package_imports_without_the_rl_extra() -> None:
         "import sys; sys.modules['pettingzoo'] = None; sys.modules['gymnasium'] = None\n"
         "import upriver, upriver.bots, upriver.rl, upriver.rl.encoding, upriver.rl.common\n"
         "from upriver import Game, preset\n"
-        "g = Game(preset('classic', players=4), seed=1)\n"
+        "g = Game(preset('classic', player_count=4), seed=1)\n"
         "print(upriver.rl.encoding.encode(g.view(0)).shape)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

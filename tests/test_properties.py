@@ -40,7 +40,7 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 def check_legal_choices(game: Game) -> None:
     """``legal_bids``/``legal_cards`` are exactly what ``can_*`` accepts and ``check_*`` lets pass."""
-    n = game.rules.players
+    n = game.rules.player_count
     if game.phase is Phase.BIDDING:
         size = game.hand_size
         for seat in range(n):
@@ -94,7 +94,7 @@ def play_checked(game: Game, rng: random.Random, *, check_every: int = 1) -> Non
 def check_finished_game(game: Game) -> None:
     """Recompute the whole game from its log and compare with what the engine reported."""
     rules = game.rules
-    n = rules.players
+    n = rules.player_count
     assert game.phase is Phase.OVER
     assert len(game.results) == rules.rounds == len(rules.hand_sizes)
     log = list(game.log)
@@ -177,8 +177,8 @@ def check_finished_game(game: Game) -> None:
                 broken = True
             leader = winner
         assert all(not hand for hand in held)
-        assert tuple(took) == result.tricks
-        assert sum(result.tricks) == size
+        assert tuple(took) == result.tricks_won
+        assert sum(result.tricks_won) == size
 
         # Scores follow the formula.
         scores = tuple(expected_score(rules.scoring, b, k) for b, k in zip(result.bids, took, strict=True))
@@ -193,16 +193,16 @@ def check_finished_game(game: Game) -> None:
 def check_tricks_of_current_round(game: Game) -> None:
     """Each finished trick of the round in progress has exactly one, correct, winner."""
     for trick in game.tricks:
-        assert len(trick.cards) == game.rules.players
-        assert trick.cards[0][0] == trick.leader
-        assert trick.winner == expected_winner(trick.cards, game.trump)
+        assert len(trick.cards) == game.rules.player_count
+        assert trick.plays[0][0] == trick.leader
+        assert trick.winner == expected_winner(trick.plays, game.trump)
 
 
 @FAST
 @given(choice=preset_and_players(), seed=seeds)
 def test_presets_play_by_the_rules_under_random_legal_play(choice: tuple[str, int], seed: int) -> None:
     name, players = choice
-    rules = preset(name, players=players)
+    rules = preset(name, player_count=players)
     game = Game(rules, seed=seed)
     if rules.first_dealer is FirstDealer.FIRST_JACK:
         assert game.dealer == game.dealer_draw[-1][0]
@@ -234,7 +234,7 @@ def test_trump_broken_flag_is_true_exactly_after_a_trump_was_played(rules: Rules
     while not game.is_over:
         if game.phase is Phase.PLAYING:
             trump = game.trump
-            played = [c for t in game.tricks for _, c in t.cards] + [c for _, c in game.trick]
+            played = [c for t in game.tricks for _, c in t.plays] + [c for _, c in game.trick]
             assert game.trump_broken == any(c.suit is trump for c in played)
             actor = game.to_act
             assert actor is not None
@@ -263,7 +263,7 @@ def test_schedule_matches_rules_and_deals_are_conserved(rules: Rules, seed: int)
     sizes: list[int] = []
     while not game.is_over:
         if game.phase is Phase.BIDDING and all(b is None for b in game.bids):
-            hands = [game.hand(s) for s in range(rules.players)]
+            hands = [game.hand(s) for s in range(rules.player_count)]
             everything: Counter[Card] = Counter(c for hand in hands for c in hand)
             if game.turned is not None:
                 everything[game.turned] += 1
@@ -284,7 +284,7 @@ def test_schedule_matches_rules_and_deals_are_conserved(rules: Rules, seed: int)
 @given(choice=preset_and_players(), seed=seeds, moves=seeds)
 def test_same_seed_and_moves_replay_the_same_game(choice: tuple[str, int], seed: int, moves: int) -> None:
     name, players = choice
-    rules = preset(name, players=players)
+    rules = preset(name, player_count=players)
     logs = []
     for _ in range(2):
         game = Game(rules, seed=seed)
@@ -303,7 +303,7 @@ def test_same_seed_and_moves_replay_the_same_game(choice: tuple[str, int], seed:
 
 @pytest.mark.parametrize(("players", "rounds"), [(4, 22), (5, 20), (6, 16), (7, 14)])
 def test_classic_schedule_lengths_are_22_20_16_14(players: int, rounds: int) -> None:
-    rules = preset("classic", players=players)
+    rules = preset("classic", player_count=players)
     assert rules.rounds == len(rules.hand_sizes) == rounds
     game = Game(rules, seed=players)
     play_checked(game, random.Random(players), check_every=7)
@@ -326,7 +326,7 @@ def test_trick_winner_matches_independent_recomputation(
     if trump is not None:
         # Turn up a card of the drawn suit that is in no hand (there always is one).
         turned = next(c for c in DECK if c.suit is trump and c not in hand_cards)
-    rules = Rules(players=players, schedule=Schedule.EXPLICIT, explicit_sizes=(1,))
+    rules = Rules(player_count=players, schedule=Schedule.EXPLICIT, explicit_sizes=(1,))
     game = Game(rules, auto_deal=False, dealer=players - 1)
     game.deal([(c,) for c in hand_cards], turned)
     for _ in range(players):
@@ -334,4 +334,4 @@ def test_trick_winner_matches_independent_recomputation(
     for seat in range(players):
         game.play(hand_cards[seat])
     winner = expected_winner([(s, hand_cards[s]) for s in range(players)], turned.suit)
-    assert game.results[0].tricks == tuple(1 if s == winner else 0 for s in range(players))
+    assert game.results[0].tricks_won == tuple(1 if s == winner else 0 for s in range(players))

@@ -39,7 +39,7 @@ def random_move(game: Game, rng: random.Random) -> None:
 
 def random_game(rules: Rules, seed: int, moves: int | None = None) -> Game:
     """A seeded game played by uniformly random legal moves, to the end or for ``moves`` moves."""
-    game = Game(rules, NAMES[: rules.players] if rules.players <= 4 else None, seed=seed)
+    game = Game(rules, NAMES[: rules.player_count] if rules.player_count <= 4 else None, seed=seed)
     rng = random.Random(seed)
     made = 0
     while not game.is_over and (moves is None or made < moves):
@@ -50,7 +50,7 @@ def random_game(rules: Rules, seed: int, moves: int | None = None) -> Game:
 
 def state(game: Game) -> dict[str, object]:
     """What a continued game depends on."""
-    n = game.rules.players
+    n = game.rules.player_count
     return {
         "phase": game.phase,
         "round": game.round_number,
@@ -109,7 +109,7 @@ def test_written_record_reads_back_as_the_same_record() -> None:
 
 def test_game_with_a_no_trump_round_and_simultaneous_bids_round_trips() -> None:
     rules = Rules(
-        players=4,
+        player_count=4,
         schedule=Schedule.EXPLICIT,
         explicit_sizes=(13, 2),
         bidding=preset("closed-fists", 4).bidding,
@@ -156,7 +156,7 @@ def test_game_waiting_to_deal_writes_no_entry_for_the_undealt_round() -> None:
 
 def test_replayed_finished_card_round_deals_the_next_round_itself() -> None:
     game = random_game(
-        Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 2, 3)), seed=2, moves=8
+        Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 2, 3)), seed=2, moves=8
     )
     record = loads(dumps(game))
     record = Record(rules=record.rules, players=record.players, rounds=record.rounds[:1])
@@ -169,7 +169,9 @@ def test_replayed_finished_card_round_deals_the_next_round_itself() -> None:
 
 
 def test_real_table_rounds_write_bids_and_tricks_without_cards() -> None:
-    game = Game(Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2, 1)), NAMES, auto_deal=False)
+    game = Game(
+        Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2, 1)), NAMES, auto_deal=False
+    )
     game.deal_at_table(Suit.SPADES)
     for bid in (1, 0, 0, 0):
         game.bid(bid)

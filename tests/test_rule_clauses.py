@@ -77,15 +77,15 @@ def test_ace_is_high_then_king_down_to_two(low: Rank, high: Rank) -> None:
     game = dealt_game(rules, ["2C", str(lo), str(hi)], "3D")
     bid_all(game, [0, 0, 0])
     play_all(game, f"{lo} {hi} 2C")
-    assert game.results[0].tricks == (0, 0, 1)
+    assert game.results[0].tricks_won == (0, 0, 1)
     game = dealt_game(rules, ["2C", str(hi), str(lo)], "3D")
     bid_all(game, [0, 0, 0])
     play_all(game, f"{hi} {lo} 2C")
-    assert game.results[0].tricks == (0, 1, 0)
+    assert game.results[0].tricks_won == (0, 1, 0)
 
 
 def test_every_player_gets_the_schedule_hand_size() -> None:
-    rules = preset("countdown", players=5)
+    rules = preset("countdown", player_count=5)
     game = Game(rules, seed=11)
     seen: list[int] = []
     rng = random.Random(11)
@@ -105,7 +105,7 @@ def test_every_player_gets_the_schedule_hand_size() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_turned_card_sets_trump_and_is_in_no_hand(seed: int) -> None:
-    game = Game(preset("classic", players=4), seed=seed)
+    game = Game(preset("classic", player_count=4), seed=seed)
     for _ in range(6):
         turned = game.turned
         assert turned is not None
@@ -237,11 +237,11 @@ def test_highest_trump_wins_trick() -> None:
     game = dealt_game(rules, ["5S", "AH", "3S", "KH"], "2S")
     bid_all(game, [0, 0, 0, 0])
     play_all(game, "AH 3S KH 5S")
-    assert game.results[0].tricks == (1, 0, 0, 0)
+    assert game.results[0].tricks_won == (1, 0, 0, 0)
     game = dealt_game(rules, ["QH", "AH", "3S", "KH"], "2S")
     bid_all(game, [0, 0, 0, 0])
     play_all(game, "AH 3S KH QH")
-    assert game.results[0].tricks == (0, 0, 1, 0)
+    assert game.results[0].tricks_won == (0, 0, 1, 0)
 
 
 def test_highest_card_of_led_suit_wins_without_trump() -> None:
@@ -250,7 +250,7 @@ def test_highest_card_of_led_suit_wins_without_trump() -> None:
     game = dealt_game(rules, ["8H", "7H", "AC", "9H"], "2S")
     bid_all(game, [0, 0, 0, 0])
     play_all(game, "7H AC 9H 8H")
-    assert game.results[0].tricks == (0, 0, 0, 1)
+    assert game.results[0].tricks_won == (0, 0, 0, 1)
     assert game.results[0].plays == cards("7H AC 9H 8H")
 
 
@@ -265,7 +265,7 @@ def test_trick_winner_leads_next() -> None:
         game.play(card("3C"), seat=0)
     assert info.value.rule == "turn order"
     play_all(game, "8C 3C 5C 7C")
-    assert game.results[0].tricks == (0, 0, 0, 2)
+    assert game.results[0].tricks_won == (0, 0, 0, 2)
 
 
 def test_last_trick_is_kept_after_the_round_it_ended() -> None:
@@ -280,11 +280,11 @@ def test_last_trick_is_kept_after_the_round_it_ended() -> None:
     last = game.last_trick
     assert last is not None
     assert (last.leader, last.winner) == (3, 3)
-    assert last.cards == ((3, card("8C")), (0, card("3C")), (1, card("5C")), (2, card("7C")))
+    assert last.plays == ((3, card("8C")), (0, card("3C")), (1, card("5C")), (2, card("7C")))
 
 
 def test_deal_passes_left_each_round() -> None:
-    rules = preset("classic", players=5)
+    rules = preset("classic", player_count=5)
     game = Game(rules, seed=4, dealer=3)
     play_out(game, random.Random(4))
     dealers = [r.dealer for r in game.results]
@@ -295,7 +295,7 @@ def test_deal_passes_left_each_round() -> None:
 
 
 def test_round_is_scored_then_next_round_dealt_with_next_hand_size() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2, 5, 1))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2, 5, 1))
     game = Game(rules, seed=9)
     sizes = []
     rng = random.Random(9)
@@ -351,10 +351,10 @@ def test_most_points_wins_and_ties_share() -> None:
 def test_players_range_per_preset(name: str, low: int, high: int) -> None:
     assert (PRESETS[name].min_players, PRESETS[name].max_players) == (low, high)
     for players in range(low, high + 1):
-        assert preset(name, players=players).players == players
+        assert preset(name, player_count=players).player_count == players
     for players in (low - 1, high + 1):
         with pytest.raises(RulesError, match=f"{low}–{high} players, not {players}"):
-            preset(name, players=players)
+            preset(name, player_count=players)
 
 
 # ---------------------------------------------------- schedule
@@ -362,7 +362,7 @@ def test_players_range_per_preset(name: str, low: int, high: int) -> None:
 
 @pytest.mark.parametrize(("players", "peak", "rounds"), [(4, 11, 22), (5, 10, 20), (6, 8, 16), (7, 7, 14)])
 def test_up_down_schedule_of_classic_has_seed_000_round_counts(players: int, peak: int, rounds: int) -> None:
-    rules = preset("000", players=players)
+    rules = preset("000", player_count=players)
     assert rules.schedule is Schedule.UP_DOWN
     up = tuple(range(1, peak + 1))
     assert rules.hand_sizes == up + up[::-1]
@@ -372,7 +372,7 @@ def test_up_down_schedule_of_classic_has_seed_000_round_counts(players: int, pea
 
 
 def test_up_down_schedule_is_played_in_order() -> None:
-    rules = preset("classic", players=7)
+    rules = preset("classic", player_count=7)
     game = Game(rules, seed=5)
     rng = random.Random(5)
     played = []
@@ -385,7 +385,7 @@ def test_up_down_schedule_is_played_in_order() -> None:
 
 @pytest.mark.parametrize(("players", "start"), [(4, 10), (5, 8), (6, 3), (8, 1), (8, 6)])
 def test_down_up_schedule_from_a_start(players: int, start: int) -> None:
-    rules = Rules(players=players, schedule=Schedule.DOWN_UP, max_cards=start)
+    rules = Rules(player_count=players, schedule=Schedule.DOWN_UP, max_cards=start)
     down = tuple(range(start, 0, -1))
     assert rules.hand_sizes == down + tuple(range(2, start + 1))
     assert rules.rounds == 2 * start - 1
@@ -396,14 +396,14 @@ def test_down_up_schedule_from_a_start(players: int, start: int) -> None:
 
 @pytest.mark.parametrize(("players", "start"), [(4, 10), (5, 10), (6, 8), (7, 7), (8, 6)])
 def test_countdown_preset_starts_with_ten_where_the_deck_allows(players: int, start: int) -> None:
-    rules = preset("001", players=players)
+    rules = preset("001", player_count=players)
     assert rules.schedule is Schedule.DOWN_UP
     assert rules.hand_sizes[0] == start
     if start >= 8:
-        assert preset("countdown", players=players, max_cards=8).hand_sizes[0] == 8
+        assert preset("countdown", player_count=players, max_cards=8).hand_sizes[0] == 8
     else:
         with pytest.raises(RulesError, match=f"the most for {players} players is {start}"):
-            preset("countdown", players=players, max_cards=8)
+            preset("countdown", player_count=players, max_cards=8)
 
 
 @pytest.mark.parametrize(
@@ -416,14 +416,14 @@ def test_start_too_large_is_a_clear_rules_error(players: int, cards_: int, most:
     )
     for schedule in (Schedule.UP_DOWN, Schedule.DOWN_UP):
         with pytest.raises(RulesError) as info:
-            Rules(players=players, schedule=schedule, max_cards=cards_)
+            Rules(player_count=players, schedule=schedule, max_cards=cards_)
         assert str(info.value) == expected
-    assert Rules(players=players, max_cards=most).hand_sizes[most - 1] == most
+    assert Rules(player_count=players, max_cards=most).hand_sizes[most - 1] == most
 
 
 def test_start_too_large_message_for_8_players_and_10_cards() -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=8, schedule=Schedule.DOWN_UP, max_cards=10)
+        Rules(player_count=8, schedule=Schedule.DOWN_UP, max_cards=10)
     assert str(info.value) == "8 players × 10 cards + 1 turn-up needs 81 cards; the most for 8 players is 6"
 
 
@@ -434,7 +434,7 @@ def test_start_too_large_message_for_8_players_and_10_cards() -> None:
 def test_first_jack_deals_first(players: int) -> None:
     dealers = set()
     for seed in range(40):
-        game = Game(preset("classic", players=players), seed=seed)
+        game = Game(preset("classic", player_count=players), seed=seed)
         draw = game.dealer_draw
         assert draw, "the first-Jack rule must record the face-up draw"
         # Dealt face up one at a time, clockwise from seat 0, stopping at the first Jack.
@@ -443,19 +443,19 @@ def test_first_jack_deals_first(players: int) -> None:
         assert len({c for _, c in draw}) == len(draw)
         assert game.first_dealer == game.dealer == draw[-1][0]
         assert game.bidding_order[-1] == draw[-1][0]
-        assert Game(preset("classic", players=players), seed=seed).dealer_draw == draw
+        assert Game(preset("classic", player_count=players), seed=seed).dealer_draw == draw
         dealers.add(game.dealer)
     assert len(dealers) > 1
 
 
 def test_first_jack_draw_is_absent_for_other_first_dealer_rules() -> None:
-    assert Game(preset("countdown", players=4), seed=1).dealer_draw == ()
-    assert Game(preset("overbid", players=4), seed=1).dealer_draw == ()
+    assert Game(preset("countdown", player_count=4), seed=1).dealer_draw == ()
+    assert Game(preset("overbid", player_count=4), seed=1).dealer_draw == ()
 
 
 @pytest.mark.parametrize(("players", "keeper"), [(4, 0), (4, 3), (5, 2), (8, 7)])
 def test_left_of_keeper_deals_first(players: int, keeper: int) -> None:
-    rules = preset("countdown", players=players)
+    rules = preset("countdown", player_count=players)
     assert rules.first_dealer is FirstDealer.LEFT_OF_KEEPER
     game = Game(rules, seed=1, keeper=keeper)
     assert game.dealer == game.first_dealer == (keeper + 1) % players
@@ -464,7 +464,7 @@ def test_left_of_keeper_deals_first(players: int, keeper: int) -> None:
 
 
 def test_chosen_first_dealer_is_the_given_seat() -> None:
-    rules = preset("overbid", players=5)
+    rules = preset("overbid", player_count=5)
     assert rules.first_dealer is FirstDealer.CHOSEN
     assert Game(rules, seed=1, dealer=3).dealer == 3
     assert Game(rules, seed=1).dealer == 0
@@ -474,7 +474,7 @@ def test_chosen_first_dealer_is_the_given_seat() -> None:
 
 
 def test_sequential_bidding_is_in_turn_and_bids_are_public() -> None:
-    game = Game(preset("countdown", players=4), seed=3)
+    game = Game(preset("countdown", player_count=4), seed=3)
     assert game.rules.bidding is Bidding.SEQUENTIAL
     first = game.to_act
     assert first is not None
@@ -484,7 +484,7 @@ def test_sequential_bidding_is_in_turn_and_bids_are_public() -> None:
 
 
 def test_simultaneous_bidding_hides_bids_until_all_have_bid() -> None:
-    rules = preset("closed-fists", players=4)
+    rules = preset("closed-fists", player_count=4)
     assert rules.bidding is Bidding.SIMULTANEOUS
     assert rules.dealer_bid is DealerBid.FREE
     game = Game(rules, seed=3)
@@ -528,14 +528,14 @@ def test_simultaneous_bidding_has_no_dealer_restriction() -> None:
 def test_simultaneous_bidding_refuses_a_dealer_restriction() -> None:
     for restriction in (DealerBid.HOOK, DealerBid.OVERBID):
         with pytest.raises(RulesError, match="simultaneous"):
-            Rules(players=4, bidding=Bidding.SIMULTANEOUS, dealer_bid=restriction)
+            Rules(player_count=4, bidding=Bidding.SIMULTANEOUS, dealer_bid=restriction)
 
 
 # ---------------------------------------------------- dealer restriction
 
 
 def test_no_dealer_restriction_lets_the_bids_total_the_tricks() -> None:
-    rules = preset("classic", players=4, max_cards=5)
+    rules = preset("classic", player_count=4, max_cards=5)
     assert rules.dealer_bid is DealerBid.FREE
     game = Game(one_round_rules(4, 5), seed=1, dealer=0)
     bid_all_but_dealer(game, [None, 1, 1, 2])
@@ -586,7 +586,7 @@ def test_hook_binds_only_the_dealer() -> None:
 
 @pytest.mark.parametrize("name", ["classic-hook", "countdown", "001", "003", "004"])
 def test_hook_is_the_rule_of_its_presets(name: str) -> None:
-    rules = preset(name, players=4)
+    rules = preset(name, player_count=4)
     assert rules.dealer_bid is DealerBid.HOOK
     game = Game(rules, seed=2)
     while game.to_act != game.dealer:
@@ -625,7 +625,7 @@ def test_overbid_dealer_bids_the_hand_size_when_no_bid_can_exceed(size: int) -> 
 
 
 def test_overbid_binds_only_the_dealer_and_is_the_rule_of_preset_002() -> None:
-    rules = preset("002", players=3)
+    rules = preset("002", player_count=3)
     assert rules.dealer_bid is DealerBid.OVERBID
     game = Game(rules, seed=1)
     assert game.legal_bids() == (0, 1)
@@ -674,7 +674,9 @@ def test_trump_may_be_led_when_holding_only_trumps() -> None:
 
 
 def test_trump_is_not_broken_by_a_trump_played_earlier_in_a_different_round() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 2), trump_lead=TrumpLead.BROKEN)
+    rules = Rules(
+        player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 2), trump_lead=TrumpLead.BROKEN
+    )
     game = Game(rules, auto_deal=False, dealer=0)
     game.deal([cards("2C"), cards("AS"), cards("3C"), cards("4C")], card("2S"))
     bid_all(game, [0, 1, 0, 0])
@@ -695,8 +697,8 @@ def test_any_card_may_be_led_when_trump_lead_is_any() -> None:
     assert game.legal_cards() == cards("3H 4H AS")
     game.play(card("AS"))
     for name in ("countdown", "closed-fists", "overbid"):
-        assert preset(name, players=5).trump_lead is TrumpLead.ANY
-    assert preset("classic", players=5).trump_lead is TrumpLead.BROKEN
+        assert preset(name, player_count=5).trump_lead is TrumpLead.ANY
+    assert preset("classic", player_count=5).trump_lead is TrumpLead.BROKEN
 
 
 # ---------------------------------------------------- scoring
@@ -727,7 +729,7 @@ def test_ten_plus_bid_scoring_in_play() -> None:
     game = dealt_game(rules, SCORING_DEAL, "2S")
     bid_all(game, [0, 2, 0, 1])
     play_all(game, "AS 3H 5H 7H KS 4H 6H 8H")
-    assert game.results[0].tricks == (0, 2, 0, 0)
+    assert game.results[0].tricks_won == (0, 2, 0, 0)
     assert game.results[0].scores == (10, 12, 10, 0)
     assert game.totals == (10, 12, 10, 0)
     game = dealt_game(one_round_rules(4, 1, scoring=Scoring.TEN_PLUS_BID), ["7H", "AS", "3H", "5H"], "2S")
@@ -742,13 +744,13 @@ def test_tricks_plus_ten_scoring_in_play() -> None:
     bid_all(game, [1, 1, 0, 0])
     play_all(game, "AS 3H 5H 7H KS 4H 6H 8H")
     assert game.results[0].scores == (0, 2, 10, 10)
-    assert preset("classic", players=4).scoring is Scoring.TEN_PLUS_BID
+    assert preset("classic", player_count=4).scoring is Scoring.TEN_PLUS_BID
     for name in ("countdown", "closed-fists", "overbid"):
-        assert preset(name, players=4).scoring is Scoring.TRICKS_PLUS_TEN
+        assert preset(name, player_count=4).scoring is Scoring.TRICKS_PLUS_TEN
 
 
 def test_scores_accumulate_over_rounds() -> None:
-    game = Game(preset("classic", players=4, max_cards=3), seed=8)
+    game = Game(preset("classic", player_count=4, max_cards=3), seed=8)
     play_out(game, random.Random(8))
     assert game.totals == tuple(sum(r.scores[s] for r in game.results) for s in range(4))
 
@@ -757,7 +759,7 @@ def test_scores_accumulate_over_rounds() -> None:
 
 
 def test_no_card_to_turn_up_means_a_round_without_trump() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,))
     game = Game(rules, seed=12)
     assert game.turned is None
     assert game.trump is None
@@ -776,7 +778,7 @@ def test_no_card_to_turn_up_means_a_round_without_trump() -> None:
 
 
 def test_no_trump_round_is_won_by_the_led_suit() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,))
     suits = ["C", "D", "H", "S"]
     ranks = "23456789TJQKA"
     # Seat s holds every card of suit s; seat 1 leads the two of diamonds and wins it.
@@ -789,7 +791,7 @@ def test_no_trump_round_is_won_by_the_led_suit() -> None:
 
 
 def test_no_trump_deal_refuses_a_turned_card_and_a_trump_deal_requires_one() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(13,))
     game = Game(rules, auto_deal=False)
     full = [tuple(DECK[13 * s : 13 * (s + 1)]) for s in range(4)]
     with pytest.raises(IllegalActionError) as info:
@@ -846,7 +848,9 @@ PLAY_DEAL = ["TH JC QC", "AS 3H 4H", "5H KC 9S", "7H 8C 9C"]
         ("card not held", lambda g: g.play(card("2H")), "card in hand", 1),
         ("another seat's card", lambda g: g.play(card("TH")), "card in hand", 1),
         ("out of turn", lambda g: g.play(card("TH"), seat=0), "turn order", 0),
-        ("not a card", lambda g: g.play("3H"), "card", 1),
+        ("not card text", lambda g: g.play("3X"), "card", 1),
+        ("not a card at all", lambda g: g.play(3), "card", 1),
+        ("card text not held", lambda g: g.play("2h"), "card in hand", 1),
         ("a bid while playing", lambda g: g.bid(0, 1), "turn order", 1),
         ("a deal while playing", lambda g: g.deal(), "turn order", None),
     ],
@@ -899,7 +903,7 @@ def moves_log(rules: Rules, seed: int, moves_seed: int) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_same_seed_gives_the_same_deals_and_replays_the_same_game(name: str) -> None:
-    rules = preset(name, players=5, max_cards=4) if name != "overbid" else preset(name, players=5)
+    rules = preset(name, player_count=5, max_cards=4) if name != "overbid" else preset(name, player_count=5)
     assert moves_log(rules, 31, 7) == moves_log(rules, 31, 7)
     first = Game(rules, seed=31).log[0]
     assert isinstance(first, DealAction)

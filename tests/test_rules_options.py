@@ -44,14 +44,14 @@ def options_of(option: str, value: object) -> dict[str, Any]:
 @pytest.mark.parametrize("players", [-1, 0, 1, 2, 9, 52])
 def test_players_outside_3_to_8_is_refused_with_the_range(players: int) -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=players)
+        Rules(player_count=players)
     assert str(info.value) == f"players must be a whole number from 3 to 8, not {players}"
 
 
 @pytest.mark.parametrize("players", ["4", 4.0, None])
 def test_players_must_be_a_whole_number(players: Any) -> None:
     with pytest.raises(RulesError, match="players must be a whole number from 3 to 8"):
-        Rules(players=players)
+        Rules(player_count=players)
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_players_must_be_a_whole_number(players: Any) -> None:
 )
 def test_unknown_option_value_is_refused_listing_the_choices(option: str, value: str, choices: str) -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=4, **options_of(option, value))
+        Rules(player_count=4, **options_of(option, value))
     assert str(info.value) == f"{option} must be one of {choices}, not {value!r}"
 
 
@@ -87,7 +87,7 @@ def test_option_spelled_as_a_listed_choice_is_not_refused_as_unknown(
     """The message lists the record spellings as the choices, so giving one must not be refused
     by that same message: either the spelling is accepted, or the message says to use the enum."""
     try:
-        outcome: Rules | RulesError = Rules(players=4, **options_of(option, value))
+        outcome: Rules | RulesError = Rules(player_count=4, **options_of(option, value))
     except RulesError as error:
         outcome = error
     if isinstance(outcome, RulesError):
@@ -100,16 +100,16 @@ def test_option_spelled_as_a_listed_choice_is_not_refused_as_unknown(
 @pytest.mark.parametrize("max_cards", [0, -3, True, 2.5, "5"])
 def test_max_cards_must_be_a_whole_number_of_at_least_one(max_cards: Any) -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=4, max_cards=max_cards)
+        Rules(player_count=4, max_cards=max_cards)
     assert str(info.value) == f"max_cards must be a whole number of at least 1, not {max_cards!r}"
 
 
 @pytest.mark.parametrize(("players", "most"), [(3, 17), (4, 12), (5, 10), (6, 8), (7, 7), (8, 6)])
 def test_max_cards_above_the_deck_is_refused_naming_the_most(players: int, most: int) -> None:
-    Rules(players=players, max_cards=most)
-    Rules(players=players, schedule=Schedule.DOWN_UP, max_cards=most)
+    Rules(player_count=players, max_cards=most)
+    Rules(player_count=players, schedule=Schedule.DOWN_UP, max_cards=most)
     with pytest.raises(RulesError) as info:
-        Rules(players=players, max_cards=most + 1)
+        Rules(player_count=players, max_cards=most + 1)
     assert str(info.value) == (
         f"{players} players × {most + 1} cards + 1 turn-up needs {players * (most + 1) + 1} cards; "
         f"the most for {players} players is {most}"
@@ -119,37 +119,39 @@ def test_max_cards_above_the_deck_is_refused_naming_the_most(players: int, most:
 @pytest.mark.parametrize("restriction", [DealerBid.HOOK, DealerBid.OVERBID])
 def test_simultaneous_bidding_with_a_dealer_restriction_is_refused(restriction: DealerBid) -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=5, bidding=Bidding.SIMULTANEOUS, dealer_bid=restriction)
+        Rules(player_count=5, bidding=Bidding.SIMULTANEOUS, dealer_bid=restriction)
     message = str(info.value)
     assert "simultaneous bidding has no last bidder" in message
     assert repr(restriction.value) in message
     assert "use dealer_bid 'free' or sequential bidding" in message
-    assert Rules(players=5, bidding=Bidding.SIMULTANEOUS).dealer_bid is DealerBid.FREE
-    assert Rules(players=5, dealer_bid=restriction).bidding is Bidding.SEQUENTIAL
+    assert Rules(player_count=5, bidding=Bidding.SIMULTANEOUS).dealer_bid is DealerBid.FREE
+    assert Rules(player_count=5, dealer_bid=restriction).bidding is Bidding.SEQUENTIAL
 
 
 def test_explicit_schedule_refuses_max_cards() -> None:
     with pytest.raises(RulesError, match="max_cards applies to 'up-down' and 'down-up', not to an explicit"):
-        Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(3,), max_cards=3)
+        Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(3,), max_cards=3)
 
 
 def test_explicit_schedule_needs_a_hand_size() -> None:
     with pytest.raises(RulesError, match=r"needs at least one hand size, e\.g\. \[7\]"):
-        Rules(players=4, schedule=Schedule.EXPLICIT)
+        Rules(player_count=4, schedule=Schedule.EXPLICIT)
 
 
 @pytest.mark.parametrize("size", [0, -1, True, 1.5, "3"])
 def test_explicit_hand_sizes_must_be_whole_numbers_of_at_least_one(size: Any) -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2, size))
+        Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2, size))
     assert str(info.value) == f"hand sizes must be whole numbers of at least 1, not {size!r}"
 
 
 @pytest.mark.parametrize(("players", "limit"), [(3, 17), (4, 13), (5, 10), (8, 6)])
 def test_explicit_hand_size_may_use_the_whole_deck_but_no_more(players: int, limit: int) -> None:
-    assert Rules(players=players, schedule=Schedule.EXPLICIT, explicit_sizes=(limit,)).hand_sizes == (limit,)
+    assert Rules(player_count=players, schedule=Schedule.EXPLICIT, explicit_sizes=(limit,)).hand_sizes == (
+        limit,
+    )
     with pytest.raises(RulesError) as info:
-        Rules(players=players, schedule=Schedule.EXPLICIT, explicit_sizes=(1, limit + 1))
+        Rules(player_count=players, schedule=Schedule.EXPLICIT, explicit_sizes=(1, limit + 1))
     assert str(info.value) == (
         f"{players} players × {limit + 1} cards needs {players * (limit + 1)} cards; "
         f"the deck has 52, so the most for {players} players is {limit}"
@@ -159,46 +161,46 @@ def test_explicit_hand_size_may_use_the_whole_deck_but_no_more(players: int, lim
 @pytest.mark.parametrize("schedule", [Schedule.UP_DOWN, Schedule.DOWN_UP])
 def test_explicit_sizes_need_the_explicit_schedule(schedule: Schedule) -> None:
     with pytest.raises(RulesError) as info:
-        Rules(players=4, schedule=schedule, explicit_sizes=(3,))
+        Rules(player_count=4, schedule=schedule, explicit_sizes=(3,))
     assert str(info.value) == f"explicit hand sizes need schedule 'explicit', not {schedule.value!r}"
 
 
 def test_explicit_schedule_is_played_as_given() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2,))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2,))
     assert rules.hand_sizes == (2,)
     assert rules.rounds == 1
-    rules = Rules(players=5, schedule=Schedule.EXPLICIT, explicit_sizes=(3, 1, 3, 10))
+    rules = Rules(player_count=5, schedule=Schedule.EXPLICIT, explicit_sizes=(3, 1, 3, 10))
     assert rules.hand_sizes == (3, 1, 3, 10)
     assert rules.rounds == 4
 
 
 @pytest.mark.parametrize(("players", "peak"), [(3, 17), (4, 11), (5, 10), (6, 8), (7, 7), (8, 6)])
 def test_default_max_cards_is_seed_000s_table_else_the_decks_most(players: int, peak: int) -> None:
-    rules = Rules(players=players)
+    rules = Rules(player_count=players)
     assert max(rules.hand_sizes) == peak
     assert rules.hand_sizes == tuple(range(1, peak + 1)) + tuple(range(peak, 0, -1))
     assert upriver.rules.default_max_cards(players) == peak
-    down_up = Rules(players=players, schedule=Schedule.DOWN_UP)
+    down_up = Rules(player_count=players, schedule=Schedule.DOWN_UP)
     assert down_up.hand_sizes[0] == peak
 
 
 def test_rules_are_frozen_and_replace_validates_again() -> None:
-    rules = Rules(players=4)
+    rules = Rules(player_count=4)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        rules.players = 5  # type: ignore[misc]
-    assert rules.replace(players=5).players == 5
-    assert rules.replace(players=5).hand_sizes[:-1] == rules.replace(players=5).hand_sizes[:-1]
-    assert max(rules.replace(players=7).hand_sizes) == 7
+        rules.player_count = 5  # type: ignore[misc]
+    assert rules.replace(player_count=5).player_count == 5
+    assert rules.replace(player_count=5).hand_sizes[:-1] == rules.replace(player_count=5).hand_sizes[:-1]
+    assert max(rules.replace(player_count=7).hand_sizes) == 7
     with pytest.raises(RulesError, match="players must be a whole number"):
-        rules.replace(players=9)
+        rules.replace(player_count=9)
     with pytest.raises(RulesError, match="the most for 8 players is 6"):
-        rules.replace(players=8, max_cards=7)
+        rules.replace(player_count=8, max_cards=7)
 
 
 def test_rules_compare_and_hash_by_options() -> None:
-    assert Rules(players=4) == Rules(players=4, max_cards=None)
-    assert hash(Rules(players=4)) == hash(Rules(players=4))
-    assert Rules(players=4) != Rules(players=4, scoring=Scoring.TEN_PLUS_BID)
+    assert Rules(player_count=4) == Rules(player_count=4, max_cards=None)
+    assert hash(Rules(player_count=4)) == hash(Rules(player_count=4))
+    assert Rules(player_count=4) != Rules(player_count=4, scoring=Scoring.TEN_PLUS_BID)
 
 
 # ------------------------------------------------------------------ presets
@@ -218,10 +220,10 @@ def test_preset_player_ranges_follow_the_seeds(name: str, low: int, high: int) -
     found = PRESETS[name]
     assert (found.min_players, found.max_players) == (low, high)
     for players in range(low, high + 1):
-        assert found.rules(players).players == players
+        assert found.rules(players).player_count == players
     for players in (low - 1, high + 1):
         with pytest.raises(RulesError) as info:
-            preset(name, players=players)
+            preset(name, player_count=players)
         message = str(info.value)
         assert f"the {name!r} preset" in message
         assert f"is for {low}–{high} players, not {players}" in message
@@ -243,19 +245,19 @@ def test_preset_player_ranges_follow_the_seeds(name: str, low: int, high: int) -
     ],
 )
 def test_preset_aliases_and_spelling(alias: str, name: str) -> None:
-    assert preset(alias, players=5) == PRESETS[name].rules(5)
+    assert preset(alias, player_count=5) == PRESETS[name].rules(5)
 
 
 def test_unknown_preset_is_refused_listing_the_presets() -> None:
     with pytest.raises(RulesError) as info:
-        preset("bridge", players=4)
+        preset("bridge", player_count=4)
     assert str(info.value) == (
         "unknown preset 'bridge': expected one of classic, classic-hook, countdown, closed-fists, overbid"
     )
 
 
 def test_presets_reproduce_the_seed_rule_sets() -> None:
-    classic = preset("classic", players=4)
+    classic = preset("classic", player_count=4)
     assert (
         classic.schedule,
         classic.first_dealer,
@@ -271,8 +273,8 @@ def test_presets_reproduce_the_seed_rule_sets() -> None:
         TrumpLead.BROKEN,
         Scoring.TEN_PLUS_BID,
     )
-    assert preset("classic-hook", players=4) == classic.replace(dealer_bid=DealerBid.HOOK)
-    countdown = preset("countdown", players=4)
+    assert preset("classic-hook", player_count=4) == classic.replace(dealer_bid=DealerBid.HOOK)
+    countdown = preset("countdown", player_count=4)
     assert (
         countdown.schedule,
         countdown.first_dealer,
@@ -289,10 +291,10 @@ def test_presets_reproduce_the_seed_rule_sets() -> None:
         Scoring.TRICKS_PLUS_TEN,
     )
     assert countdown.hand_sizes[0] == 10
-    assert preset("closed-fists", players=4) == countdown.replace(
+    assert preset("closed-fists", player_count=4) == countdown.replace(
         bidding=Bidding.SIMULTANEOUS, dealer_bid=DealerBid.FREE
     )
-    overbid = preset("overbid", players=3)
+    overbid = preset("overbid", player_count=3)
     assert (
         overbid.schedule,
         overbid.bidding,
@@ -303,21 +305,21 @@ def test_presets_reproduce_the_seed_rule_sets() -> None:
 
 
 def test_preset_overrides_change_single_options() -> None:
-    rules = preset("classic", players=4, dealer_bid=DealerBid.HOOK)
-    assert rules == preset("classic-hook", players=4)
-    assert preset("countdown", players=4, max_cards=8).hand_sizes[0] == 8
-    assert preset("classic", players=4, max_cards=3).hand_sizes == (1, 2, 3, 3, 2, 1)
+    rules = preset("classic", player_count=4, dealer_bid=DealerBid.HOOK)
+    assert rules == preset("classic-hook", player_count=4)
+    assert preset("countdown", player_count=4, max_cards=8).hand_sizes[0] == 8
+    assert preset("classic", player_count=4, max_cards=3).hand_sizes == (1, 2, 3, 3, 2, 1)
     with pytest.raises(RulesError, match="simultaneous"):
-        preset("countdown", players=4, bidding=Bidding.SIMULTANEOUS)
+        preset("countdown", player_count=4, bidding=Bidding.SIMULTANEOUS)
 
 
 @pytest.mark.parametrize("name", ["countdown", "closed-fists"])
 def test_countdown_schedule_can_be_overridden(name: str) -> None:
     """The countdown presets' placeholder start must not leak into other schedules."""
-    up_down = preset(name, players=4, schedule=Schedule.UP_DOWN)
+    up_down = preset(name, player_count=4, schedule=Schedule.UP_DOWN)
     assert up_down.schedule is Schedule.UP_DOWN
     assert max(up_down.hand_sizes) == 11
-    explicit = preset(name, players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(3, 2))
+    explicit = preset(name, player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(3, 2))
     assert explicit.hand_sizes == (3, 2)
 
 

@@ -80,7 +80,7 @@ def games(draw: st.DrawFn) -> Game:
         players = draw(st.integers(3, 8))
         bidding = draw(st.sampled_from(Bidding))
         rules = Rules(
-            players=players,
+            player_count=players,
             schedule=Schedule.EXPLICIT,
             explicit_sizes=tuple(draw(st.lists(st.integers(1, 52 // players), min_size=1, max_size=2))),
             bidding=bidding,
@@ -120,7 +120,7 @@ def _deal(players: int, size: int, seed: int) -> tuple[list[list[Card]], Card]:
 
 @pytest.mark.parametrize("kind", ["pimc", "ipimc"])
 def test_a_decision_does_not_depend_on_the_other_seats_hidden_cards(kind: str) -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(8,), dealer_bid=DealerBid.HOOK)
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(8,), dealer_bid=DealerBid.HOOK)
     hands, turned = _deal(4, 8, seed=5)
     # The same deal with seats 2 and 3 holding each other's cards: seat 1 (first to bid) cannot tell.
     swapped = [hands[0], hands[1], hands[3], hands[2]]
@@ -210,7 +210,7 @@ def test_sampled_worlds_respect_the_hand_the_played_cards_and_revealed_voids(
         for s, h in enumerate(hands):
             assert h & gone == 0
             # Recomputed here from the tricks: a seat that did not follow holds none of the led suit.
-            for trick in [t.cards for t in view.tricks] + [view.trick]:
+            for trick in [t.plays for t in view.tricks] + [view.trick]:
                 led = trick[0][1].suit if trick else None
                 for who, card in trick:
                     if who == s and s != seat and led is not None and card.suit is not led:
@@ -233,7 +233,7 @@ def test_the_constrained_dealer_fills_every_hand_when_voids_leave_one_way() -> N
 
 
 def test_deals_weighted_by_bids_give_a_high_bidder_more_trumps() -> None:
-    rules = Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(8,))
+    rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(8,))
     hands, turned = _deal(4, 8, seed=9)
     game = Game(rules, seed=1, dealer=0, auto_deal=False)
     game.deal(hands, turned)
@@ -248,7 +248,7 @@ def test_deals_weighted_by_bids_give_a_high_bidder_more_trumps() -> None:
 
 def test_a_search_bot_that_bid_nothing_sheds_its_king_under_the_ace() -> None:
     # Seat 1 bid 0 and holds K♠ 2♠ under the led A♠: kept, the king could win a later spade; the two cannot.
-    rules = Rules(players=3, schedule=Schedule.EXPLICIT, explicit_sizes=(2,))
+    rules = Rules(player_count=3, schedule=Schedule.EXPLICIT, explicit_sizes=(2,))
     hands = [cards_in(mask_of(Card.parse(c) for c in h.split())) for h in ("AS 3S", "KS 2S", "4H 5H")]
     game = Game(rules, seed=1, dealer=2, auto_deal=False)
     game.deal(hands, Card.parse("9C"))

@@ -18,7 +18,9 @@ def cards(text: str) -> tuple[Card, ...]:
 
 def two_round_game() -> Game:
     """Ann deals 1 card a round; hearts then spades are trump; Cid takes round 1, Dee takes round 2."""
-    game = Game(Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 1)), NAMES, auto_deal=False)
+    game = Game(
+        Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(1, 1)), NAMES, auto_deal=False
+    )
     game.deal([cards("2C"), cards("3C"), cards("AH"), cards("4C")], Card.parse("5H"))
     for bid in (0, 1, 0, 0):  # Bob, Cid, Dee, Ann
         game.bid(bid)
@@ -66,7 +68,9 @@ def test_headline_before_any_round_is_scored() -> None:
 
 
 def test_score_keeping_round_without_trump_shows_a_dash() -> None:
-    game = Game(Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2,)), NAMES, auto_deal=False)
+    game = Game(
+        Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(2,)), NAMES, auto_deal=False
+    )
     game.deal_at_table()
     console = Console(width=80, record=True)
     console.print(ScoreSheet.of(game).table())

@@ -1,7 +1,7 @@
 """upriver: Up and Down the River (Oh Hell, Nomination Whist), rules-exact.
 
 >>> from upriver import Game, preset
->>> game = Game(preset("countdown", players=4), ["Ann", "Bob", "Cid", "Dee"], seed=1)
+>>> game = Game(preset("countdown", player_count=4), ["Ann", "Bob", "Cid", "Dee"], seed=1)
 >>> game.hand_size, game.players[game.dealer], game.players[game.to_act]
 (10, 'Ann', 'Bob')
 """

@@ -77,11 +77,16 @@ Action = DealAction | BidAction | PlayAction | TricksAction
 
 
 class Trick(NamedTuple):
-    """One trick: who led, the cards in play order with their seats, and who won it."""
+    """One finished trick: who led, each (seat, card) in play order, and who won it."""
 
     leader: int
-    cards: tuple[tuple[int, Card], ...]
+    plays: tuple[tuple[int, Card], ...]
     winner: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards alone, in play order."""
+        return tuple(card for _, card in self.plays)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,7 +102,8 @@ class RoundResult:
     hands: tuple[tuple[Card, ...], ...] | None
     bids: tuple[int, ...]
     plays: tuple[Card, ...] | None
-    tricks: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    """Tricks each seat took, in seat order."""
     scores: tuple[int, ...]
 
 

@@ -1,6 +1,14 @@
-"""The few exceptions upriver raises; each message is a sentence a player can act on."""
+"""The few exceptions upriver raises; each message is a sentence a player can act on.
+
+Each error also carries its facts as data (the rule, the seat, the values involved), so
+an adapter can word the same refusal in another language or for another person
+("You must follow suit") without parsing the sentence.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
 
 __all__ = [
     "IllegalActionError",
@@ -20,20 +28,39 @@ class NotationError(UpriverError, ValueError):
 
 
 class RulesError(UpriverError, ValueError):
-    """A rules object that cannot be played: an impossible or contradictory option."""
+    """A rules object that cannot be played: an impossible or contradictory option.
+
+    ``option`` names the rule option at fault, spelled as in the game record
+    (``"bidding"``, ``"max_cards"``, …), or is ``None`` when several options clash
+    or the player count is at fault.
+    """
+
+    def __init__(self, message: str, *, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
-class IllegalActionError(UpriverError):
+class IllegalActionError(UpriverError, ValueError):
     """A bid, card or other action the rules refuse; the game is left exactly as it was.
 
     ``rule`` is a short name of the rule broken (``"follow suit"``, ``"hook"``, …),
-    ``seat`` the seat that tried to act (``None`` when no seat is concerned).
+    ``seat`` the seat that tried to act (``None`` when no seat is concerned) and
+    ``facts`` the values the sentence is made of (for ``"follow suit"``: the suit
+    ``led`` and the cards ``held`` of it), so the refusal can be worded again.
     """
 
-    def __init__(self, message: str, *, rule: str, seat: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str,
+        seat: int | None = None,
+        facts: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.seat = seat
+        self.facts: Mapping[str, object] = MappingProxyType(dict(facts or {}))
 
 
 class RecordError(UpriverError, ValueError):

@@ -7,7 +7,7 @@ record appended to :attr:`Game.log`. A refused action leaves the game exactly as
 it was. Adapters (terminal, web, bots, RL) reach the rules only through here.
 
 >>> from upriver import Card, Game, preset
->>> game = Game(preset("classic", players=4), seed=7)
+>>> game = Game(preset("classic", player_count=4), seed=7)
 >>> game.phase, game.hand_size, game.to_act
 (<Phase.BIDDING: 'bidding'>, 1, 0)
 >>> game.legal_bids()
@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from typing import overload
 
 from upriver.actions import (
     BidAction,
@@ -31,24 +32,21 @@ from upriver.actions import (
 )
 from upriver.cards import SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.deal import check_hands, draw_for_dealer, shuffled_deck
-from upriver.errors import IllegalActionError
+from upriver.errors import IllegalActionError, NotationError, RulesError
+from upriver.legality import BidRestriction, follow_suit_refusal, trump_lead_refusal
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, TrumpLead
 from upriver.state import GameState
-from upriver.view import SeatView
+from upriver.view import SeatView, TableView
 
-__all__ = ["Game"]
+__all__ = ["Game", "Move"]
+
+Move = Card | int | str
+"""A move as :meth:`Game.move` takes it: a bid (``int``), a card, or a card's text (``"TH"``)."""
 
 _SEED_MASK = (1 << 64) - 1
 _DRAW = 0xFFFF_FFFF
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
-
-
-def _spoken(items: Sequence[object]) -> str:
-    words = [str(item) for item in items]
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
 
 
 class Game(GameState):
@@ -60,6 +58,9 @@ class Game(GameState):
     ``FirstDealer.LEFT_OF_KEEPER`` the ``keeper`` seat (default: the last seat)
     keeps score and the seat to its left deals. With ``auto_deal`` off the game
     waits in :attr:`Phase.DEALING` for :meth:`deal` or :meth:`deal_at_table`.
+
+    :raises RulesError: when the number of names is not the rules' player count.
+    :raises ValueError: when ``dealer`` or ``keeper`` is not a seat.
     """
 
     __slots__ = ()
@@ -74,35 +75,34 @@ class Game(GameState):
         keeper: int | None = None,
         auto_deal: bool = True,
     ) -> None:
-        n = rules.players
+        if not isinstance(rules, Rules):
+            raise TypeError(f"a game needs Rules, not {type(rules).__name__}")
+        n = rules.player_count
         names = tuple(players) if players is not None else tuple(f"P{i + 1}" for i in range(n))
         if len(names) != n:
-            raise IllegalActionError(
-                f"the rules are for {n} players but {len(names)} names were given",
-                rule="players",
-            )
+            raise RulesError(f"the rules are for {n} players but {len(names)} names were given")
         for seat in (dealer, keeper):
-            if seat is not None and not 0 <= seat < n:
-                raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {n - 1}", rule="seat")
-        self.rules = rules
-        self.players = names
-        self.seed = secrets.randbits(63) if seed is None else seed
-        self.auto_deal = auto_deal
+            if seat is not None:
+                self._check_seat(seat, n)
+        self._rules = rules
+        self._players = names
+        self._seed = secrets.randbits(63) if seed is None else seed
+        self._auto_deal = auto_deal
         self._n = n
         self._sizes = rules.hand_sizes
         self._scoring = rules.scoring
         self._trump_must_break = rules.trump_lead is TrumpLead.BROKEN
         self._simultaneous = rules.bidding is Bidding.SIMULTANEOUS
-        self.dealer_draw = ()
+        self._dealer_draw = ()
         if dealer is None:
             if rules.first_dealer is FirstDealer.FIRST_JACK:
-                self.dealer_draw = draw_for_dealer(self._rng_for(_DRAW), n)
-                dealer = self.dealer_draw[-1][0]
+                self._dealer_draw = draw_for_dealer(self._rng_for(_DRAW), n)
+                dealer = self._dealer_draw[-1][0]
             elif rules.first_dealer is FirstDealer.LEFT_OF_KEEPER:
                 dealer = ((n - 1 if keeper is None else keeper) + 1) % n
             else:
                 dealer = 0
-        self.first_dealer = dealer
+        self._first_dealer = dealer
         self._totals = [0] * n
         self._results = []
         self._log = []
@@ -113,34 +113,56 @@ class Game(GameState):
         self._dealer = (dealer - 1) % n
         self._start_round()
 
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know, and nothing more: the only object bots and clients receive."""
-        if not 0 <= seat < self._n:
-            raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {self._n - 1}", rule="seat")
-        bidding = self._phase is Phase.BIDDING
-        hidden = bidding and self._simultaneous
+    @staticmethod
+    def _check_seat(seat: object, n: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat {seat!r} does not exist: seats are 0 to {n - 1}")
+
+    @overload
+    def view(self, seat: int) -> SeatView: ...
+
+    @overload
+    def view(self, seat: None) -> TableView: ...
+
+    def view(self, seat: int | None) -> SeatView | TableView:
+        """What ``seat`` may know, and nothing more: the only object bots and clients receive.
+
+        ``view(None)`` is a spectator's view: no hand, and under simultaneous bidding no
+        bid until every seat has bid.
+
+        :raises ValueError: when ``seat`` is not a seat of this game.
+        """
+        if seat is not None:
+            self._check_seat(seat, self._n)
+        hidden = self._phase is Phase.BIDDING and self._simultaneous
+        public = {
+            "players": self._players,
+            "rules": self._rules,
+            "phase": self._phase,
+            "round_number": self.round_number,
+            "hand_size": self.hand_size,
+            "dealer": self._dealer,
+            "to_act": self.to_act,
+            "turned": self._turned,
+            "trump": self._trump,
+            "bids": tuple(b if not hidden or s == seat else None for s, b in enumerate(self._bids)),
+            "bids_made": self._bids_made,
+            "trick": self.trick,
+            "leader": self.leader,
+            "tricks": self.tricks,
+            "tricks_won": tuple(self._tricks),
+            "trump_broken": self._broken,
+            "totals": self.totals,
+            "history": tuple(self._results),
+            "last_trick": self.last_trick,
+        }
+        if seat is None:
+            return TableView(**public)  # type: ignore[arg-type]
         return SeatView(
+            **public,  # type: ignore[arg-type]
             seat=seat,
-            players=self.players,
-            rules=self.rules,
-            phase=self._phase,
-            round_number=self.round_number,
-            hand_size=self.hand_size,
-            dealer=self._dealer,
-            to_act=self.to_act,
             hand=cards_in(self._hands[seat]),
-            turned=self._turned,
-            trump=self._trump,
-            bids=tuple(b if not hidden or s == seat else None for s, b in enumerate(self._bids)),
-            bids_made=self._bids_made,
-            trick=self.trick,
-            leader=self.leader,
-            tricks=self.tricks,
-            tricks_won=tuple(self._tricks),
-            trump_broken=self._broken,
-            totals=self.totals,
-            history=tuple(self._results),
-            legal_bids=self.legal_bids(seat) if bidding else (),
+            legal_bids=self.legal_bids(seat) if self._phase is Phase.BIDDING else (),
             legal_cards=self.legal_cards(seat),
         )
 
@@ -269,7 +291,7 @@ class Game(GameState):
                 self._bidder(seat)
             except IllegalActionError:
                 return ()
-        rule = self.rules.dealer_bid
+        rule = self._rules.dealer_bid
         if rule is DealerBid.FREE or not self._is_last_bid():
             return self._bid_range
         size = self._size
@@ -280,7 +302,11 @@ class Game(GameState):
         return over or (size,)
 
     def check_bid(self, bid: int, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError`, naming the player and rule, unless the bid is legal."""
+        """Raise :class:`IllegalActionError`, naming the player and rule, unless the bid is legal.
+
+        :raises IllegalActionError: with ``rule`` "turn order", "one bid", "seat", "bid range",
+            "hook" or "overbid", and the facts of the refusal.
+        """
         seat = self._bidder(seat)
         name, size = self.players[seat], self._size
         if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= size:
@@ -288,26 +314,33 @@ class Game(GameState):
                 f"{name} may not bid {bid!r}: a bid is a whole number from 0 to {size}, the cards in hand",
                 rule="bid range",
                 seat=seat,
+                facts={"bid": bid, "tricks": size},
             )
+        restriction = self.bid_restriction(seat)
+        if restriction is not None and bid in restriction.forbidden:
+            raise restriction.refusal(bid, name)
+
+    def bid_restriction(self, seat: int | None = None) -> BidRestriction | None:
+        """The dealer's restriction on this bid, when it forbids any bid; else ``None``.
+
+        Only the last bid of a round under the hook or overbid rule is restricted, so
+        this is ``None`` for every other seat, under free dealer bids and under
+        simultaneous bidding.
+        """
         legal = self.legal_bids(seat)
-        if bid in legal:
-            return
-        others = sum(b for b in self._bids if b is not None)
-        if self.rules.dealer_bid is DealerBid.HOOK:
-            reason = (
-                f"with the hook, the bids may not total {size}, the number of tricks "
-                f"(the others bid {others})"
-            )
-            rule = "hook"
-        else:
-            reason = (
-                f"the dealer must overbid, making the total more than {size} tricks (the others bid {others})"
-            )
-            rule = "overbid"
-        raise IllegalActionError(
-            f"{name} may not bid {bid}: {reason}; {name} may bid {_spoken(legal)}",
+        rule = self._rules.dealer_bid
+        if rule is DealerBid.FREE or not legal or not self._is_last_bid():
+            return None
+        forbidden = tuple(b for b in self._bid_range if b not in legal)
+        if not forbidden:
+            return None
+        return BidRestriction(
             rule=rule,
-            seat=seat,
+            seat=self._to_act,
+            tricks=self._size,
+            others=sum(b for b in self._bids if b is not None),
+            forbidden=forbidden,
+            allowed=legal,
         )
 
     def can_bid(self, bid: int, seat: int | None = None) -> bool:
@@ -349,8 +382,30 @@ class Game(GameState):
             return ()
         return cards_in(self._legal_mask())
 
-    def check_play(self, card: Card, seat: int | None = None) -> None:
-        """Raise :class:`IllegalActionError`, naming the player and rule, unless the card is legal."""
+    def _card(self, card: Card | str, actor: int) -> Card:
+        """The card meant by ``card`` (a card or its text), or raise naming the player."""
+        if type(card) is Card:
+            return card
+        if isinstance(card, str):
+            try:
+                return Card.parse(card)
+            except NotationError:
+                pass
+        raise IllegalActionError(
+            f"{self.players[actor]} must play a card like 'TH', not {card!r}",
+            rule="card",
+            seat=actor,
+            facts={"card": card},
+        )
+
+    def check_play(self, card: Card | str, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError`, naming the player and rule, unless the card is legal.
+
+        ``card`` is a :class:`Card` or its text (``"TH"``, ``"10h"``).
+
+        :raises IllegalActionError: with ``rule`` "turn order", "card", "card in hand",
+            "follow suit" or "trump broken", and the facts of the refusal.
+        """
         if self._phase is not Phase.PLAYING:
             raise IllegalActionError(
                 f"{self._who(seat)}may not play a card now: the game is {self._phase.value}",
@@ -364,46 +419,45 @@ class Game(GameState):
             raise IllegalActionError(
                 f"it is {name}'s turn to play, not {other}'s", rule="turn order", seat=seat
             )
-        if not isinstance(card, Card):
-            raise IllegalActionError(
-                f"{name} must play a card like 'TH', not {card!r}", rule="card", seat=actor
-            )
+        card = self._card(card, actor)
         hand = self._hands[actor]
         if not hand & card.mask:
-            raise IllegalActionError(f"{name} does not hold {card}", rule="card in hand", seat=actor)
+            raise IllegalActionError(
+                f"{name} does not hold {card}", rule="card in hand", seat=actor, facts={"card": card}
+            )
         if card.mask & self._legal_mask():
             return
         if self._trick_cards:
-            led = self._trick_cards[0].suit
-            raise IllegalActionError(
-                f"{name} must follow suit: {led.name.lower()} were led and {name} holds "
-                f"{' '.join(str(c) for c in cards_in(hand & self._lead_mask))}",
-                rule="follow suit",
-                seat=actor,
-            )
-        raise IllegalActionError(
-            f"{name} may not lead trump ({card.suit.name.lower()}) before trump is broken: "
-            "no trump has been played this round and they hold other suits",
-            rule="trump broken",
-            seat=actor,
-        )
+            held = cards_in(hand & self._lead_mask)
+            raise follow_suit_refusal(name, actor, self._trick_cards[0].suit, held)
+        raise trump_lead_refusal(name, actor, card.suit)
 
-    def can_play(self, card: Card, seat: int | None = None) -> bool:
-        """Whether :meth:`play` would accept this card."""
-        return (
-            self._phase is Phase.PLAYING
-            and (seat is None or seat == self._to_act)
-            and isinstance(card, Card)
-            and bool(card.mask & self._legal_mask())
-        )
+    def can_play(self, card: Card | str, seat: int | None = None) -> bool:
+        """Whether :meth:`play` would accept this card (a :class:`Card` or its text)."""
+        if self._phase is not Phase.PLAYING or (seat is not None and seat != self._to_act):
+            return False
+        if type(card) is not Card:
+            try:
+                card = self._card(card, self._to_act)
+            except IllegalActionError:
+                return False
+        return bool(card.mask & self._legal_mask())
 
-    def play(self, card: Card, seat: int | None = None) -> PlayAction:
-        """Play ``card`` for the seat to act (``seat``, if given, must be that seat)."""
+    def play(self, card: Card | str, seat: int | None = None) -> PlayAction:
+        """Play ``card`` (a :class:`Card` or its text) for the seat to act.
+
+        ``seat``, if given, must be the seat to act.
+
+        :raises IllegalActionError: as :meth:`check_play`; the game is unchanged.
+        """
         actor = self._to_act
+        if type(card) is not Card:
+            if self._phase is not _PLAYING:
+                self.check_play(card, seat)
+            card = self._card(card, actor)
         if (
             self._phase is not _PLAYING
             or (seat is not None and seat != actor)
-            or type(card) is not Card
             or not card.mask & self._legal_mask()
         ):
             self.check_play(card, seat)
@@ -439,6 +493,36 @@ class Game(GameState):
         if len(self._finished) == self._size:
             self._finish_round()
         return action
+
+    # ------------------------------------------------------------------ moves
+
+    def check_move(self, move: Move, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless :meth:`move` would accept ``move``.
+
+        A ``bool`` is neither a bid nor a card and is refused as a card.
+        """
+        if isinstance(move, int) and not isinstance(move, bool):
+            self.check_bid(move, seat)
+        else:
+            self.check_play(move, seat)  # type: ignore[arg-type]  # check_play names a non-card
+
+    def can_move(self, move: Move, seat: int | None = None) -> bool:
+        """Whether :meth:`move` would accept ``move``."""
+        if type(move) is int:
+            return self.can_bid(move, seat)
+        return not isinstance(move, int) and self.can_play(move, seat)
+
+    def move(self, move: Move, seat: int | None = None) -> BidAction | PlayAction:
+        """Make a move for ``seat`` (default: the seat to act): a bid if ``move`` is an ``int``,
+        else the card it is or names. The one entry point for code that handles both.
+
+        :raises IllegalActionError: as :meth:`check_bid` or :meth:`check_play`; nothing changes.
+        """
+        if type(move) is int:
+            return self.bid(move, seat)
+        if isinstance(move, int):
+            self.check_move(move, seat)
+        return self.play(move, seat)  # type: ignore[arg-type]
 
     # --------------------------------------------------- score-only rounds
 
@@ -497,7 +581,7 @@ class Game(GameState):
                 hands=None if self._dealt is None else tuple(cards_in(m) for m in self._dealt),
                 bids=bids,
                 plays=None if self._dealt is None else tuple(self._plays),
-                tricks=tuple(self._tricks),
+                tricks_won=tuple(self._tricks),
                 scores=scores,
             )
         )

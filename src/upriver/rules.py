@@ -3,14 +3,16 @@
 A :class:`Rules` object is frozen and validated when it is made: if it exists, a
 game can be played under it. Option values are spelled as in the game record.
 
->>> rules = Rules(players=4)
+>>> rules = Rules(player_count=4)
 >>> rules.hand_sizes[:3], len(rules.hand_sizes)
 ((1, 2, 3), 22)
->>> Rules(players=8, max_cards=10)
+>>> Rules.from_options({"preset": "countdown", "bidding": "simultaneous"}, player_count=5).dealer_bid
+<DealerBid.FREE: 'free'>
+>>> Rules(player_count=8, max_cards=10)
 Traceback (most recent call last):
 ...
 upriver.errors.RulesError: 8 players × 10 cards + 1 turn-up needs 81 cards; the most for 8 players is 6
->>> preset("classic", players=5).hand_sizes[-3:]
+>>> preset("classic", player_count=5).hand_sizes[-3:]
 (3, 2, 1)
 """
 
@@ -19,10 +21,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from upriver.errors import RulesError
 
 __all__ = [
+    "OPTION_NAMES",
     "PRESETS",
     "Bidding",
     "DealerBid",
@@ -36,6 +40,8 @@ __all__ = [
     "most_cards",
     "preset",
 ]
+
+_E = TypeVar("_E", bound=enum.Enum)
 
 DECK_SIZE = 52
 MIN_PLAYERS = 3
@@ -99,6 +105,18 @@ class Scoring(enum.Enum):
     """One point a trick, plus 10 for an exact bid; no penalty (seeds 001–004)."""
 
 
+_CHOICES: dict[str, type[enum.Enum]] = {
+    "first_dealer": FirstDealer,
+    "bidding": Bidding,
+    "dealer_bid": DealerBid,
+    "trump_lead": TrumpLead,
+    "scoring": Scoring,
+}
+
+OPTION_NAMES = ("preset", "schedule", "max_cards", *_CHOICES)
+"""The keys of a rules section in a game record, and of :meth:`Rules.from_options`."""
+
+
 def most_cards(players: int) -> int:
     """The largest hand size that leaves one card to turn up for trump."""
     return (DECK_SIZE - 1) // players
@@ -116,6 +134,19 @@ def _too_many_cards(players: int, cards: int) -> str:
     )
 
 
+def _choice(kind: type[_E], value: object, name: str) -> _E:
+    """An option's enum member from the member itself or its record spelling, in any case."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        spelled = value.strip().lower().replace("_", "-").replace(" ", "-")
+        for member in kind:
+            if member.value == spelled:
+                return member
+    choices = ", ".join(repr(member.value) for member in kind)
+    raise RulesError(f"{name} must be one of {choices}, not {value!r}", option=name)
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
     """Every rule option of RULES.md, validated on construction.
@@ -127,7 +158,7 @@ class Rules:
     :attr:`hand_sizes`.
     """
 
-    players: int
+    player_count: int
     schedule: Schedule = Schedule.UP_DOWN
     max_cards: int | None = None
     explicit_sizes: tuple[int, ...] = ()
@@ -139,28 +170,20 @@ class Rules:
     hand_sizes: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, kind in (
-            ("schedule", Schedule),
-            ("first_dealer", FirstDealer),
-            ("bidding", Bidding),
-            ("dealer_bid", DealerBid),
-            ("trump_lead", TrumpLead),
-            ("scoring", Scoring),
-        ):
-            value = getattr(self, name)
-            if isinstance(value, str) and not isinstance(value, enum.Enum):
-                # The written form of the game record is accepted as well as the enum.
-                spelled = value.strip().lower().replace("_", "-")
-                value = next((member for member in kind if member.value == spelled), value)
-                object.__setattr__(self, name, value)
-            if not isinstance(value, kind):
-                choices = ", ".join(repr(member.value) for member in kind)
-                raise RulesError(f"{name} must be one of {choices}, not {value!r}")
+        object.__setattr__(self, "schedule", _choice(Schedule, self.schedule, "schedule"))
+        for name, kind in _CHOICES.items():
+            object.__setattr__(self, name, _choice(kind, getattr(self, name), name))
         if not isinstance(self.explicit_sizes, tuple):
+            if not isinstance(self.explicit_sizes, list):
+                raise RulesError(
+                    f"explicit hand sizes are a list of whole numbers, not {self.explicit_sizes!r}",
+                    option="schedule",
+                )
             object.__setattr__(self, "explicit_sizes", tuple(self.explicit_sizes))
-        if not isinstance(self.players, int) or not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+        count = self.player_count
+        if not isinstance(count, int) or isinstance(count, bool) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
             raise RulesError(
-                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players!r}"
+                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {count!r}"
             )
         if self.bidding is Bidding.SIMULTANEOUS and self.dealer_bid is not DealerBid.FREE:
             raise RulesError(
@@ -172,26 +195,39 @@ class Rules:
     def _resolve_sizes(self) -> tuple[int, ...]:
         if self.schedule is Schedule.EXPLICIT:
             if self.max_cards is not None:
-                raise RulesError("max_cards applies to 'up-down' and 'down-up', not to an explicit list")
+                raise RulesError(
+                    "max_cards applies to 'up-down' and 'down-up', not to an explicit list",
+                    option="max_cards",
+                )
             if not self.explicit_sizes:
-                raise RulesError("an explicit schedule needs at least one hand size, e.g. [7]")
-            limit = DECK_SIZE // self.players
+                raise RulesError(
+                    "an explicit schedule needs at least one hand size, e.g. [7]", option="schedule"
+                )
+            limit = DECK_SIZE // self.player_count
             for size in self.explicit_sizes:
                 if not isinstance(size, int) or isinstance(size, bool) or size < 1:
-                    raise RulesError(f"hand sizes must be whole numbers of at least 1, not {size!r}")
+                    raise RulesError(
+                        f"hand sizes must be whole numbers of at least 1, not {size!r}", option="schedule"
+                    )
                 if size > limit:
                     raise RulesError(
-                        f"{self.players} players × {size} cards needs {self.players * size} cards; "
-                        f"the deck has 52, so the most for {self.players} players is {limit}"
+                        f"{self.player_count} players × {size} cards needs {self.player_count * size} cards; "
+                        f"the deck has 52, so the most for {self.player_count} players is {limit}",
+                        option="schedule",
                     )
             return tuple(self.explicit_sizes)
         if self.explicit_sizes:
-            raise RulesError(f"explicit hand sizes need schedule 'explicit', not {self.schedule.value!r}")
-        peak = default_max_cards(self.players) if self.max_cards is None else self.max_cards
+            raise RulesError(
+                f"explicit hand sizes need schedule 'explicit', not {self.schedule.value!r}",
+                option="schedule",
+            )
+        peak = default_max_cards(self.player_count) if self.max_cards is None else self.max_cards
         if not isinstance(peak, int) or isinstance(peak, bool) or peak < 1:
-            raise RulesError(f"max_cards must be a whole number of at least 1, not {peak!r}")
-        if peak > most_cards(self.players):
-            raise RulesError(_too_many_cards(self.players, peak))
+            raise RulesError(
+                f"max_cards must be a whole number of at least 1, not {peak!r}", option="max_cards"
+            )
+        if peak > most_cards(self.player_count):
+            raise RulesError(_too_many_cards(self.player_count, peak), option="max_cards")
         up = tuple(range(1, peak + 1))
         down = up[::-1]
         return up + down if self.schedule is Schedule.UP_DOWN else down + up[1:]
@@ -205,6 +241,67 @@ class Rules:
         """A copy with some options changed, validated again."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    @classmethod
+    def from_options(cls, options: Mapping[str, object], *, player_count: int) -> Rules:
+        """Rules from options spelled as in the game record, laid over a preset when one is named.
+
+        This is the one reading of rule options that every adapter uses (records, the
+        web lobby, the score keeper, the command line, the RL environments), so they
+        accept and refuse exactly the same combinations. Keys are :data:`OPTION_NAMES`;
+        ``None`` means "not given". ``schedule`` is ``"up-down"``, ``"down-up"`` or a list
+        of hand sizes. Options given override the preset's, with one consequence spelled
+        out: ``bidding="simultaneous"`` without ``dealer_bid`` makes the dealer's bid
+        free, since closed fists have no last bidder (this is how ``closed-fists``
+        derives from ``countdown``); with ``dealer_bid`` "hook" or "overbid" it is refused.
+
+        :raises RulesError: naming the option at fault in :attr:`RulesError.option`.
+        """
+        for key in options:
+            if key not in OPTION_NAMES:
+                raise RulesError(
+                    f"unknown rule option {key!r}: the options are {', '.join(OPTION_NAMES)}", option=key
+                )
+        given = {key: value for key, value in options.items() if value is not None}
+        name = given.pop("preset", None)
+        fields: dict[str, Any] = {}
+        if "schedule" in given:
+            schedule = given.pop("schedule")
+            if isinstance(schedule, list | tuple):
+                fields["schedule"] = Schedule.EXPLICIT
+                fields["explicit_sizes"] = tuple(schedule)
+            else:
+                fields["schedule"] = _choice(Schedule, schedule, "schedule")
+                if fields["schedule"] is Schedule.EXPLICIT:
+                    raise RulesError(
+                        "an explicit schedule is written as a list of hand sizes, e.g. [1, 2, 3]",
+                        option="schedule",
+                    )
+        for key, value in given.items():
+            fields[key] = _choice(_CHOICES[key], value, key) if key in _CHOICES else value
+        if fields.get("bidding") is Bidding.SIMULTANEOUS:
+            fields.setdefault("dealer_bid", DealerBid.FREE)
+        if name is None:
+            return cls(player_count=player_count, **fields)
+        if not isinstance(name, str):
+            raise RulesError(f"a preset is named by text, like 'classic', not {name!r}", option="preset")
+        return preset(name, player_count, **fields)
+
+    def options(self) -> dict[str, object]:
+        """The rule options as a game record writes them, with the peak hand size resolved.
+
+        ``Rules.from_options(rules.options(), player_count=rules.player_count)`` plays
+        exactly as ``rules`` does.
+        """
+        written: dict[str, object] = {}
+        if self.schedule is Schedule.EXPLICIT:
+            written["schedule"] = list(self.explicit_sizes)
+        else:
+            written["schedule"] = self.schedule.value
+            written["max_cards"] = max(self.hand_sizes)
+        for name in _CHOICES:
+            written[name] = getattr(self, name).value
+        return written
+
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Preset:
@@ -216,20 +313,31 @@ class Preset:
     min_players: int
     max_players: int
     options: Mapping[str, object]
+    """Rules fields, as enum members."""
+    start_cards: int | None = None
+    """The first hand size of a ``down-up`` game when ``max_cards`` is not given, capped at
+    the deck's most for the player count ("full games start with 8 or 10 cards")."""
 
-    def rules(self, players: int, **overrides: object) -> Rules:
-        """The preset's rules for this many players; ``overrides`` change single options."""
-        if not self.min_players <= players <= self.max_players:
+    def rules(self, player_count: int, **overrides: object) -> Rules:
+        """The preset's rules for this many players; ``overrides`` change single fields.
+
+        :raises RulesError: when the preset is not written for ``player_count`` players,
+            or an override makes the rules impossible.
+        """
+        if (
+            not isinstance(player_count, int)
+            or isinstance(player_count, bool)
+            or not self.min_players <= player_count <= self.max_players
+        ):
             raise RulesError(
                 f"the {self.name!r} preset (seed {self.seed}) is for {self.min_players}–"
-                f"{self.max_players} players, not {players}; use custom rules for other counts"
+                f"{self.max_players} players, not {player_count}; use custom rules for other counts"
             )
         options: dict[str, object] = {**self.options, **overrides}
-        if options.get("max_cards") == "start":
-            # "full games start with 8 or 10 cards": 10 where the deck allows it; other schedules' default.
-            down_up = options.get("schedule") is Schedule.DOWN_UP
-            options["max_cards"] = min(10, most_cards(players)) if down_up else None
-        return Rules(players=players, **options)  # type: ignore[arg-type]
+        down_up = _choice(Schedule, options.get("schedule", Schedule.UP_DOWN), "schedule") is Schedule.DOWN_UP
+        if "max_cards" not in options and down_up and self.start_cards is not None:
+            options["max_cards"] = min(self.start_cards, most_cards(player_count))
+        return Rules(player_count=player_count, **options)  # type: ignore[arg-type]
 
 
 CLASSIC = Preset(
@@ -265,9 +373,9 @@ COUNTDOWN = Preset(
     "keeper deals, hook on the dealer, 1 a trick + 10 for an exact bid",
     min_players=4,
     max_players=8,
+    start_cards=10,
     options={
         "schedule": Schedule.DOWN_UP,
-        "max_cards": "start",
         "first_dealer": FirstDealer.LEFT_OF_KEEPER,
         "bidding": Bidding.SEQUENTIAL,
         "dealer_bid": DealerBid.HOOK,
@@ -309,10 +417,14 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (CLASSIC, CLASSIC_HOOK, COUNTDO
 _ALIASES = {"000": "classic", "001": "countdown", "002": "overbid", "003": "countdown", "004": "countdown"}
 
 
-def preset(name: str, players: int, **overrides: object) -> Rules:
-    """The rules of a named preset (or a seed number such as ``"000"``) for ``players`` players."""
+def preset(name: str, player_count: int, **overrides: object) -> Rules:
+    """The rules of a named preset (or a seed number such as ``"000"``) for ``player_count`` players.
+
+    :raises RulesError: for an unknown name, a player count the preset is not for, or
+        overrides that make the rules impossible.
+    """
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     found = PRESETS.get(key)
     if found is None:
-        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}")
-    return found.rules(players, **overrides)
+        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}", option="preset")
+    return found.rules(player_count, **overrides)

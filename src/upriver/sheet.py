@@ -5,7 +5,7 @@
 terminal game) and :attr:`ScoreSheet.headline` says who leads or who won.
 
 >>> from upriver import Game, preset
->>> game = Game(preset("classic", players=4), ["Ann", "Bob", "Cid", "Dee"], seed=1)
+>>> game = Game(preset("classic", player_count=4), ["Ann", "Bob", "Cid", "Dee"], seed=1)
 >>> sheet = ScoreSheet.of(game)
 >>> sheet.rows[0].hand_size, sheet.rows[0].finished, sheet.headline
 (1, False, 'No round has been scored yet')
@@ -82,7 +82,7 @@ class ScoreSheet:
         With ``viewer`` set, the sheet shows only what that seat may know: under
         simultaneous bidding the others' bids stay blank until everyone has bid.
         """
-        n = game.rules.players
+        n = game.rules.player_count
         running = [0] * n
         rows = []
         for result in game.results:
@@ -92,7 +92,7 @@ class ScoreSheet:
                 cells.append(
                     SheetCell(
                         bid=result.bids[seat],
-                        tricks=result.tricks[seat],
+                        tricks=result.tricks_won[seat],
                         score=result.scores[seat],
                         total=running[seat],
                     )

@@ -7,6 +7,8 @@ a tuple or another immutable object, so nothing read here can alter the game.
 
 from __future__ import annotations
 
+from typing import Self
+
 from upriver.actions import Action, Phase, RoundResult, Trick
 from upriver.cards import Card, Suit, cards_in
 from upriver.rules import Rules, Scoring
@@ -20,13 +22,16 @@ class GameState:
     """A game's state and its read-only accessors; see :class:`upriver.game.Game`."""
 
     __slots__ = (
+        "_auto_deal",
         "_bid_range",
         "_bids",
         "_bids_made",
         "_broken",
         "_dealer",
+        "_dealer_draw",
         "_dealt",
         "_finished",
+        "_first_dealer",
         "_hands",
         "_last_finished",
         "_lead_mask",
@@ -34,10 +39,13 @@ class GameState:
         "_log",
         "_n",
         "_phase",
+        "_players",
         "_plays",
         "_results",
         "_round",
+        "_rules",
         "_scoring",
+        "_seed",
         "_simultaneous",
         "_size",
         "_sizes",
@@ -52,24 +60,14 @@ class GameState:
         "_turned",
         "_win_card",
         "_win_seat",
-        "auto_deal",
-        "dealer_draw",
-        "first_dealer",
-        "players",
-        "rules",
-        "seed",
     )
 
-    rules: Rules
-    players: tuple[str, ...]
-    seed: int
-    """Every random choice of the game follows from it (a random one when none was given)."""
-    auto_deal: bool
-    """Whether each round is dealt from the seed as soon as it starts."""
-    dealer_draw: tuple[tuple[int, Card], ...]
-    """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
-    first_dealer: int
-    """The seat that dealt the first round."""
+    _rules: Rules
+    _players: tuple[str, ...]
+    _seed: int
+    _auto_deal: bool
+    _dealer_draw: tuple[tuple[int, Card], ...]
+    _first_dealer: int
     _bid_range: tuple[int, ...]
     _bids: list[int | None]
     _bids_made: int
@@ -106,6 +104,56 @@ class GameState:
     _turned: Card | None
     _win_card: Card
     _win_seat: int
+
+    def copy(self) -> Self:
+        """An independent copy of the game, for search that tries moves and throws them away.
+
+        Costs a few microseconds: the per-round lists are copied, everything they hold
+        (cards, tricks, results, actions) is immutable and shared. Moves made on the copy
+        never change the original, and the other way round.
+        """
+        twin = object.__new__(type(self))
+        for name in GameState.__slots__:
+            try:
+                value = getattr(self, name)
+            except AttributeError:  # trick-winner slots are set by the first card of a trick
+                continue
+            object.__setattr__(twin, name, value.copy() if type(value) is list else value)
+        return twin
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played under."""
+        return self._rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names in seating order, clockwise."""
+        return self._players
+
+    @property
+    def seed(self) -> int:
+        """Every random choice of the game follows from it (a random one when none was given)."""
+        return self._seed
+
+    @property
+    def auto_deal(self) -> bool:
+        """Whether each round is dealt from the seed as soon as it starts; may be switched on and off."""
+        return self._auto_deal
+
+    @auto_deal.setter
+    def auto_deal(self, value: bool) -> None:
+        self._auto_deal = value
+
+    @property
+    def dealer_draw(self) -> tuple[tuple[int, Card], ...]:
+        """The face-up cards dealt to choose the first dealer (first-Jack rule), in order."""
+        return self._dealer_draw
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat that dealt the first round."""
+        return self._first_dealer
 
     @property
     def phase(self) -> Phase:
@@ -199,8 +247,8 @@ class GameState:
     def _trick_record(self, finished: tuple[int, tuple[Card, ...], int]) -> Trick:
         leader, cards, winner = finished
         n = self._n
-        seats_and_cards = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
-        return Trick(leader=leader, cards=seats_and_cards, winner=winner)
+        plays = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
+        return Trick(leader=leader, plays=plays, winner=winner)
 
     @property
     def trump_broken(self) -> bool:

@@ -1,10 +1,11 @@
-"""What one seat may know: the only picture of a game that bots, clients and agents get.
+"""What one seat, or someone watching, may know: the only picture of a game that bots, clients and agents get.
 
-A :class:`SeatView` is a frozen copy, not a window onto the game: it holds the
-seat's own hand, the turned card, the bids it may see (under simultaneous bidding
-the others' stay hidden until everyone has bid), the cards played, the tricks won
-and the scores. It holds no reference to the game, so code that receives a view
-cannot reach another seat's cards.
+A :class:`TableView` is what everyone at the table sees: the turned card, the bids
+that have been revealed (under simultaneous bidding they stay hidden until everyone
+has bid), the cards played, the tricks won and the scores. A :class:`SeatView` adds
+one seat's own hand, its own bid and the moves it may make. Both are frozen copies,
+not windows onto the game: they hold no reference to it, so code that receives a
+view cannot reach another seat's cards.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from upriver.actions import Phase, RoundResult, Trick
 from upriver.cards import Card, Suit
 from upriver.rules import Rules
 
-__all__ = ["SeatView"]
+__all__ = ["SeatView", "TableView"]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
-class SeatView:
-    """One seat's knowledge of a game at one moment; made by :meth:`upriver.Game.view`."""
+class TableView:
+    """What the whole table knows at one moment: a spectator's view, made by ``Game.view(None)``."""
 
-    seat: int
     players: tuple[str, ...]
     rules: Rules
     phase: Phase
@@ -30,12 +30,12 @@ class SeatView:
     hand_size: int
     dealer: int
     to_act: int | None
-    hand: tuple[Card, ...]
     turned: Card | None
     trump: Suit | None
     bids: tuple[int | None, ...]
     """Bids in seat order; ``None`` for a bid not made or not yet revealed."""
     bids_made: int
+    """How many seats have bid this round, revealed or not."""
     trick: tuple[tuple[int, Card], ...]
     """The trick on the table: (seat, card) in play order."""
     leader: int | None
@@ -46,20 +46,13 @@ class SeatView:
     totals: tuple[int, ...]
     history: tuple[RoundResult, ...]
     """Every finished round (all of its cards have been seen by the whole table)."""
-    legal_bids: tuple[int, ...]
-    """The bids this seat may make now; empty unless it is this seat's bid."""
-    legal_cards: tuple[Card, ...]
-    """The cards this seat may play now; empty unless it is this seat's turn."""
+    last_trick: Trick | None
+    """The trick finished last, even when it ended the previous round."""
 
     @property
-    def players_count(self) -> int:
+    def player_count(self) -> int:
         """How many seats the table has."""
         return len(self.players)
-
-    @property
-    def my_turn(self) -> bool:
-        """Whether this seat is expected to bid or play now."""
-        return bool(self.legal_bids or self.legal_cards)
 
     @property
     def bidding_order(self) -> tuple[int, ...]:
@@ -70,4 +63,21 @@ class SeatView:
     @property
     def played(self) -> tuple[tuple[int, Card], ...]:
         """Every card played this round so far, with its seat, in play order."""
-        return tuple(pair for trick in self.tricks for pair in trick.cards) + self.trick
+        return tuple(pair for trick in self.tricks for pair in trick.plays) + self.trick
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class SeatView(TableView):
+    """One seat's knowledge of a game at one moment; made by ``Game.view(seat)``."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    legal_bids: tuple[int, ...]
+    """The bids this seat may make now; empty unless it is this seat's bid."""
+    legal_cards: tuple[Card, ...]
+    """The cards this seat may play now; empty unless it is this seat's turn."""
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat is expected to bid or play now."""
+        return bool(self.legal_bids or self.legal_cards)

@@ -65,8 +65,8 @@ def check_config(config: ArenaConfig) -> tuple[BotSpec, ...]:
     """The parsed bot specs; raise :class:`ArenaError` for anything that cannot be played."""
     if len(config.bots) < 1:
         raise ArenaError("name at least one bot")
-    if len(config.bots) > config.rules.players:
-        raise ArenaError(f"{len(config.bots)} bots cannot share {config.rules.players} seats")
+    if len(config.bots) > config.rules.player_count:
+        raise ArenaError(f"{len(config.bots)} bots cannot share {config.rules.player_count} seats")
     if config.games < 1:
         raise ArenaError(f"--games must be at least 1, not {config.games}")
     if config.jobs < 1:
@@ -91,7 +91,7 @@ def run_arena(
     specs = check_config(config)
     canonical = tuple(str(spec) for spec in specs)
     tasks = plan(canonical, config.rules, config.games, config.seed)
-    seatings = rotations(config.rules.players, len(specs))
+    seatings = rotations(config.rules.player_count, len(specs))
     start = time.perf_counter()
     outcome = run_games(tasks, jobs=config.jobs, stop=stop) if runner is None else runner(tasks)
     elapsed = time.perf_counter() - start

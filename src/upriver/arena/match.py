@@ -109,7 +109,7 @@ def _warm_up(spec: str, factory: Callable[[int], SeatPlayer], rules: Rules) -> N
     if spec in _warmed:
         return
     _warmed.add(spec)
-    players = [factory(seat) for seat in range(rules.players)]
+    players = [factory(seat) for seat in range(rules.player_count)]
     if any(player.uses_mirror for player in players):
         return  # OpenSpiel's bots are compiled C++: nothing to load on a first move
     hand = rules.replace(schedule=Schedule.EXPLICIT, explicit_sizes=(2,), max_cards=None)
@@ -142,7 +142,7 @@ def _play(task: GameTask) -> GameResult:
         seating=task.seating,
         totals=game.totals,
         hands=len(results),
-        exact=tuple(sum(r.bids[s] == r.tricks[s] for r in results) for s in seats),
-        within_one=tuple(sum(abs(r.bids[s] - r.tricks[s]) <= 1 for r in results) for s in seats),
+        exact=tuple(sum(r.bids[s] == r.tricks_won[s] for r in results) for s in seats),
+        within_one=tuple(sum(abs(r.bids[s] - r.tricks_won[s]) <= 1 for r in results) for s in seats),
         move_seconds=tuple(tuple(t) for t in times),
     )

@@ -90,7 +90,7 @@ def deal_actions(
 def openspiel_rules(players: int = 4, hand_size: int = 10) -> Rules:
     """Single hands under OpenSpiel's ``oh_hell`` rules; the first dealer is drawn from the seed."""
     return Rules(
-        players=players,
+        player_count=players,
         schedule=Schedule.EXPLICIT,
         explicit_sizes=(hand_size,),
         first_dealer=FirstDealer.FIRST_JACK,
@@ -113,9 +113,11 @@ def check_rules(rules: Rules) -> None:
         )
         if value is not wanted
     ]
-    if not _MIN_PLAYERS <= rules.players <= _MAX_PLAYERS:
-        wrong.append(f"{rules.players} players (OpenSpiel's oh_hell seats {_MIN_PLAYERS} to {_MAX_PLAYERS})")
-    most = (_DECK - 1) // rules.players
+    if not _MIN_PLAYERS <= rules.player_count <= _MAX_PLAYERS:
+        wrong.append(
+            f"{rules.player_count} players (OpenSpiel's oh_hell seats {_MIN_PLAYERS} to {_MAX_PLAYERS})"
+        )
+    most = (_DECK - 1) // rules.player_count
     if max(rules.hand_sizes) > most:
         wrong.append(f"hands of {max(rules.hand_sizes)} cards (OpenSpiel needs a turn-up: at most {most})")
     if wrong:
@@ -148,7 +150,7 @@ class Mirror:
         check_rules(game.rules)
         self._pyspiel: Any = load_pyspiel() if pyspiel is None else pyspiel
         self._games: dict[int, Any] = {}
-        self._players = game.rules.players
+        self._players = game.rules.player_count
         self.state: Any = None
         """The pyspiel state of the round in play."""
         self.applied: list[int] = []

@@ -47,7 +47,7 @@ def _rules(rules: Rules) -> dict[str, Any]:
         list(rules.explicit_sizes) if rules.schedule is Schedule.EXPLICIT else rules.schedule.value
     )
     return {
-        "players": rules.players,
+        "players": rules.player_count,
         "schedule": schedule,
         "hand_sizes": list(rules.hand_sizes),
         "first_dealer": rules.first_dealer.value,
@@ -252,7 +252,7 @@ def write_chart(result: ArenaResult, path: Path) -> Path:
     ratings_ax.set_title("openskill rating (μ ± 3σ)")
     ratings_ax.set_xlabel("μ")
     figure.suptitle(
-        f"upriver arena: {result.summary.games} games, {result.config.rules.players} players, "
+        f"upriver arena: {result.summary.games} games, {result.config.rules.player_count} players, "
         f"seed {result.config.seed}"
     )
     path.parent.mkdir(parents=True, exist_ok=True)

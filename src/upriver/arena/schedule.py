@@ -63,7 +63,7 @@ class GameTask:
 
 def plan(specs: tuple[str, ...], rules: Rules, games: int, seed: int) -> list[GameTask]:
     """The arena's games: at least ``games``, rounded up to whole duplicate sets."""
-    seatings = rotations(rules.players, len(specs))
+    seatings = rotations(rules.player_count, len(specs))
     sets = max(1, -(-games // len(seatings)))
     tasks: list[GameTask] = []
     for deal, game_seed in enumerate(deal_seeds(seed, sets)):

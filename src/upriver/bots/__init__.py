@@ -8,7 +8,7 @@ by the bids made, with pruning), and the levels ``easy``, ``normal``, ``hard`` a
 
 >>> from upriver import Game, preset
 >>> from upriver.bots import act, make_bot
->>> game = Game(preset("classic", players=4), seed=1)
+>>> game = Game(preset("classic", player_count=4), seed=1)
 >>> bots = [make_bot("basic", seed=seat) for seat in range(4)]
 >>> while not game.is_over:
 ...     seat = game.awaiting[0]

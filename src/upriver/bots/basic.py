@@ -65,7 +65,7 @@ def _sure_tricks(view: SeatView) -> int:
 def estimate_tricks(view: SeatView) -> float:
     """The tricks this hand is expected to take, by rule of thumb."""
     hand, trump, size = view.hand, view.trump, view.hand_size
-    others = view.players_count - 1
+    others = view.player_count - 1
     unseen = _unseen(view)
     # Chance that a given unseen card sits in some opponent's hand rather than in the stock.
     dealt = min(1.0, others * size / max(1, len(unseen)))
@@ -136,7 +136,7 @@ class BasicBot(Bot):
             return self._lead(view, need, left)
         winners = [card for card in legal if _beats(card, best, trump)]
         losers = [card for card in legal if card not in winners]
-        last = len(view.trick) == view.players_count - 1
+        last = len(view.trick) == view.player_count - 1
         if need > 0:
             if not winners:
                 return min(legal, key=danger)

@@ -60,7 +60,7 @@ class Knowledge:
 
 def knowledge_of(view: SeatView) -> Knowledge:
     """Everything ``view``'s seat knows about the hidden cards, from the view and nothing else."""
-    n = view.players_count
+    n = view.player_count
     hand = mask_of(view.hand)
     played = mask_of(card for _, card in view.played)
     turned = 0 if view.turned is None else view.turned.mask
@@ -70,7 +70,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     trump = view.trump
     must_break = view.rules.trump_lead is TrumpLead.BROKEN and trump is not None
     broken = False
-    tricks = [trick.cards for trick in view.tricks]
+    tricks = [trick.plays for trick in view.tricks]
     if view.trick:
         tricks.append(view.trick)
     for cards in tricks:

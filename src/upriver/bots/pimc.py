@@ -157,7 +157,7 @@ class SearchBot(Bot):
         deadline = None if self.time_budget is None else start + self.time_budget
         know = knowledge_of(view)
         position = position_from_view(view)
-        seat, n = view.seat, view.players_count
+        seat, n = view.seat, view.player_count
         values: list[list[NDArray[np.float64]]] = [[] for _ in choices]
         made = [0] * len(choices)
         tricks = [0] * len(choices)

@@ -186,7 +186,7 @@ class Session:
             self.console.print(f"{game.players[seat]} {'leads' if not on_table else 'plays'} ", text, sep="")
             self.pause()
         finished = len(game.results) > results
-        after = game.results[-1].tricks if finished else game.tricks_won
+        after = game.results[-1].tricks_won if finished else game.tricks_won
         if after != before:
             winner = next(s for s in range(len(after)) if after[s] != before[s])
             won_with = dict((*on_table, (seat, card)))[winner]
@@ -200,7 +200,7 @@ class Session:
         out = self.console
         out.print(f"[bold]Round {result.number} is over.[/bold]")
         for seat, name in enumerate(self.game.players):
-            bid, took, score = result.bids[seat], result.tricks[seat], result.scores[seat]
+            bid, took, score = result.bids[seat], result.tricks_won[seat], result.scores[seat]
             verdict = "made it" if bid == took else "missed"
             out.print(f"  {name}: bid {bid}, took {took} — {verdict}, {score} points")
         out.print(tui.score_sheet(self.game, viewer=self.me))

@@ -4,7 +4,7 @@ Importing this package imports numba (the engine and the CLI never do); nothing 
 compiled until the first call, and compiled code is cached on disk.
 
 >>> from upriver import Rules, Schedule
->>> sim = simulate(Rules(players=4, schedule=Schedule.EXPLICIT, explicit_sizes=(10,)), 1000, seed=1)
+>>> sim = simulate(Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(10,)), 1000, seed=1)
 >>> sim.tricks.shape, bool((sim.tricks.sum(axis=2) == 10).all())
 ((1000, 1, 4), True)
 """

@@ -99,7 +99,7 @@ def simulate(
     thread; ``None`` uses every numba thread. Results depend only on the seed.
     """
     sizes = np.array(rules.hand_sizes, dtype=np.int64)
-    shape = (n, len(sizes), rules.players)
+    shape = (n, len(sizes), rules.player_count)
     out = Simulation(np.empty(shape, np.int8), np.empty(shape, np.int8), np.empty(shape, np.int16))
     first_jack = dealer is None and rules.first_dealer is FirstDealer.FIRST_JACK
     first = dealer if dealer is not None else 0
@@ -139,7 +139,7 @@ class Position:
     @property
     def players(self) -> int:
         """Seats at the table."""
-        return self.rules.players
+        return self.rules.player_count
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -189,7 +189,7 @@ def position_from_game(game: Game, seat: int | None = None) -> Position:
 
 def world_of(game: Game) -> NDArray[np.uint64]:
     """The game's actual hands as a batch of one world, ``(1, players)``."""
-    n = game.rules.players
+    n = game.rules.player_count
     return np.array([[mask_of(game.hand(s)) for s in range(n)]], dtype=np.uint64)
 
 

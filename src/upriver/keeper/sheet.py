@@ -122,9 +122,10 @@ class KeptSheet:
         is seat 0, and a chosen dealer defaults to seat 0.
         """
         names = tuple(name.strip() for name in players)
-        if len(names) != rules.players:
+        if len(names) != rules.player_count:
             raise IllegalActionError(
-                f"the rules are for {rules.players} players but {len(names)} names were given", rule="players"
+                f"the rules are for {rules.player_count} players but {len(names)} names were given",
+                rule="players",
             )
         if any(not name for name in names) or len(set(names)) != len(names):
             raise IllegalActionError("every player needs a name, and no two the same", rule="players")
@@ -152,7 +153,7 @@ class KeptSheet:
         """
         game = replay(record)
         n = len(record.players)
-        rounds = [KeptRound(bids=r.bids, tricks=r.tricks, trump=r.trump) for r in game.results]
+        rounds = [KeptRound(bids=r.bids, tricks=r.tricks_won, trump=r.trump) for r in game.results]
         if game.phase in (Phase.BIDDING, Phase.TRICKS, Phase.PLAYING):
             rounds.append(KeptRound(bids=game.bids, trump=game.trump))
         info = record.extras.get(EXTRA)

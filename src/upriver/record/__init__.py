@@ -2,7 +2,7 @@
 
 >>> from upriver import Game, preset
 >>> from upriver.record import dumps, loads, replay
->>> game = Game(preset("classic", players=4), ["Ann", "Bob", "Cid", "Dee"], seed=3)
+>>> game = Game(preset("classic", player_count=4), ["Ann", "Bob", "Cid", "Dee"], seed=3)
 >>> record = loads(dumps(game))
 >>> record.rounds[0].bids
 (None, None, None, None)

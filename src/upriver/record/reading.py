@@ -129,7 +129,7 @@ def _rules(data: object, players: int) -> tuple[Rules, Mapping[str, object]]:
                 options.setdefault("max_cards", None)
             rules = preset(name, players, **options)
         else:
-            rules = Rules(players=players, **options)  # type: ignore[arg-type]
+            rules = Rules(player_count=players, **options)  # type: ignore[arg-type]
     except RulesError as error:
         raise RecordError(f"rules: {error}") from None
     return canonical_rules(rules), MappingProxyType(extras)

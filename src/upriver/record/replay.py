@@ -120,7 +120,7 @@ def _tricks(game: Game, entry: RoundRecord, number: int, tricks: tuple[int, ...]
             raise _breach(
                 game, number, None, f"tricks ({counts}) are given for an unfinished round", "tricks"
             )
-        played = game.results[number - 1].tricks
+        played = game.results[number - 1].tricks_won
         if played != tricks:
             took = ", ".join(f"{name} {count}" for name, count in zip(game.players, played, strict=True))
             raise _breach(game, number, None, f"the tricks say {counts}, but the plays give {took}", "tricks")

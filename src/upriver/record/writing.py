@@ -32,13 +32,13 @@ def record_of(game: Game, extras: Mapping[str, object] | None = None) -> Record:
             turned=result.turned,
             bids=result.bids,
             plays=result.plays,
-            tricks=None if result.hands is not None else result.tricks,
+            tricks=None if result.hands is not None else result.tricks_won,
             trump=None if result.hands is not None else result.trump,
         )
         for result in game.results
     ]
     if game.phase in (Phase.BIDDING, Phase.PLAYING, Phase.TRICKS):
-        dealt = tuple(game.dealt_hand(seat) for seat in range(game.rules.players))
+        dealt = tuple(game.dealt_hand(seat) for seat in range(game.rules.player_count))
         hands = None if None in dealt else tuple(hand for hand in dealt if hand is not None)
         rounds.append(
             RoundRecord(

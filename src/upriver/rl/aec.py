@@ -70,7 +70,7 @@ class UpriverEnv(AECEnv):  # type: ignore[misc]
         self.rules = make_rules(preset, players, rules, dict(options))
         self.reward_mode = check_reward(reward)
         self.render_mode = render_mode
-        n = self.rules.players
+        n = self.rules.player_count
         self.possible_agents = [agent_name(seat) for seat in range(n)]
         self._names = tuple(self.possible_agents)
         self._seats = {name: seat for seat, name in enumerate(self.possible_agents)}

@@ -48,7 +48,7 @@ def make_rules(
             raise ValueError(f"give either rules=Rules(...) or rule options, not both ({', '.join(options)})")
         return rules
     if preset_name is None:
-        return Rules(players=players, **options)  # type: ignore[arg-type]
+        return Rules(player_count=players, **options)  # type: ignore[arg-type]
     return preset(preset_name, players, **options)
 
 
@@ -63,12 +63,12 @@ def check_reward(reward: str) -> RewardMode:
 def win_shares(game: Game) -> tuple[float, ...]:
     """Each seat's share of the win of a finished game: 1/k for k tied winners, else 0."""
     winners = game.winners
-    return tuple(1.0 / len(winners) if seat in winners else 0.0 for seat in range(game.rules.players))
+    return tuple(1.0 / len(winners) if seat in winners else 0.0 for seat in range(game.rules.player_count))
 
 
 def rewards_since(mode: RewardMode, game: Game, rounds_before: int) -> tuple[float, ...]:
     """Every seat's reward for what happened since the game had ``rounds_before`` finished rounds."""
-    n = game.rules.players
+    n = game.rules.player_count
     if mode == "round":
         totals = [0.0] * n
         for result in game.results[rounds_before:]:
@@ -87,7 +87,7 @@ def next_seed(rng: random.Random) -> int:
 
 def table_text(game: Game, names: tuple[str, ...]) -> str:
     """A spectator's picture of the table (every hand shown), for ``render()``."""
-    n = game.rules.players
+    n = game.rules.player_count
     if game.is_over:
         won = ", ".join(names[s] for s in game.winners)
         rows = [f"game over after {game.rules.rounds} rounds: {won} won"]

@@ -15,7 +15,7 @@ tricks (k = 0–17). :func:`action_mask` marks exactly the engine's legal choice
 seat, and only when it is that seat's turn.
 
 >>> from upriver import Game, preset
->>> game = Game(preset("classic", players=4), seed=3)
+>>> game = Game(preset("classic", player_count=4), seed=3)
 >>> view = game.view(game.to_act)
 >>> encode(view).shape, OBS_SIZE
 ((1210,), 1210)
@@ -202,7 +202,7 @@ def encode(view: SeatView) -> Observation:
     if view.trick:
         obs[_WINNING + rel(_winning_seat(view.trick, trump))] = 1.0
     for trick in view.tricks:
-        for seat, card in trick.cards:
+        for seat, card in trick.plays:
             obs[_PLAYED + 52 * rel(seat) + card.index] = 1.0
     seen = 0
     for seat, bid in enumerate(view.bids):

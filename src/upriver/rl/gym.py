@@ -67,7 +67,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, int]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, not {render_mode!r}")
         self.rules = make_rules(preset, players, rules, dict(options))
-        n = self.rules.players
+        n = self.rules.player_count
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be from 0 to {n - 1}, or None for a random seat, not {seat}")
         kinds = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
@@ -114,7 +114,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, int]):
         """Deal a new game (``Game(rules, seed=seed)`` given a seed) and play the bots' first moves."""
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
-        n = self.rules.players
+        n = self.rules.player_count
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
         others = [s for s in range(n) if s != self.seat]
         self._bots = {

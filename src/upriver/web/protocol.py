@@ -157,7 +157,7 @@ _LABELS = {
 def rules_json(rules: Rules) -> dict[str, object]:
     """The rule options a player needs to see, spelled as in the game record."""
     return {
-        "players": rules.players,
+        "players": rules.player_count,
         "hand_sizes": list(rules.hand_sizes),
         "schedule": rules.schedule.value,
         "first_dealer": rules.first_dealer.value,
@@ -189,7 +189,7 @@ def _suit(suit: Suit | None) -> str | None:
 def _trick(trick: Trick | None) -> dict[str, object] | None:
     if trick is None:
         return None
-    return {"cards": [[seat, str(card)] for seat, card in trick.cards], "winner": trick.winner}
+    return {"cards": [[seat, str(card)] for seat, card in trick.plays], "winner": trick.winner}
 
 
 def _sheet(game: Game, viewer: int | None) -> dict[str, object]:
@@ -279,7 +279,7 @@ def table_part(game: Game, view: SeatView, *, kinds: Sequence[str]) -> dict[str,
             "number": last_round.number,
             "hand_size": last_round.hand_size,
             "bids": list(last_round.bids),
-            "tricks": list(last_round.tricks),
+            "tricks": list(last_round.tricks_won),
             "scores": list(last_round.scores),
         },
         "over": over,

@@ -59,7 +59,7 @@ def rules_from_options(options: dict[str, object], players: int) -> Rules:
     try:
         if isinstance(name, str) and name:
             return preset(name, players, **overrides)
-        return Rules(players=players, **overrides)  # type: ignore[arg-type]
+        return Rules(player_count=players, **overrides)  # type: ignore[arg-type]
     except TypeError as error:
         raise RulesError(f"unknown rule option: {error}") from None
 

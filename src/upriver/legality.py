@@ -1,0 +1,90 @@
+"""Why a move is refused: the dealer's bid restriction and the refusals of the card rules.
+
+The engine decides what is legal (:meth:`upriver.Game.legal_bids`,
+:meth:`upriver.Game.legal_cards`); this module owns how a restriction and each
+refusal are described, as data and as a sentence, so every adapter shows the same
+reason and can word it again from the facts (another language, "you" for "Ann").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from upriver.cards import Card, Suit
+from upriver.errors import IllegalActionError
+from upriver.rules import DealerBid
+
+__all__ = ["BidRestriction", "spoken"]
+
+
+def spoken(items: Sequence[object]) -> str:
+    """Items as a person lists them: ``1, 2 or 3``."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
+class BidRestriction:
+    """The dealer's restriction on the last bid of a round, and the bids it forbids now.
+
+    Made by :meth:`upriver.Game.bid_restriction` only when the rule forbids at least
+    one bid, so a table can say "Ann may not bid 2" before Ann tries.
+    """
+
+    rule: DealerBid
+    """:attr:`DealerBid.HOOK` or :attr:`DealerBid.OVERBID`."""
+    seat: int
+    """The seat bidding last (the dealer)."""
+    tricks: int
+    """Tricks in the round: the hand size."""
+    others: int
+    """The total the other seats bid."""
+    forbidden: tuple[int, ...]
+    allowed: tuple[int, ...]
+
+    @property
+    def reason(self) -> str:
+        """The rule in words, e.g. "with the hook, the bids may not total 3, the number of tricks …"."""
+        if self.rule is DealerBid.HOOK:
+            return (
+                f"with the hook, the bids may not total {self.tricks}, the number of tricks "
+                f"(the others bid {self.others})"
+            )
+        return (
+            f"the dealer must overbid, making the total more than {self.tricks} tricks "
+            f"(the others bid {self.others})"
+        )
+
+    def refusal(self, bid: int, player: str) -> IllegalActionError:
+        """The error for ``player`` trying a forbidden ``bid``."""
+        return IllegalActionError(
+            f"{player} may not bid {bid}: {self.reason}; {player} may bid {spoken(self.allowed)}",
+            rule=self.rule.value,
+            seat=self.seat,
+            facts={"bid": bid, "tricks": self.tricks, "others": self.others, "allowed": self.allowed},
+        )
+
+
+def follow_suit_refusal(player: str, seat: int, led: Suit, held: tuple[Card, ...]) -> IllegalActionError:
+    """The error for a card off the suit led while ``held`` cards of it remain in hand."""
+    return IllegalActionError(
+        f"{player} must follow suit: {led.name.lower()} were led and {player} holds "
+        f"{' '.join(str(card) for card in held)}",
+        rule="follow suit",
+        seat=seat,
+        facts={"led": led, "held": held},
+    )
+
+
+def trump_lead_refusal(player: str, seat: int, trump: Suit) -> IllegalActionError:
+    """The error for leading trump before it is broken while holding another suit."""
+    return IllegalActionError(
+        f"{player} may not lead trump ({trump.name.lower()}) before trump is broken: "
+        "no trump has been played this round and they hold other suits",
+        rule="trump broken",
+        seat=seat,
+        facts={"trump": trump},
+    )
