@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from upriver import (
