@@ -302,7 +302,7 @@ def test_round_is_scored_then_next_round_dealt_with_next_hand_size() -> None:
     for _ in range(3):
         sizes.append(game.hand_size)
         play_out_round(game, rng)
-        assert sum(game.results[-1].scores) >= 0
+        assert len(game.results) == len(sizes)  # the round just played is scored
     assert sizes == [2, 5, 1]
     assert game.is_over
 
@@ -333,28 +333,6 @@ def test_most_points_wins_and_ties_share() -> None:
     play_all(game, "AH 2H 3H")
     assert game.totals == (10, 11, 10)
     assert game.winners == (1,)
-
-
-# ---------------------------------------------------- where the seeds differ: players
-
-
-@pytest.mark.parametrize(
-    ("name", "low", "high"),
-    [
-        ("classic", 4, 7),
-        ("classic-hook", 4, 7),
-        ("countdown", 4, 8),
-        ("closed-fists", 4, 8),
-        ("overbid", 3, 7),
-    ],
-)
-def test_players_range_per_preset(name: str, low: int, high: int) -> None:
-    assert (PRESETS[name].min_players, PRESETS[name].max_players) == (low, high)
-    for players in range(low, high + 1):
-        assert preset(name, player_count=players).player_count == players
-    for players in (low - 1, high + 1):
-        with pytest.raises(RulesError, match=f"{low}–{high} players, not {players}"):
-            preset(name, player_count=players)
 
 
 # ---------------------------------------------------- schedule
