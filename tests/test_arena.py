@@ -584,12 +584,31 @@ def test_an_openspiel_seat_without_the_bench_extra_is_refused_with_how_to_instal
     assert "install the bench extra" in out.output
 
 
-def test_openspiel_seats_default_to_single_ten_card_hands_under_its_rules() -> None:
-    options: dict[str, object] = dict.fromkeys(("schedule", "max_cards", "scoring"))
-    rules = arena_cli._rules(["basic", "openspiel-random"], None, 4, options)
-    assert rules == openspiel_rules(4, 10)
-    assert rules.hand_sizes == (10,)
-    check_rules(rules)
-    mixed = arena_cli._rules(["basic", "OpenSpiel-ISMCTS:50"], None, 4, {**options, "schedule": "3,2"})
-    assert (mixed.hand_sizes, mixed.dealer_bid) == ((3, 2), DealerBid.HOOK)  # countdown's rules, as asked
-    assert arena_cli._rules(["basic", "random"], None, 4, options) == preset("classic", 4)
+def arena_rules(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> dict[str, Any]:
+    """The rules ``upriver arena ARGS`` played, from its JSON report; OpenSpiel is the fake above."""
+    monkeypatch.setitem(sys.modules, "pyspiel", FakePyspiel())
+    args = ("arena", *args, "--games", "1", "--jobs", "1", "--out", str(tmp_path), "--json")
+    out = CliRunner().invoke(app, list(args))
+    assert out.exit_code == 0, out.output
+    rules: dict[str, Any] = json.loads(out.stdout)["rules"]
+    return rules
+
+
+def reported(rules: Rules) -> dict[str, Any]:
+    """What the arena's JSON report says of ``rules``."""
+    options = ("first_dealer", "bidding", "dealer_bid", "trump_lead", "scoring")
+    return {"hand_sizes": list(rules.hand_sizes)} | {name: getattr(rules, name).value for name in options}
+
+
+def test_openspiel_seats_default_to_single_ten_card_hands_under_its_rules(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def played(*args: str) -> dict[str, Any]:
+        rules = arena_rules(monkeypatch, tmp_path, *args)
+        return {name: rules[name] for name in reported(openspiel_rules(4, 10))}
+
+    assert played("basic", "openspiel-random") == reported(openspiel_rules(4, 10))
+    assert played("basic", "openspiel-random")["hand_sizes"] == [10]
+    mixed = played("basic", "OpenSpiel-Random", "--schedule", "3,2")
+    assert (mixed["hand_sizes"], mixed["dealer_bid"]) == ([3, 2], "hook")  # countdown's rules, as asked
+    assert played("basic", "random") == reported(preset("classic", 4))
