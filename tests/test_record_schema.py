@@ -1,8 +1,8 @@
 """docs/record.schema.json: every record the project writes or keeps validates; wrong ones do not.
 
-The schema describes the canonical spelling that writers produce (docs/record.md, "The JSON
-Schema"); the reader's lenient spellings are checked here to be refused by the schema and
-accepted again once upriver has rewritten them.
+The schema describes the canonical spelling that writers produce (docs/record.md §6); the
+reader's lenient spellings are checked here to be refused by the schema and accepted again
+once upriver has rewritten them.
 """
 
 from __future__ import annotations
