@@ -149,7 +149,7 @@ def _choice(kind: type[_E], value: object, name: str) -> _E:
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """Every rule option of RULES.md, validated on construction.
+    """Every rule option of docs/rules.md §2, validated on construction.
 
     ``max_cards`` is the peak of ``up-down`` or the start of ``down-up``; ``None``
     means :func:`default_max_cards`. With ``schedule=Schedule.EXPLICIT``,
