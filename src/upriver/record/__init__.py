@@ -1,4 +1,4 @@
-"""The game record (RECORD.md): read it, write it, and replay it through the engine.
+"""The game record (docs/record.md): read it, write it, and replay it through the engine.
 
 >>> from upriver import Game, preset
 >>> from upriver.record import dumps, loads, replay
