@@ -1,4 +1,4 @@
-"""`upriver check FILE`: validate and score a game record (see RECORD.md).
+"""`upriver check FILE`: validate and score a game record (see docs/record.md §5).
 
 Exit 0 with the score sheet (or ``--json`` summary) for a valid record, 1 with one
 line on standard error for a record that breaks a rule, 2 for a document that is
