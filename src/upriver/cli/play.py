@@ -2,7 +2,7 @@
 
 The engine is the only judge of legality: a typed bid or card is checked with
 ``Game.check_bid`` / ``Game.check_play`` and a refusal is shown with the rule it
-broke. The game is saved as a game record (RECORD.md) on ``save``, ``quit``,
+broke. The game is saved as a game record (docs/record.md) on ``save``, ``quit``,
 Ctrl-C, end of input and at the end, and ``--resume`` continues from one; who
 sits where and which bots play is kept in the record's ``upriver_play`` extra.
 """
