@@ -162,7 +162,7 @@ class ScoreSheet:
         return f"{names} {verb} with {self.totals[seats[0]]}"
 
     def to_json(self) -> dict[str, object]:
-        """The summary ``upriver check --json`` prints (RECORD.md): tricks and scores per round, totals.
+        """The summary ``upriver check --json`` prints (docs/record.md): tricks and scores per round, totals.
 
         A round in progress has the tricks taken so far (``null`` where unknown, at a real
         table) and ``null`` scores.
