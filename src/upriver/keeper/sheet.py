@@ -550,7 +550,7 @@ class KeptSheet:
     # ------------------------------------------------------------ export
 
     def to_record(self) -> Record:
-        """The score-only record of RECORD.md: rules, players, per round the dealer, bids, tricks, trump."""
+        """Score-only record (docs/record.md): rules, players, each round's dealer, bids, tricks, trump."""
         first = self.entries.first_dealer
         n = len(self.players)
         rounds = tuple(
