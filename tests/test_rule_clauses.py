@@ -1,4 +1,4 @@
-"""One test per clause of RULES.md: the core, every option of "Where the seeds differ", the edge cases.
+"""One test per clause of docs/rules.md: the game (§1), every rule option (§2), the engine's decisions (§4).
 
 Exact situations are set up with explicit deals (``Game(rules, auto_deal=False, dealer=...)``
 then ``game.deal(hands, turned)``); whole games use seeded shuffles and random legal play.
@@ -56,7 +56,7 @@ def play_all(game: Game, texts: str) -> None:
         game.play(card(text))
 
 
-# ------------------------------------------------------------------ the core
+# ------------------------------------------------------------------ the game (docs/rules.md §1)
 
 
 def test_one_standard_deck_of_52_cards_without_jokers() -> None:
@@ -335,7 +335,7 @@ def test_most_points_wins_and_ties_share() -> None:
     assert game.winners == (1,)
 
 
-# ---------------------------------------------------- schedule
+# ---------------------------------------------------- schedule (§2.2, §2.3)
 
 
 @pytest.mark.parametrize(("players", "peak", "rounds"), [(4, 11, 22), (5, 10, 20), (6, 8, 16), (7, 7, 14)])
@@ -405,7 +405,7 @@ def test_start_too_large_message_for_8_players_and_10_cards() -> None:
     assert str(info.value) == "8 players × 10 cards + 1 turn-up needs 81 cards; the most for 8 players is 6"
 
 
-# ---------------------------------------------------- first dealer
+# ---------------------------------------------------- first dealer (§2.4, §4.5)
 
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
@@ -448,7 +448,7 @@ def test_chosen_first_dealer_is_the_given_seat() -> None:
     assert Game(rules, seed=1).dealer == 0
 
 
-# ---------------------------------------------------- bidding
+# ---------------------------------------------------- bidding (§2.5)
 
 
 def test_sequential_bidding_is_in_turn_and_bids_are_public() -> None:
@@ -509,7 +509,7 @@ def test_simultaneous_bidding_refuses_a_dealer_restriction() -> None:
             Rules(player_count=4, bidding=Bidding.SIMULTANEOUS, dealer_bid=restriction)
 
 
-# ---------------------------------------------------- dealer restriction
+# ---------------------------------------------------- the dealer's bid (§2.6, §4.3)
 
 
 def test_no_dealer_restriction_lets_the_bids_total_the_tricks() -> None:
@@ -614,7 +614,7 @@ def test_overbid_binds_only_the_dealer_and_is_the_rule_of_preset_002() -> None:
     assert game.legal_bids() == (1,)
 
 
-# ---------------------------------------------------- leading trump
+# ---------------------------------------------------- leading trump (§2.7, §4.4)
 
 
 BROKEN_DEAL = ["TH JC QC", "AS 3H 4H", "3S 4S 5C", "7H 8C 9C"]
@@ -679,7 +679,7 @@ def test_any_card_may_be_led_when_trump_lead_is_any() -> None:
     assert preset("classic", player_count=5).trump_lead is TrumpLead.BROKEN
 
 
-# ---------------------------------------------------- scoring
+# ---------------------------------------------------- scoring (§2.8)
 
 
 @pytest.mark.parametrize(
@@ -733,7 +733,7 @@ def test_scores_accumulate_over_rounds() -> None:
     assert game.totals == tuple(sum(r.scores[s] for r in game.results) for s in range(4))
 
 
-# ---------------------------------------------------- edge cases
+# ---------------------------------------------------- the engine's decisions (§4)
 
 
 def test_no_card_to_turn_up_means_a_round_without_trump() -> None:
