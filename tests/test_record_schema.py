@@ -267,7 +267,7 @@ def random_rules(draw: st.DrawFn) -> Rules:
     return found.rules(count)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=random_rules(), seed=st.integers(0, 2**32), moves=st.none() | st.integers(0, 120))
 def test_random_legal_games_under_random_presets_written_by_the_record_writer_all_validate(
     rules: Rules, seed: int, moves: int | None
