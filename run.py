@@ -185,9 +185,9 @@ def ensure_installed(lock: str, again: str) -> None:
         return
     if not venv_works():
         make_venv(again)
-    say(f"installing {lock} and the project (-e .) into {VENV}")
+    say(f"installing {lock} and the project (-e .) into {VENV} (a minute or two the first time)")
     STAMP.unlink(missing_ok=True)
-    pip = [str(VENV_PYTHON), "-m", "pip", "install", "-r", lock, "-e", "."]
+    pip = [str(VENV_PYTHON), "-m", "pip", "install", "--quiet", "-r", lock, "-e", "."]
     if subprocess.run(pip, cwd=ROOT, check=False).returncode != 0:
         raise SetupError(f"`{' '.join(pip[1:])}` failed (see above): fix that, then run `{again}` again.")
     STAMP.write_text(wanted + "\n")
