@@ -6,8 +6,9 @@ game can be played under it. Option values are spelled as in the game record.
 >>> rules = Rules(player_count=4)
 >>> rules.hand_sizes[:3], len(rules.hand_sizes)
 ((1, 2, 3), 22)
->>> Rules.from_options({"preset": "countdown", "bidding": "simultaneous"}, player_count=5).dealer_bid
-<DealerBid.FREE: 'free'>
+>>> options = {"preset": "countdown", "bidding": "simultaneous", "dealer_bid": "free"}
+>>> Rules.from_options(options, player_count=5) == preset("closed-fists", 5)
+True
 >>> Rules(player_count=8, max_cards=10)
 Traceback (most recent call last):
 ...
@@ -249,10 +250,12 @@ class Rules:
         web lobby, the score keeper, the command line, the RL environments), so they
         accept and refuse exactly the same combinations. Keys are :data:`OPTION_NAMES`;
         ``None`` means "not given". ``schedule`` is ``"up-down"``, ``"down-up"`` or a list
-        of hand sizes. Options given override the preset's, with one consequence spelled
-        out: ``bidding="simultaneous"`` without ``dealer_bid`` makes the dealer's bid
-        free, since closed fists have no last bidder (this is how ``closed-fists``
-        derives from ``countdown``); with ``dealer_bid`` "hook" or "overbid" it is refused.
+        of hand sizes. Options given override the preset's, one by one and nothing else:
+        ``{"preset": "countdown", "bidding": "simultaneous"}`` keeps countdown's hook and
+        is refused, because closed fists have no last bidder to hook (add
+        ``"dealer_bid": "free"``, or name the ``closed-fists`` preset). A ``schedule``
+        given over a preset starts from that schedule's default size unless ``max_cards``
+        is given too.
 
         :raises RulesError: naming the option at fault in :attr:`RulesError.option`.
         """
@@ -278,13 +281,21 @@ class Rules:
                     )
         for key, value in given.items():
             fields[key] = _choice(_CHOICES[key], value, key) if key in _CHOICES else value
-        if fields.get("bidding") is Bidding.SIMULTANEOUS:
-            fields.setdefault("dealer_bid", DealerBid.FREE)
         if name is None:
             return cls(player_count=player_count, **fields)
         if not isinstance(name, str):
             raise RulesError(f"a preset is named by text, like 'classic', not {name!r}", option="preset")
-        return preset(name, player_count, **fields)
+        found = _preset_named(name)
+        kept = found.options.get("dealer_bid", DealerBid.FREE)
+        hooked = isinstance(kept, DealerBid) and kept is not DealerBid.FREE
+        if hooked and fields.get("bidding") is Bidding.SIMULTANEOUS and "dealer_bid" not in fields:
+            raise RulesError(
+                f"simultaneous bidding has no last bidder, so the {found.name!r} preset's "
+                f"dealer_bid {_choice(DealerBid, kept, 'dealer_bid').value!r} cannot apply; "
+                "add dealer_bid 'free' or use the 'closed-fists' preset",
+                option="bidding",
+            )
+        return found.rules(player_count, **fields)
 
     def options(self) -> dict[str, object]:
         """The rule options as a game record writes them, with the peak hand size resolved.
