@@ -78,13 +78,19 @@ def test_score_keeping_round_without_trump_shows_a_dash() -> None:
     assert " – " in console.export_text().splitlines()[1]
 
 
-def test_simultaneous_bids_stay_hidden_from_a_viewer_until_everyone_has_bid() -> None:
+def test_a_spectators_sheet_shows_no_closed_fist_bid_until_everyone_has_bid() -> None:
     game = Game(preset("closed-fists", 4), NAMES, seed=3)
     game.bid(1, seat=2)
     game.bid(0, seat=0)
-    hidden = ScoreSheet.of(game, viewer=0).rows[-1]
+    hidden = ScoreSheet.from_view(game.view(0)).rows[-1]
     assert [cell.bid for cell in hidden.cells] == [0, None, None, None]
-    assert [cell.bid for cell in ScoreSheet.of(game).rows[-1].cells] == [0, None, 1, None]
+    spectator = ScoreSheet.from_view(game.view(None))
+    assert [cell.bid for cell in spectator.rows[-1].cells] == [None, None, None, None]
+    assert all(cell["bid"] is None for cell in spectator.to_json()["rows"][-1]["cells"])  # type: ignore[index]
+    game.bid(0, seat=1)
+    game.bid(2, seat=3)
+    revealed = ScoreSheet.from_view(game.view(None)).rows[-1]
+    assert [cell.bid for cell in revealed.cells] == [0, 0, 1, 2]
 
 
 def test_sheet_of_five_players_with_long_names_fits_80_columns() -> None:

@@ -1,33 +1,64 @@
 """The score sheet: one row per round, each player's bid / tricks / round score / running total.
 
-:class:`ScoreSheet` is plain frozen data made from a :class:`~upriver.game.Game`;
-:meth:`ScoreSheet.table` draws it with ``rich`` (for ``upriver check`` and the
-terminal game) and :attr:`ScoreSheet.headline` says who leads or who won.
+:class:`ScoreSheet` is the one model of a score sheet: the web table, the score keeper
+(web and terminal) and ``upriver check`` all draw it. It is plain frozen data made
+from a view (:meth:`ScoreSheet.from_view`), so it can never show more than that view:
+a spectator's sheet (``game.view(None)``) has no bid that closed fists still hide.
+:meth:`ScoreSheet.to_json` is its one JSON shape (the pages' ``sheet.js`` draws it),
+:meth:`ScoreSheet.table` draws it with ``rich``, :meth:`ScoreSheet.to_csv` writes it
+as CSV, and :attr:`ScoreSheet.headline` says who leads or who won.
 
 >>> from upriver import Game, preset
 >>> game = Game(preset("classic", player_count=4), ["Ann", "Bob", "Cid", "Dee"], seed=1)
->>> sheet = ScoreSheet.of(game)
->>> sheet.rows[0].hand_size, sheet.rows[0].finished, sheet.headline
-(1, False, 'No round has been scored yet')
+>>> sheet = ScoreSheet.from_view(game.view(None))
+>>> sheet.rows[0].hand_size, sheet.rows[0].status.value, sheet.headline
+(1, 'bidding', 'No round has been scored yet')
 """
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import enum
+import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
 
 from upriver.actions import Phase
 from upriver.cards import Suit
-from upriver.game import Game
-from upriver.rules import Bidding
+from upriver.view import TableView
 
-__all__ = ["ScoreSheet", "SheetCell", "SheetRow", "spoken_names"]
+if TYPE_CHECKING:
+    from upriver.game import Game
+
+__all__ = ["RowStatus", "ScoreSheet", "SheetCell", "SheetRow", "spoken_names"]
 
 _NAME_WIDTH = 12
 """A player's column is 12 characters wide, so five players fit in 80 columns."""
+
+
+class RowStatus(enum.Enum):
+    """Where a round stands on the sheet."""
+
+    SCORED = "scored"
+    BIDDING = "bidding"
+    PLAYING = "playing"
+    TRICKS = "tricks"
+    """Played with real cards: the trick counts are awaited."""
+    FLAGGED = "flagged"
+    """Kept at a real table: the engine refuses this round since an edit elsewhere (see ``note``)."""
+    UNCHECKED = "unchecked"
+    """Kept at a real table: entered after a flagged round, so not checked or scored yet."""
+
+
+_IN_PROGRESS = {
+    Phase.BIDDING: RowStatus.BIDDING,
+    Phase.PLAYING: RowStatus.PLAYING,
+    Phase.TRICKS: RowStatus.TRICKS,
+}
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True, slots=True)
@@ -49,14 +80,21 @@ class SheetCell:
 
 @dataclasses.dataclass(kw_only=True, frozen=True, slots=True)
 class SheetRow:
-    """One round: its number (1-based), hand size, trump (``None``: no trump or unknown), dealer and cells."""
+    """One round: its number (1-based), hand size, dealer, trump (``None``: none or unknown) and cells."""
 
     number: int
     hand_size: int
     trump: Suit | None
     dealer: int
     cells: tuple[SheetCell, ...]
-    finished: bool
+    status: RowStatus
+    note: str | None = None
+    """Why a flagged round is refused (``"not checked"`` on the rounds after it)."""
+
+    @property
+    def finished(self) -> bool:
+        """Whether the round is scored."""
+        return self.status is RowStatus.SCORED
 
 
 def spoken_names(names: Sequence[str]) -> str:
@@ -66,26 +104,34 @@ def spoken_names(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _suit(suit: Suit | None) -> str | None:
+    return None if suit is None else suit.value
+
+
 @dataclasses.dataclass(kw_only=True, frozen=True, slots=True)
 class ScoreSheet:
-    """A game's score sheet; ``totals`` count finished rounds only."""
+    """A game's score sheet; ``totals`` count scored rounds only; ``rounds`` is the schedule's length."""
 
     players: tuple[str, ...]
     rows: tuple[SheetRow, ...]
     totals: tuple[int, ...]
     complete: bool
+    rounds: int
 
     @classmethod
-    def of(cls, game: Game, *, viewer: int | None = None) -> ScoreSheet:
-        """The sheet of ``game`` so far, with the round in progress as far as it is known.
+    def from_view(cls, view: TableView, *, at_table: bool = False) -> ScoreSheet:
+        """The sheet of what ``view`` shows: its finished rounds, and the round in progress as far as known.
 
-        With ``viewer`` set, the sheet shows only what that seat may know: under
-        simultaneous bidding the others' bids stay blank until everyone has bid.
+        In the round in progress, a bid the view does not show (closed fists, before
+        everyone has bid) stays ``None``; the tricks are those completed so far, or
+        ``None`` when ``at_table`` says the round is played with real cards (kept at a
+        table, :meth:`~upriver.game.Game.deal_at_table`), where no count is known until
+        it is entered.
         """
-        n = game.rules.player_count
+        n = view.player_count
         running = [0] * n
         rows = []
-        for result in game.results:
+        for result in view.history:
             cells = []
             for seat in range(n):
                 running[seat] += result.scores[seat]
@@ -104,36 +150,46 @@ class ScoreSheet:
                     trump=result.trump,
                     dealer=result.dealer,
                     cells=tuple(cells),
-                    finished=True,
+                    status=RowStatus.SCORED,
                 )
             )
-        if game.phase in (Phase.BIDDING, Phase.PLAYING, Phase.TRICKS):
-            hidden = (
-                viewer is not None
-                and game.phase is Phase.BIDDING
-                and game.rules.bidding is Bidding.SIMULTANEOUS
-            )
-            cards = game.dealt_hand(0) is not None
-            bids = tuple(None if hidden and seat != viewer else bid for seat, bid in enumerate(game.bids))
+        status = _IN_PROGRESS.get(view.phase)
+        if status is not None:
+            known = view.phase is Phase.PLAYING or (view.phase is Phase.BIDDING and not at_table)
             rows.append(
                 SheetRow(
-                    number=game.round_number,
-                    hand_size=game.hand_size,
-                    trump=game.trump,
-                    dealer=game.dealer,
+                    number=view.round_number,
+                    hand_size=view.hand_size,
+                    trump=view.trump,
+                    dealer=view.dealer,
                     cells=tuple(
                         SheetCell(
-                            bid=bids[seat],
-                            tricks=game.tricks_won[seat] if cards else None,
+                            bid=view.bids[seat],
+                            tricks=view.tricks_won[seat] if known else None,
                             score=None,
                             total=None,
                         )
                         for seat in range(n)
                     ),
-                    finished=False,
+                    status=status,
                 )
             )
-        return cls(players=game.players, rows=tuple(rows), totals=tuple(running), complete=game.is_over)
+        return cls(
+            players=view.players,
+            rows=tuple(rows),
+            totals=view.totals,
+            complete=view.phase is Phase.OVER,
+            rounds=view.rules.rounds,
+        )
+
+    @classmethod
+    def of(cls, game: Game, *, viewer: int | None = None) -> ScoreSheet:
+        """``from_view(game.view(viewer))``: the sheet as seat ``viewer`` sees it (``None``: a spectator).
+
+        ``at_table`` is read from the game: whether the round in progress was dealt with real cards.
+        """
+        at_table = game.phase is not Phase.OVER and game.dealt_hand(0) is None
+        return cls.from_view(game.view(viewer), at_table=at_table)
 
     @property
     def leaders(self) -> tuple[int, ...]:
@@ -147,6 +203,15 @@ class ScoreSheet:
     def winners(self) -> tuple[int, ...]:
         """The leaders once the game is complete; empty before."""
         return self.leaders if self.complete else ()
+
+    def standings(self) -> tuple[tuple[int, int, int], ...]:
+        """``(place, seat, total)`` from first to last; tied seats share a place (as ``Game.standings``)."""
+        order = sorted(range(len(self.totals)), key=lambda s: -self.totals[s])
+        rows: list[tuple[int, int, int]] = []
+        for i, seat in enumerate(order):
+            tied = rows and self.totals[seat] == rows[-1][2]
+            rows.append((rows[-1][0] if tied else i + 1, seat, self.totals[seat]))
+        return tuple(rows)
 
     @property
     def headline(self) -> str:
@@ -162,6 +227,44 @@ class ScoreSheet:
         return f"{names} {verb} with {self.totals[seats[0]]}"
 
     def to_json(self) -> dict[str, object]:
+        """The sheet as JSON data: the one shape every page draws (``static/sheet.js``).
+
+        ``{"players": [name, …], "rounds": rounds in the game, "rows": [row, …],
+        "totals": [points, …], "standings": [[place, seat, total], …], "leaders": [seat, …],
+        "winners": [seat, …], "complete": bool, "headline": text}``, where a row is
+        ``{"number", "hand_size", "dealer": seat, "trump": "C"|"D"|"H"|"S"|null,
+        "status": "scored"|"bidding"|"playing"|"tricks"|"flagged"|"unchecked",
+        "note": text|null, "cells": [cell per seat]}`` and a cell is ``{"bid", "tricks",
+        "score", "total", "made"}``, each ``null`` where not known (yet); ``total`` is the
+        running total after the round, ``made`` whether the bid was exact once scored.
+        """
+        return {
+            "players": list(self.players),
+            "rounds": self.rounds,
+            "rows": [
+                {
+                    "number": row.number,
+                    "hand_size": row.hand_size,
+                    "dealer": row.dealer,
+                    "trump": _suit(row.trump),
+                    "status": row.status.value,
+                    "note": row.note,
+                    "cells": [
+                        {"bid": c.bid, "tricks": c.tricks, "score": c.score, "total": c.total, "made": c.made}
+                        for c in row.cells
+                    ],
+                }
+                for row in self.rows
+            ],
+            "totals": list(self.totals),
+            "standings": [list(place) for place in self.standings()],
+            "leaders": list(self.leaders),
+            "winners": list(self.winners),
+            "complete": self.complete,
+            "headline": self.headline,
+        }
+
+    def summary(self) -> dict[str, object]:
         """The summary ``upriver check --json`` prints (docs/record.md): tricks and scores per round, totals.
 
         A round in progress has the tricks taken so far (``null`` where unknown, at a real
@@ -180,8 +283,31 @@ class ScoreSheet:
             "winners": list(self.winners),
         }
 
-    def table(self) -> Table:
-        """The sheet as a ``rich`` table that fits 80 columns for up to five players."""
+    def to_csv(self) -> str:
+        """The sheet as CSV: one row per round; per player bid, tricks, round score and running total."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        head = ["round", "cards", "dealer", "trump"]
+        for name in self.players:
+            head += [f"{name} bid", f"{name} tricks", f"{name} score", f"{name} total"]
+        writer.writerow([*head, "note"])
+
+        def shown(value: int | None) -> str:
+            return "" if value is None else str(value)
+
+        for row in self.rows:
+            cells = [str(row.number), str(row.hand_size), self.players[row.dealer], _suit(row.trump) or ""]
+            for cell in row.cells:
+                cells += [shown(cell.bid), shown(cell.tricks), shown(cell.score), shown(cell.total)]
+            writer.writerow([*cells, row.note or ""])
+        return out.getvalue()
+
+    def table(self, *, dealers: bool = False) -> Table:
+        """The sheet as a ``rich`` table that fits 80 columns for up to five players.
+
+        ``dealers`` adds a column naming each round's dealer (the score keeper's);
+        a flagged round's note follows it on a line of its own.
+        """
         table = Table(
             box=None,
             header_style="bold underline",
@@ -191,17 +317,20 @@ class ScoreSheet:
         )
         table.add_column("Rd", justify="right")
         table.add_column("Cards", justify="right")
+        if dealers:
+            table.add_column("Deals")
         table.add_column("Trump", justify="center")
         for name in self.players:
             short = name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 1] + "…"
-            table.add_column(short, justify="right", width=_NAME_WIDTH, no_wrap=True)
+            # The keeper's sheet gives each column what it needs, so a note fits in one line.
+            table.add_column(short, justify="right", width=None if dealers else _NAME_WIDTH, no_wrap=True)
+        lead = 3 if dealers else 2
         for row in self.rows:
-            table.add_row(
-                str(row.number),
-                str(row.hand_size),
-                _trump(row.trump),
-                *(_cell(cell) for cell in row.cells),
-            )
+            dealer = [self.players[row.dealer][:8]] if dealers else []
+            cells = (_cell(cell) for cell in row.cells)
+            table.add_row(str(row.number), str(row.hand_size), *dealer, _trump(row.trump), *cells)
+            if row.note is not None:
+                table.add_row(*[""] * lead, "", Text(f"⚠ {row.note}", style="bold red"))
         return table
 
     def __rich__(self) -> Table:

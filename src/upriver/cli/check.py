@@ -51,7 +51,7 @@ def check(
         raise typer.Exit(code=RULE_BROKEN) from None
     sheet = ScoreSheet.of(game)
     if as_json:
-        typer.echo(json.dumps(sheet.to_json()))
+        typer.echo(json.dumps(sheet.summary()))
         return
     console = Console(highlight=False)
     console.print(sheet.table())
