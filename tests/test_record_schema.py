@@ -316,6 +316,10 @@ WRONG: list[tuple[str, dict[str, Any]]] = [
         changed(("rules",), {"bidding": "simultaneous", "dealer_bid": "hook"}),
     ),
     ("closed fists with overbid", changed(("rules",), {"preset": "closed-fists", "dealer_bid": "overbid"})),
+    (
+        "simultaneous bids over countdown's hook",
+        changed(("rules",), {"preset": "countdown", "bidding": "simultaneous"}),
+    ),
     ("missing bids", changed(("rounds", 0, "bids"), ...)),
     ("missing dealer", changed(("rounds", 0, "dealer"), ...)),
     ("dealer seat beyond the table", changed(("rounds", 0, "dealer"), 4)),
