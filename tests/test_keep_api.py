@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from upriver import preset
 from upriver.keeper import KeptSheet
+from upriver.keeper.store import KeeperStore, StaleSheetError
 from upriver.web.app import create_app
-from upriver.web.keeper_store import KeeperStore, StaleSheetError
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 HOOK = {"players": NAMES, "preset": "classic-hook", "schedule": [1, 2, 1], "dealer": 0}
@@ -48,9 +48,12 @@ def test_a_sheet_is_created_filled_in_and_scored_by_the_engine(client: TestClien
     assert sheet["phase"] == "bidding"
     assert sheet["current"]["bidding_order"] == [1, 2, 3, 0]
     sheet = first_round(client, sheet)
-    assert sheet["totals"] == [0, 10, 10, 10]
-    assert sheet["headline"] == "Bob, Cid and Dee lead with 10"
-    assert sheet["chart"] == [[0, 0, 0, 0], [0, 10, 10, 10]]
+    assert sheet["sheet"]["totals"] == [0, 10, 10, 10]
+    assert sheet["sheet"]["headline"] == "Bob, Cid and Dee lead with 10"
+    (row,) = sheet["sheet"]["rows"]
+    assert (row["status"], row["dealer"], row["hand_size"]) == ("scored", 0, 1)
+    assert [cell["total"] for cell in row["cells"]] == [0, 10, 10, 10]
+    assert [cell["made"] for cell in row["cells"]] == [False, True, True, True]
 
 
 def test_a_refused_entry_is_a_400_with_the_engines_message_and_rule(client: TestClient) -> None:
@@ -58,9 +61,19 @@ def test_a_refused_entry_is_a_400_with_the_engines_message_and_rule(client: Test
     base = f"/api/sheets/{sheet['id']}"
     for seat, bid in ((1, 1), (2, 0), (3, 0)):
         sheet = post(client, f"{base}/bid", {"seat": seat, "bid": bid})
-    assert sheet["current"]["forbidden"]["bids"] == [0]
+    assert sheet["current"]["restriction"] == {
+        "rule": "hook",
+        "seat": 0,
+        "tricks": 1,
+        "others": 1,
+        "forbidden": [0],
+        "allowed": [1],
+        "reason": "with the hook, the bids may not total 1, the number of tricks (the others bid 1)",
+    }
     refused = post(client, f"{base}/bid", {"seat": 0, "bid": 0}, 400)
     assert refused["rule"] == "hook"
+    assert refused["seat"] == 0
+    assert refused["facts"] == {"bid": 0, "tricks": 1, "others": 1, "allowed": [1]}
     assert refused["error"].startswith("Ann may not bid 0: with the hook")
     assert (
         post(client, f"{base}/bid", {"seat": 0, "bid": "one"}, 400)["error"]
@@ -73,7 +86,7 @@ def test_everything_entered_survives_a_restart_of_the_server(db: Path) -> None:
         sheet = first_round(client, post(client, "/api/sheets", HOOK, 201))
     with TestClient(create_app(db, bot_delay=0)) as client:
         again = client.get(f"/api/sheets/{sheet['id']}").json()
-        assert again["totals"] == [0, 10, 10, 10]
+        assert again["sheet"]["totals"] == [0, 10, 10, 10]
         assert again["version"] == sheet["version"]
         undone = post(client, f"/api/sheets/{sheet['id']}/undo", {})
         assert undone["phase"] == "tricks"
@@ -113,7 +126,7 @@ def test_the_share_link_reads_the_sheet_but_hides_the_edit_id(client: TestClient
     shared = client.get(f"/api/sheets/shared/{sheet['share']}").json()
     assert shared["id"] is None
     assert shared["read_only"] is True
-    assert shared["totals"] == sheet["totals"]
+    assert shared["sheet"] == sheet["sheet"]
     assert client.get(f"/api/sheets/shared/{sheet['share']}/csv").text.startswith("round,cards,dealer")
     assert client.post(f"/api/sheets/{sheet['share']}/undo", json={}).status_code == 404
     assert client.get(f"/keep/view/{sheet['share']}").status_code == 200
@@ -122,11 +135,11 @@ def test_the_share_link_reads_the_sheet_but_hides_the_edit_id(client: TestClient
 def test_edit_export_and_import_round_trip(client: TestClient) -> None:
     sheet = first_round(client, post(client, "/api/sheets", HOOK, 201))
     sheet = post(client, f"/api/sheets/{sheet['id']}/rounds/1", {"tricks": [0, 1, 0, 0]})
-    assert sheet["totals"] == [10, 0, 10, 10]
+    assert sheet["sheet"]["totals"] == [10, 0, 10, 10]
     record = client.get(f"/api/sheets/{sheet['id']}/record").text
     imported = post(client, "/api/sheets/import", {"record": record}, 201)
     assert imported["id"] != sheet["id"]
-    assert imported["totals"] == [10, 0, 10, 10]
+    assert imported["sheet"]["totals"] == [10, 0, 10, 10]
     assert imported["current"]["number"] == 2
     broken = post(
         client, "/api/sheets/import", {"record": record.replace('"tricks": [0, 1', '"tricks": [1, 1')}, 400

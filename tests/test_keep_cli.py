@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import upriver.cli.check
 import upriver.cli.keep
 from upriver.cli import app
-from upriver.web.keeper_store import KeeperStore
+from upriver.keeper.store import KeeperStore
 
 runner = CliRunner()
 START = ["keep", "--players", "Ann,Bob,Cid,Dee", "--preset", "classic-hook", "--schedule", "1,2,1"]

@@ -17,6 +17,7 @@ from upriver import Bidding, DealerBid, Game, IllegalActionError, Rules, Schedul
 from upriver.cli import app
 from upriver.keeper import EXTRA, KeptSheet
 from upriver.record import RecordRuleError, dumps, loads, record_of
+from upriver.sheet import RowStatus
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -64,26 +65,28 @@ def test_the_hook_strikes_out_the_one_bid_that_makes_the_total_and_refuses_it() 
     sheet = KeptSheet.start(NAMES, hook((3,)), dealer=0)
     for seat, bid in ((1, 1), (2, 0), (3, 1)):
         sheet.enter_bid(seat, bid)
-    forbidden = sheet.forbidden_bid()
-    assert forbidden is not None
-    assert forbidden.bids == (1,)
+    restriction = sheet.bid_restriction()
+    assert restriction is not None
+    assert (restriction.rule, restriction.seat, restriction.forbidden) == (DealerBid.HOOK, 0, (1,))
     assert (
-        forbidden.reason == "with the hook, the bids may not total 3, the number of tricks (the others bid 2)"
+        restriction.reason
+        == "with the hook, the bids may not total 3, the number of tricks (the others bid 2)"
     )
     before = sheet.entries
     with pytest.raises(IllegalActionError, match="Ann may not bid 1: with the hook") as refused:
         sheet.enter_bid(0, 1)
     assert refused.value.rule == "hook"
+    assert dict(refused.value.facts) == {"bid": 1, "tricks": 3, "others": 2, "allowed": (0, 2, 3)}
     assert sheet.entries == before
     sheet.enter_bid(0, 2)
     assert sheet.phase == "tricks"
-    assert sheet.forbidden_bid() is None
+    assert sheet.bid_restriction() is None
 
 
 def test_the_forbidden_bid_is_only_shown_when_the_dealer_is_next() -> None:
     sheet = KeptSheet.start(NAMES, hook((3,)), dealer=0)
     sheet.enter_bid(1, 1)
-    assert sheet.forbidden_bid() is None
+    assert sheet.bid_restriction() is None
     assert sheet.to_bid == (2,)
 
 
@@ -92,10 +95,10 @@ def test_overbid_strikes_out_every_bid_too_low_with_the_engines_reason() -> None
     sheet = KeptSheet.start(NAMES, rules, dealer=0)
     for seat in (1, 2, 3):
         sheet.enter_bid(seat, 0)
-    forbidden = sheet.forbidden_bid()
-    assert forbidden is not None
-    assert forbidden.bids == (0, 1, 2)
-    assert "the dealer must overbid" in forbidden.reason
+    restriction = sheet.bid_restriction()
+    assert restriction is not None
+    assert restriction.forbidden == (0, 1, 2)
+    assert "the dealer must overbid" in restriction.reason
     with pytest.raises(IllegalActionError, match="must overbid"):
         sheet.enter_bid(0, 2)
 
@@ -104,7 +107,7 @@ def test_simultaneous_bids_are_taken_all_at_once_with_nothing_struck_out() -> No
     rules = preset("closed-fists", 4, max_cards=2)
     sheet = KeptSheet.start(NAMES, rules, dealer=0)
     assert sheet.to_bid == (1, 2, 3, 0)
-    assert sheet.forbidden_bid() is None
+    assert sheet.bid_restriction() is None
     sheet.enter_bids([1, 1, 0, 0])  # totals the tricks: allowed without a last bidder
     assert sheet.phase == "tricks"
 
@@ -152,7 +155,7 @@ def test_the_sheet_says_who_deals_and_bids_first_and_follows_the_schedule() -> N
     assert sheet.hand_size == 2
     assert sheet.dealer == 3
     assert sheet.bidding_order == (0, 1, 2, 3)
-    assert sheet.results[0].dealer == 2
+    assert sheet.score_sheet.rows[0].dealer == 2
 
 
 def test_a_whole_game_ends_with_the_winner_and_refuses_more_rounds() -> None:
@@ -174,7 +177,7 @@ def test_the_trump_suit_is_noted_for_the_round_and_kept_in_the_record() -> None:
     sheet.enter_tricks([1, 0, 0, 0])
     assert sheet.to_record().rounds[0].trump is Suit.HEARTS
     sheet.note_trump(Suit.SPADES, 1)
-    assert sheet.results[0].trump is Suit.SPADES
+    assert sheet.score_sheet.rows[0].trump is Suit.SPADES
 
 
 # ------------------------------------------------------------------ fixing mistakes
@@ -184,8 +187,9 @@ def test_editing_an_earlier_round_recomputes_every_total_after_it() -> None:
     sheet = sheet_with(hook(), [([0, 0, 0, 0], [1, 0, 0, 0]), ([1, 0, 0, 0], [1, 1, 0, 0])])
     assert sheet.totals == (11, 10, 20, 20)
     sheet.edit_round(1, tricks=[0, 1, 0, 0])
-    assert sheet.results[0].scores == (10, 0, 10, 10)
-    assert sheet.results[1].totals == (21, 0, 20, 20)
+    rows = sheet.score_sheet.rows
+    assert [cell.score for cell in rows[0].cells] == [10, 0, 10, 10]
+    assert [cell.total for cell in rows[1].cells] == [21, 0, 20, 20]
     assert sheet.totals == (21, 0, 20, 20)
 
 
@@ -209,7 +213,9 @@ def test_a_new_first_dealer_that_breaks_a_later_round_is_kept_and_that_round_fla
     assert sheet.flag.rule == "overbid"
     assert sheet.phase == "flagged"
     assert sheet.entries.rounds[0].bids == (1, 0, 0, 0)  # nothing typed is lost
-    assert sheet.results[0].flag == sheet.flag.message
+    flagged = sheet.score_sheet.rows[0]
+    assert (flagged.status, flagged.note) == (RowStatus.FLAGGED, sheet.flag.message)
+    assert [cell.bid for cell in flagged.cells] == [1, 0, 0, 0]
     with pytest.raises(IllegalActionError, match="round 1 must be fixed first"):
         sheet.enter_bid(None, 0)
     sheet.edit_round(1, bids=[1, 0, 0, 1])
@@ -291,7 +297,9 @@ def test_the_exported_record_scores_the_same_under_upriver_check(tmp_path: Path)
     assert summary["totals"] == list(sheet.totals)
     assert summary["complete"] is True
     assert summary["winners"] == [2, 3]
-    assert [r["scores"] for r in summary["rounds"]] == [list(r.scores or ()) for r in sheet.results]  # type: ignore[attr-defined]
+    assert [r["scores"] for r in summary["rounds"]] == [  # type: ignore[attr-defined]
+        [cell.score for cell in row.cells] for row in sheet.score_sheet.rows
+    ]
 
 
 def test_a_record_round_trips_into_an_equal_sheet() -> None:
@@ -317,7 +325,9 @@ def test_a_played_card_game_imports_as_its_bids_and_tricks() -> None:
     play_out(game, random.Random(5))
     sheet = KeptSheet.from_record(record_of(game))
     assert sheet.totals == game.totals
-    assert [r.tricks for r in sheet.results] == [r.tricks_won for r in game.results]
+    assert [tuple(c.tricks for c in row.cells) for row in sheet.score_sheet.rows] == [
+        r.tricks_won for r in game.results
+    ]
     assert sheet.phase == "over"
 
 

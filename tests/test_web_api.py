@@ -229,7 +229,7 @@ def test_one_person_plays_a_whole_game_against_three_bots(client: TestClient) ->
                     me.act("play", next(h["card"] for h in state["hand"] if h["legal"]))
     assert state["standings"]
     assert len(state["sheet"]["rows"]) == 3
-    assert all(row["finished"] for row in state["sheet"]["rows"])
+    assert all(row["status"] == "scored" for row in state["sheet"]["rows"])
     assert not [m for m in me.received if m["type"] == "error"]
 
 

@@ -439,3 +439,39 @@ def preset(name: str, player_count: int, **overrides: object) -> Rules:
     if found is None:
         raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}", option="preset")
     return found.rules(player_count, **overrides)
+
+
+def rules_catalogue() -> dict[str, object]:
+    """Every preset and every rule option, spelled as in the game record: what a form offers.
+
+    The one options payload of the web lobby (``GET /api/options``) and the score keeper
+    (``GET /api/sheets/options``): ``{"players": {"min", "max"}, "presets": [{"name",
+    "seed", "summary", "min_players", "max_players", "options": {option: value}}],
+    "rules": {option: [choice, …]}}``. A preset's ``max_cards`` is ``None`` where the
+    peak depends on the player count (:func:`default_max_cards`), and for ``down-up``
+    presets the first hand size, capped at the deck's most. ``rules`` lists the choices
+    of every option that has a fixed set of them; ``schedule`` may also be a list of
+    hand sizes and ``max_cards`` a whole number (see :meth:`Rules.from_options`).
+    """
+    return {
+        "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        "presets": [
+            {
+                "name": p.name,
+                "seed": p.seed,
+                "summary": p.summary,
+                "min_players": p.min_players,
+                "max_players": p.max_players,
+                "options": {
+                    "schedule": p.options["schedule"].value,  # type: ignore[attr-defined]
+                    "max_cards": p.start_cards,
+                    **{name: p.options[name].value for name in _CHOICES},  # type: ignore[attr-defined]
+                },
+            }
+            for p in PRESETS.values()
+        ],
+        "rules": {
+            "schedule": [s.value for s in Schedule if s is not Schedule.EXPLICIT],
+            **{name: [member.value for member in kind] for name, kind in _CHOICES.items()},
+        },
+    }

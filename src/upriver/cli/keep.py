@@ -17,7 +17,6 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-from rich.text import Text
 
 from upriver import record as records
 from upriver.cards import Suit
@@ -33,8 +32,8 @@ from upriver.cli.options import (
 )
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
+from upriver.keeper.store import KeeperStore, StoredSheet
 from upriver.rules import PRESETS, Bidding
-from upriver.web.keeper_store import KeeperStore, StoredSheet
 
 __all__ = ["keep"]
 
@@ -75,37 +74,6 @@ def seat_of(players: tuple[str, ...], text: str) -> int | None:
         return exact[0]
     starts = [s for s, name in enumerate(players) if key and name.lower().startswith(key)]
     return starts[0] if len(starts) == 1 else None
-
-
-def sheet_table(sheet: KeptSheet) -> Table:
-    """The score sheet: per round and player bid/tricks, round score and running total."""
-    table = Table(box=None, header_style="bold underline", padding=(0, 1, 0, 0))
-    table.add_column("Rd", justify="right")
-    table.add_column("Cards", justify="right")
-    table.add_column("Deals")
-    table.add_column("Trump", justify="center")
-    for name in sheet.players:
-        table.add_column(name[:12], justify="right", no_wrap=True)
-    for row in sheet.results:
-        cells = []
-        for seat in range(len(sheet.players)):
-            bid = "·" if row.bids[seat] is None else str(row.bids[seat])
-            took = "·" if row.tricks is None else str(row.tricks[seat])
-            text = Text(f"{bid:>2}/{took:<2}")
-            if row.scores is not None and row.totals is not None:
-                made = row.bids[seat] == (row.tricks or ())[seat]
-                text.append(f"{row.scores[seat]:>3}", style="green" if made else "dim")
-                text.append(f"{row.totals[seat]:>5}", style="bold")
-            cells.append(text)
-        trump = (
-            Text("–")
-            if row.trump is None
-            else Text(row.trump.symbol, style="red" if row.trump.is_red else "")
-        )
-        table.add_row(str(row.number), str(row.hand_size), sheet.players[row.dealer][:8], trump, *cells)
-        if row.flag is not None:
-            table.add_row("", "", "", "", Text(f"⚠ {row.flag}", style="bold red"))
-    return table
 
 
 class Keeper:
@@ -159,8 +127,9 @@ class Keeper:
         self.console.print(f"Bids: {said}: {total} bid for {sheet.hand_size}.", highlight=False)
 
     def show_sheet(self) -> None:
-        self.console.print(sheet_table(self.sheet))
-        self.console.print(self.sheet.headline, markup=False)
+        sheet = self.sheet.score_sheet
+        self.console.print(sheet.table(dealers=True))
+        self.console.print(sheet.headline, markup=False)
 
     def run(self) -> None:
         """Ask for entries until the keeper quits or the input ends."""
@@ -175,7 +144,7 @@ class Keeper:
                     or "jack" in shown
                     or sheet.phase in ("flagged", "over")
                 ):
-                    if shown is not None and sheet.results:
+                    if shown is not None and sheet.entries.rounds:
                         self.show_sheet()
                     self.show_round()
                 if sheet.phase == "tricks":
@@ -209,10 +178,10 @@ class Keeper:
         if sheet.rules.bidding is Bidding.SIMULTANEOUS:
             return f"Bids shown together ({' '.join(names)}), each 0–{sheet.hand_size}:"
         seat = sheet.to_bid[0]
-        forbidden = sheet.forbidden_bid()
-        if forbidden is not None:
-            struck = " ".join(f"[strike]{b}[/strike]" for b in forbidden.bids)
-            self.console.print(f"  {escape(names[seat])} may not bid {struck}: {escape(forbidden.reason)}")
+        restriction = sheet.bid_restriction()
+        if restriction is not None:
+            struck = " ".join(f"[strike]{b}[/strike]" for b in restriction.forbidden)
+            self.console.print(f"  {escape(names[seat])} may not bid {struck}: {escape(restriction.reason)}")
         return f"{names[seat]} bids (0–{sheet.hand_size}):"
 
     def _entry(self, line: str) -> None:
@@ -288,7 +257,7 @@ class Keeper:
 
     def _edit(self, text: str) -> None:
         sheet = self.sheet
-        rows = sheet.results
+        rows = sheet.entries.rounds
         if not text.isdigit() or not 1 <= int(text) <= len(rows):
             self.console.print(
                 f"[red]edit N, with N a round from 1 to {len(rows)}.[/red]"
@@ -296,13 +265,14 @@ class Keeper:
                 else "[red]No round to edit yet.[/red]"
             )
             return
-        row = rows[int(text) - 1]
+        number = int(text)
+        entered = rows[number - 1]
         names = " ".join(sheet.players)
 
         def ask(what: str, now: tuple[int | None, ...] | None) -> list[int] | None:
             shown = "–" if now is None else " ".join("·" if v is None else str(v) for v in now)
             while True:
-                answer = self._read(f"Round {row.number} {what} ({names}) [now {shown}; Enter keeps]:")
+                answer = self._read(f"Round {number} {what} ({names}) [now {shown}; Enter keeps]:")
                 if not answer:
                     return None
                 values = _numbers(answer)
@@ -310,13 +280,13 @@ class Keeper:
                     return values
                 self.console.print("[red]Type whole numbers in seat order, or press Enter.[/red]")
 
-        bids = ask("bids", row.bids)
-        tricks = ask("tricks", row.tricks) if row.tricks is not None else None
+        bids = ask("bids", entered.bids)
+        tricks = ask("tricks", entered.tricks) if entered.tricks is not None else None
         if bids is None and tricks is None:
             self.console.print("Nothing changed.")
             return
-        if self._apply(f"edit {row.number}", lambda: sheet.edit_round(row.number, bids=bids, tricks=tricks)):
-            self.console.print(f"Round {row.number} changed; the sheet is re-scored.")
+        if self._apply(f"edit {number}", lambda: sheet.edit_round(number, bids=bids, tricks=tricks)):
+            self.console.print(f"Round {number} changed; the sheet is re-scored.")
             self.show_sheet()
 
     def _export(self, text: str) -> None:
@@ -420,7 +390,7 @@ def keep(
             stored = store.create(sheet)
             console.print(f"New sheet {stored.id}, saved in {store.path} as you go.")
         keeper = Keeper(stored, store, console)
-        if keeper.sheet.results:
+        if keeper.sheet.entries.rounds:
             keeper.show_sheet()
         try:
             keeper.run()

@@ -1,29 +1,11 @@
 """The score keeper: the seeds' paper score sheet for a game played with real cards.
 
 :class:`KeptSheet` (in :mod:`upriver.keeper.sheet`) is the sheet; :mod:`upriver.keeper.entries`
-holds the plain data it is made of.
+holds the plain data it is made of; :mod:`upriver.keeper.store` keeps sheets in SQLite. What a
+sheet shows is the game's own :class:`~upriver.sheet.ScoreSheet` (:attr:`KeptSheet.score_sheet`).
 """
 
-from upriver.keeper.entries import (
-    EXTRA,
-    JACK_FROM,
-    Flag,
-    Forbidden,
-    KeptRound,
-    RoundView,
-    SheetEntries,
-    split_names,
-)
+from upriver.keeper.entries import EXTRA, JACK_FROM, Flag, KeptRound, SheetEntries, split_names
 from upriver.keeper.sheet import KeptSheet
 
-__all__ = [
-    "EXTRA",
-    "JACK_FROM",
-    "Flag",
-    "Forbidden",
-    "KeptRound",
-    "KeptSheet",
-    "RoundView",
-    "SheetEntries",
-    "split_names",
-]
+__all__ = ["EXTRA", "JACK_FROM", "Flag", "KeptRound", "KeptSheet", "SheetEntries", "split_names"]

@@ -1,9 +1,10 @@
-"""What a score keeper writes down, as plain frozen data: the rounds, flags, refusals and views."""
+"""What a score keeper writes down, as plain frozen data: the rounds, and the flag on a refused one."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from upriver.cards import Suit
@@ -12,9 +13,7 @@ __all__ = [
     "EXTRA",
     "JACK_FROM",
     "Flag",
-    "Forbidden",
     "KeptRound",
-    "RoundView",
     "SheetEntries",
     "split_names",
 ]
@@ -91,29 +90,8 @@ class Flag(NamedTuple):
     message: str
     rule: str
     seat: int | None
-
-
-class Forbidden(NamedTuple):
-    """The dealer's forbidden bids under the hook (one) or overbid (all too low), and why, in one line."""
-
-    bids: tuple[int, ...]
-    reason: str
-
-
-class RoundView(NamedTuple):
-    """One row of the sheet: what was entered, and the engine's scores once the round is scored."""
-
-    number: int
-    hand_size: int
-    dealer: int
-    trump: Suit | None
-    bids: tuple[int | None, ...]
-    tricks: tuple[int, ...] | None
-    scores: tuple[int, ...] | None
-    totals: tuple[int, ...] | None
-    """Running totals after this round; ``None`` until it is scored."""
-    flag: str | None
-    """The engine's refusal, on the flagged round; ``"not checked"`` on rounds after it."""
+    facts: Mapping[str, object] = MappingProxyType({})
+    """The refusal's facts (:attr:`IllegalActionError.facts`)."""
 
 
 def split_names(text: str) -> tuple[str, ...]:

@@ -22,8 +22,8 @@ only, so an edit of one round's bids or tricks never breaks another round.
 (2, 'Ann', 'Bob')
 >>> for seat, bid in ((1, 1), (2, 0), (3, 0)):
 ...     sheet.enter_bid(seat, bid)
->>> forbidden = sheet.forbidden_bid()
->>> forbidden.bids, forbidden.reason
+>>> restriction = sheet.bid_restriction()
+>>> restriction.forbidden, restriction.reason
 ((1,), 'with the hook, the bids may not total 2, the number of tricks (the others bid 1)')
 >>> sheet.enter_bid(0, 1)
 Traceback (most recent call last):
@@ -37,13 +37,13 @@ upriver.errors.IllegalActionError: round 1: the tricks add up to 3, but 2 were p
 >>> sheet.enter_tricks([1, 1, 0, 0])
 >>> sheet.totals, sheet.headline
 ((1, 11, 10, 10), 'Bob leads with 11')
+>>> [cell.total for cell in sheet.score_sheet.rows[0].cells]
+[1, 11, 10, 10]
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
@@ -51,19 +51,12 @@ from upriver.actions import Phase
 from upriver.cards import Suit
 from upriver.errors import IllegalActionError
 from upriver.game import Game
-from upriver.keeper.entries import (
-    EXTRA,
-    JACK_FROM,
-    Flag,
-    Forbidden,
-    KeptRound,
-    RoundView,
-    SheetEntries,
-)
+from upriver.keeper.entries import EXTRA, JACK_FROM, Flag, KeptRound, SheetEntries
+from upriver.legality import BidRestriction
 from upriver.record import Record, RoundRecord, replay
 from upriver.record.model import canonical_rules
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules
-from upriver.sheet import ScoreSheet
+from upriver.rules import Bidding, FirstDealer, Rules
+from upriver.sheet import RowStatus, ScoreSheet, SheetCell, SheetRow
 
 __all__ = ["KeptSheet"]
 
@@ -209,7 +202,7 @@ class KeptSheet:
                         rule="round order",
                     )
             except IllegalActionError as error:
-                return game, Flag(number, str(error), error.rule, error.seat)
+                return game, Flag(number, str(error), error.rule, error.seat, error.facts)
         return game, None
 
     def _commit(self, entries: SheetEntries, touched: int) -> None:
@@ -221,11 +214,12 @@ class KeptSheet:
         game, flag = self._replay(entries)
         if flag is not None and flag.round <= touched:
             if flag.round == touched:
-                raise IllegalActionError(flag.message, rule=flag.rule, seat=flag.seat)
+                raise IllegalActionError(flag.message, rule=flag.rule, seat=flag.seat, facts=flag.facts)
             raise IllegalActionError(
                 f"round {flag.round} must be fixed first (edit it, or undo): {flag.message}",
                 rule=flag.rule,
                 seat=flag.seat,
+                facts={**flag.facts, "round": flag.round},
             )
         self.history.append(self.entries)
         self.entries, self.game, self.flag = entries, game, flag
@@ -311,39 +305,21 @@ class KeptSheet:
         return rounds[-1].trump if rounds and rounds[-1].tricks is None else None
 
     def legal_bids(self, seat: int) -> tuple[int, ...]:
-        """The bids ``seat`` may make now, as the engine says (every bid before the round starts)."""
+        """The bids ``seat`` may make now, as the engine says (before a round's first entry too)."""
         game = self.game
         if game is None or self.flag is not None or seat not in self.to_bid:
             return ()
         if game.phase is Phase.DEALING:
-            return tuple(range(self.hand_size + 1))
+            game = game.copy()
+            game.deal_at_table()
         return game.legal_bids(seat)
 
-    def forbidden_bid(self) -> Forbidden | None:
-        """The dealer's forbidden bid(s) and a one-line reason: the dealer is next, under hook or overbid."""
+    def bid_restriction(self) -> BidRestriction | None:
+        """The engine's restriction on the next bid (the dealer's, under hook or overbid), if any."""
         game = self.game
-        dealer = self.dealer
-        if (
-            game is None
-            or dealer is None
-            or self.rules.dealer_bid is DealerBid.FREE
-            or self.rules.bidding is Bidding.SIMULTANEOUS
-            or self.to_bid != (dealer,)
-            or game.phase is not Phase.BIDDING
-        ):
+        if game is None or self.flag is not None or game.phase is not Phase.BIDDING:
             return None
-        legal = game.legal_bids(dealer)
-        banned = tuple(b for b in range(game.hand_size + 1) if b not in legal)
-        if not banned:
-            return None
-        try:
-            game.check_bid(banned[0], seat=dealer)
-        except IllegalActionError as error:
-            # "Ann may not bid 1: <reason>; Ann may bid 0, 2 or 3" — the middle is the reason.
-            text = str(error)
-            reason = text.partition(": ")[2].rpartition("; ")[0] or text
-            return Forbidden(banned, reason)
-        return None  # pragma: no cover - the engine refuses every bid outside legal_bids
+        return game.bid_restriction()
 
     # ----------------------------------------------------------- entering
 
@@ -355,6 +331,7 @@ class KeptSheet:
                 f"round {self.flag.round} must be fixed first (edit it, or undo): {self.flag.message}",
                 rule=self.flag.rule,
                 seat=self.flag.seat,
+                facts={**self.flag.facts, "round": self.flag.round},
             )
         rounds = list(self.entries.rounds)
         if not rounds or rounds[-1].tricks is not None:
@@ -485,67 +462,54 @@ class KeptSheet:
     # ------------------------------------------------------------ reading
 
     @property
-    def results(self) -> tuple[RoundView, ...]:
-        """Every entered round with the engine's scores where it could score them."""
-        game = self.game
-        first = self.entries.first_dealer
-        if game is None or first is None:
-            return ()
-        scored = game.results
-        n = len(self.players)
-        running = [0] * n
-        rows = []
-        for i, entry in enumerate(self.entries.rounds):
-            scores = totals = None
-            if i < len(scored):
-                scores = scored[i].scores
-                running = [t + s for t, s in zip(running, scores, strict=True)]
-                totals = tuple(running)
-            note = None
-            if self.flag is not None and i + 1 >= self.flag.round:
-                note = self.flag.message if i + 1 == self.flag.round else "not checked"
+    def score_sheet(self) -> ScoreSheet:
+        """The sheet as the table sees it (:meth:`ScoreSheet.from_view` of the engine's game).
+
+        On a flagged sheet the engine's rows stop before the flagged round; that round and
+        the ones after it follow as entered, unscored, with the refusal (``"not checked"``
+        after it) as their note.
+        """
+        game, n = self.game, len(self.players)
+        if game is None:
+            return ScoreSheet(
+                players=self.players, rows=(), totals=(0,) * n, complete=False, rounds=self.rules.rounds
+            )
+        sheet = ScoreSheet.from_view(game.view(None), at_table=True)
+        flag, first = self.flag, self.entries.first_dealer
+        if flag is None or first is None:
+            return sheet
+        rows = [row for row in sheet.rows if row.number < flag.round]
+        for number, entry in enumerate(self.entries.rounds[flag.round - 1 :], start=flag.round):
             rows.append(
-                RoundView(
-                    number=i + 1,
-                    hand_size=self.rules.hand_sizes[i],
-                    dealer=(first + i) % n,
+                SheetRow(
+                    number=number,
+                    hand_size=self.rules.hand_sizes[number - 1],
                     trump=entry.trump,
-                    bids=entry.bids,
-                    tricks=entry.tricks,
-                    scores=scores,
-                    totals=totals,
-                    flag=note,
+                    dealer=(first + number - 1) % n,
+                    cells=tuple(
+                        SheetCell(
+                            bid=entry.bids[seat],
+                            tricks=None if entry.tricks is None else entry.tricks[seat],
+                            score=None,
+                            total=None,
+                        )
+                        for seat in range(n)
+                    ),
+                    status=RowStatus.FLAGGED if number == flag.round else RowStatus.UNCHECKED,
+                    note=flag.message if number == flag.round else "not checked",
                 )
             )
-        return tuple(rows)
+        return dataclasses.replace(sheet, rows=tuple(rows))
 
     @property
     def totals(self) -> tuple[int, ...]:
         """Each seat's points from the scored rounds."""
         return (0,) * len(self.players) if self.game is None else self.game.totals
 
-    def standings(self) -> tuple[tuple[int, int, int], ...]:
-        """``(place, seat, total)`` from first to last; tied seats share a place."""
-        if self.game is None:
-            return tuple((1, seat, 0) for seat in range(len(self.players)))
-        return self.game.standings()
-
     @property
     def headline(self) -> str:
         """Who leads, or who won, in words."""
-        if self.game is None:
-            return "No round has been scored yet"
-        return ScoreSheet.of(self.game).headline
-
-    @property
-    def chart(self) -> tuple[tuple[int, ...], ...]:
-        """Running totals per seat after each scored round (round 0 first: all zero), for the chart."""
-        n = len(self.players)
-        series = [tuple([0] * n)]
-        for row in self.results:
-            if row.totals is not None:
-                series.append(row.totals)
-        return tuple(series)
+        return self.score_sheet.headline
 
     # ------------------------------------------------------------ export
 
@@ -580,30 +544,5 @@ class KeptSheet:
         )
 
     def to_csv(self) -> str:
-        """The sheet as CSV: one row per round; per player bid, tricks, round score and running total."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        head = ["round", "cards", "dealer", "trump"]
-        for name in self.players:
-            head += [f"{name} bid", f"{name} tricks", f"{name} score", f"{name} total"]
-        writer.writerow([*head, "note"])
-
-        def shown(value: int | None) -> str:
-            return "" if value is None else str(value)
-
-        for row in self.results:
-            cells: list[str] = [
-                str(row.number),
-                str(row.hand_size),
-                self.players[row.dealer],
-                "" if row.trump is None else row.trump.value,
-            ]
-            for seat in range(len(self.players)):
-                cells += [
-                    shown(row.bids[seat]),
-                    shown(None if row.tricks is None else row.tricks[seat]),
-                    shown(None if row.scores is None else row.scores[seat]),
-                    shown(None if row.totals is None else row.totals[seat]),
-                ]
-            writer.writerow([*cells, row.flag or ""])
-        return out.getvalue()
+        """The sheet as CSV (:meth:`ScoreSheet.to_csv`): per round and player bid, tricks, score, total."""
+        return self.score_sheet.to_csv()

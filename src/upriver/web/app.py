@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RulesError
-from upriver.rules import PRESETS, Bidding, DealerBid, FirstDealer, Schedule, Scoring, TrumpLead
+from upriver.rules import rules_catalogue
 from upriver.web import protocol
 from upriver.web.keeper_api import keeper_router
 from upriver.web.store import Store
@@ -45,21 +45,8 @@ CLOSE_BAD_TOKEN = 4403
 
 
 def _options() -> dict[str, object]:
-    return {
-        "presets": [
-            {"name": p.name, "summary": p.summary, "min_players": p.min_players, "max_players": p.max_players}
-            for p in PRESETS.values()
-        ],
-        "bots": list(BOT_KINDS),
-        "rules": {
-            "schedule": [s.value for s in Schedule if s is not Schedule.EXPLICIT],
-            "first_dealer": [o.value for o in FirstDealer],
-            "bidding": [o.value for o in Bidding],
-            "dealer_bid": [o.value for o in DealerBid],
-            "trump_lead": [o.value for o in TrumpLead],
-            "scoring": [o.value for o in Scoring],
-        },
-    }
+    """The rules catalogue the score keeper's form gets too, and the bot kinds for the seats."""
+    return {**rules_catalogue(), "bots": list(BOT_KINDS)}
 
 
 def _refusal(message: str, status: int = 400) -> JSONResponse:

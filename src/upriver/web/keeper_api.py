@@ -5,13 +5,17 @@
 sheet, to fill in), ``GET /keep/view/{share}`` (the same sheet, read-only). The sheet's
 id is its edit link; the share id opens it read-only and cannot be turned into the edit id.
 
-JSON, under ``/api/sheets``; every write answers with the whole sheet, a refusal is 400
-``{"error", "rule"}`` with the engine's message, and a write that names a ``version``
-older than the stored one is 409 (another phone, or the terminal, wrote first):
+JSON, under ``/api/sheets``; every write answers with the whole sheet (:func:`sheet_json`,
+whose ``"sheet"`` is :meth:`upriver.sheet.ScoreSheet.to_json`, the web table's shape too). A
+refusal is 400 ``{"error", "rule", "seat", "facts"}``: the engine's sentence, and the rule,
+seat and facts it is made of as data (:class:`~upriver.errors.IllegalActionError`), or for
+rules that cannot be played ``{"error", "rule": "rules", "option"}``. A write that names a
+``version`` older than the stored one is 409 (another phone, or the terminal, wrote first):
 
-- ``GET /options`` presets and rule options; ``POST /`` ``{"players", "preset", …rule options,
-  "schedule", "max_cards", "dealer": seat | null, "first_jack": bool, "title"}``; ``POST /import``
-  ``{"record": text}``.
+- ``GET /options`` :func:`upriver.rules.rules_catalogue`, as the lobby's ``/api/options``;
+  ``POST /`` ``{"players", "preset" (default countdown), …rule options as in the record
+  (read by :meth:`Rules.from_options`), "dealer": seat | null, "first_jack": bool, "title"}``;
+  ``POST /import`` ``{"record": text}``.
 - ``GET /{id}``; ``POST /{id}/jack`` ``{"seat"}``; ``/bid`` ``{"seat", "bid"}``; ``/bids`` ``{"bids"}``;
   ``/tricks`` ``{"tricks"}``; ``/trump`` ``{"suit", "round"?}``; ``/rounds/{k}`` ``{"bids"?, "tricks"?}``;
   ``/dealer`` ``{"seat"}``; ``/undo``. Each takes an optional ``"version"``.
@@ -20,22 +24,27 @@ older than the stored one is 409 (another phone, or the terminal, wrote first):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import enum
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from upriver.cards import Suit
+from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet
+from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
+from upriver.legality import BidRestriction
 from upriver.record import RecordRuleError, dumps, loads
-from upriver.rules import PRESETS, Bidding, DealerBid, Rules, Schedule, Scoring, preset
-from upriver.web.keeper_store import KeeperStore, StaleSheetError, StoredSheet
+from upriver.rules import OPTION_NAMES, Rules, rules_catalogue
 from upriver.web.protocol import rules_json
 
-__all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
+__all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
+
+DEFAULT_PRESET = "countdown"
+"""The rules of a sheet that names no preset: seeds 001/003/004, the most common table."""
 
 STATIC = Path(__file__).parent / "static"
 
@@ -44,8 +53,25 @@ class _BadRequestError(Exception):
     """A request that is not what the API expects; the message says what is."""
 
 
-def _refusal(message: str, rule: str = "request", status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message, "rule": rule}, status_code=status)
+def _refusal(message: str, rule: str = "request", status: int = 400, **data: object) -> JSONResponse:
+    return JSONResponse({"error": message, "rule": rule, **data}, status_code=status)
+
+
+def plain(value: object) -> object:
+    """A refusal's facts as JSON data: enums as their record spelling, cards as ``"QH"``, tuples as lists."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    return value
+
+
+def _illegal(error: IllegalActionError) -> JSONResponse:
+    return _refusal(str(error), error.rule, seat=error.seat, facts=plain(error.facts))
 
 
 def _int(value: object, what: str) -> int:
@@ -60,36 +86,38 @@ def _ints(value: object, what: str, *, nulls: bool = False) -> list[Any]:
     return [None if nulls and v is None else _int(v, what) for v in value]
 
 
-def rules_from(body: dict[str, Any], players: int) -> Rules:
-    """A preset with the request's rule options laid over it (the same options as ``upriver play``)."""
-    name = body.get("preset") or "countdown"
-    if not isinstance(name, str):
-        raise _BadRequestError("'preset' must be a preset's name")
-    overrides: dict[str, object] = {}
-    schedule = body.get("schedule")
-    if isinstance(schedule, list):
-        overrides.update(
-            schedule="explicit", explicit_sizes=tuple(_ints(schedule, "schedule")), max_cards=None
-        )
-    elif isinstance(schedule, str) and schedule:
-        overrides["schedule"] = schedule
-        if schedule != Schedule.DOWN_UP.value:
-            overrides["max_cards"] = None
-    if body.get("max_cards") not in (None, ""):
-        overrides["max_cards"] = _int(body["max_cards"], "max_cards")
-    for key in ("bidding", "dealer_bid", "trump_lead", "scoring"):
-        if isinstance(body.get(key), str) and body[key]:
-            overrides[key] = body[key]
-    if overrides.get("bidding") == Bidding.SIMULTANEOUS.value and "dealer_bid" not in overrides:
-        # Closed fists have no last bidder, so a preset's hook or overbid cannot apply.
-        overrides["dealer_bid"] = DealerBid.FREE
-    return preset(name, players, **overrides)
+def rules_from(body: Mapping[str, Any], players: int) -> Rules:
+    """The request's rule options (its keys that are :data:`~upriver.rules.OPTION_NAMES`) through
+    :meth:`Rules.from_options`, over the countdown preset when none is named; ``""`` is "not given".
+
+    :raises RulesError: as the engine refuses the combination, naming the option at fault.
+    """
+    options = {key: None if body[key] == "" else body[key] for key in OPTION_NAMES if key in body}
+    options["preset"] = options.get("preset") or DEFAULT_PRESET
+    return Rules.from_options(options, player_count=players)
+
+
+def _restriction(restriction: BidRestriction | None) -> dict[str, object] | None:
+    if restriction is None:
+        return None
+    return {
+        "rule": restriction.rule.value,
+        "seat": restriction.seat,
+        "tricks": restriction.tricks,
+        "others": restriction.others,
+        "forbidden": list(restriction.forbidden),
+        "allowed": list(restriction.allowed),
+        "reason": restriction.reason,
+    }
 
 
 def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, object]:
-    """Everything a page needs to draw the sheet; the edit id only when not ``read_only``."""
+    """Everything a page needs: the entry state, and under ``"sheet"`` the one score sheet shape.
+
+    The edit id only when not ``read_only``. ``current.restriction`` is the engine's
+    :class:`~upriver.legality.BidRestriction` on the next bid as data (``null``: none).
+    """
     sheet = stored.sheet
-    forbidden = sheet.forbidden_bid()
     flag = sheet.flag
     trump = sheet.trump
     return {
@@ -112,30 +140,19 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
             "bids": list(sheet.bids),
             "to_bid": list(sheet.to_bid),
             "legal_bids": {str(seat): list(sheet.legal_bids(seat)) for seat in sheet.to_bid},
-            "forbidden": None
-            if forbidden is None
-            else {"bids": list(forbidden.bids), "reason": forbidden.reason},
+            "restriction": _restriction(sheet.bid_restriction()),
             "trump": None if trump is None else trump.value,
         },
-        "rows": [
-            {
-                "number": row.number,
-                "hand_size": row.hand_size,
-                "dealer": row.dealer,
-                "trump": None if row.trump is None else row.trump.value,
-                "bids": list(row.bids),
-                "tricks": None if row.tricks is None else list(row.tricks),
-                "scores": None if row.scores is None else list(row.scores),
-                "totals": None if row.totals is None else list(row.totals),
-                "flag": row.flag,
-            }
-            for row in sheet.results
-        ],
-        "totals": list(sheet.totals),
-        "standings": [list(s) for s in sheet.standings()],
-        "headline": sheet.headline,
-        "chart": [list(point) for point in sheet.chart],
-        "flag": None if flag is None else {"round": flag.round, "message": flag.message, "rule": flag.rule},
+        "sheet": sheet.score_sheet.to_json(),
+        "flag": None
+        if flag is None
+        else {
+            "round": flag.round,
+            "message": flag.message,
+            "rule": flag.rule,
+            "seat": flag.seat,
+            "facts": plain(flag.facts),
+        },
         "can_undo": bool(sheet.history) and not read_only,
     }
 
@@ -243,21 +260,7 @@ def keeper_router(db_path: str | Path) -> KeeperRouter:
 
     @api.get("/options")
     async def options() -> dict[str, object]:
-        return {
-            "presets": [
-                {
-                    "name": p.name,
-                    "summary": p.summary,
-                    "min_players": p.min_players,
-                    "max_players": p.max_players,
-                }
-                for p in PRESETS.values()
-            ],
-            "schedule": [s.value for s in Schedule if s is not Schedule.EXPLICIT],
-            "bidding": [o.value for o in Bidding],
-            "dealer_bid": [o.value for o in DealerBid],
-            "scoring": [o.value for o in Scoring],
-        }
+        return rules_catalogue()
 
     @api.post("")
     @api.post("/")
@@ -283,9 +286,9 @@ def keeper_router(db_path: str | Path) -> KeeperRouter:
         except _BadRequestError as error:
             return _refusal(str(error))
         except RulesError as error:
-            return _refusal(str(error), "rules")
+            return _refusal(str(error), "rules", option=error.option)
         except IllegalActionError as error:
-            return _refusal(str(error), error.rule)
+            return _illegal(error)
         return JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.post("/import")
@@ -357,7 +360,7 @@ def keeper_router(db_path: str | Path) -> KeeperRouter:
         except _BadRequestError as error:
             return _refusal(str(error))
         except IllegalActionError as error:
-            return _refusal(str(error), error.rule)
+            return _illegal(error)
         except StaleSheetError as error:
             return _refusal(f"{error}; here is the latest", "stale", 409)
         return JSONResponse(sheet_json(saved))

@@ -192,27 +192,6 @@ def _trick(trick: Trick | None) -> dict[str, object] | None:
     return {"cards": [[seat, str(card)] for seat, card in trick.plays], "winner": trick.winner}
 
 
-def _sheet(game: Game, viewer: int | None) -> dict[str, object]:
-    sheet = ScoreSheet.of(game, viewer=0 if viewer is None else viewer)
-    hidden = game.phase is Phase.BIDDING and game.rules.bidding is Bidding.SIMULTANEOUS
-    rows = []
-    for row in sheet.rows:
-        cells = [{"bid": c.bid, "tricks": c.tricks, "score": c.score, "total": c.total} for c in row.cells]
-        if viewer is None and not row.finished and hidden:
-            cells[0]["bid"] = None  # seat 0's own hidden bid is not a spectator's to see
-        rows.append(
-            {
-                "number": row.number,
-                "hand_size": row.hand_size,
-                "trump": _suit(row.trump),
-                "dealer": row.dealer,
-                "finished": row.finished,
-                "cells": cells,
-            }
-        )
-    return {"rows": rows, "totals": list(sheet.totals), "headline": sheet.headline}
-
-
 def _bid_options(game: Game, view: SeatView) -> list[dict[str, object]]:
     """Every bid from 0 to the hand size, and for the forbidden ones the engine's reason."""
     if not view.legal_bids:
@@ -301,8 +280,12 @@ def seat_part(game: Game, view: SeatView) -> dict[str, object]:
 
 
 def sheet_part(game: Game, view: SeatView) -> dict[str, object]:
-    """The score sheet as the seat of ``view`` may see it (``seat == -1``: a spectator)."""
-    return _sheet(game, None if view.seat < 0 else view.seat)
+    """The score sheet as the seat of ``view`` may see it (``seat == -1``: a spectator).
+
+    It is :meth:`ScoreSheet.from_view` of ``view`` as :meth:`ScoreSheet.to_json`, the shape the
+    score keeper sends too; ``game`` is not consulted, so the sheet shows nothing ``view`` hides.
+    """
+    return ScoreSheet.from_view(view).to_json()
 
 
 def game_state(

@@ -1,6 +1,8 @@
 // The table page: one WebSocket, the server's per-seat state in, bids and cards out.
 // The server is the judge: this page only shows what it is sent and offers what is legal.
 
+import { chartLegend, drawChart, drawSheet } from "./sheet.js";
+
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANKS = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
@@ -321,58 +323,24 @@ function escapeHtml(text) {
   return div.innerHTML;
 }
 
+// The sheet is drawn by sheet.js, as on the score keeper's page.
+const CHART_COLOURS = ["#ffd54f", "#4fc3f7", "#ef9a9a", "#a5d6a7", "#ce93d8", "#ffab91", "#b0bec5", "#fff59d"];
+
 function renderSheet(game) {
   if (!sheet) return;
-  const head = `<tr><th scope="col">Rd</th><th scope="col">Cards</th><th scope="col">Trump</th>${game.players
-    .map((p) => `<th scope="col">${escapeHtml(p)}</th>`)
-    .join("")}</tr>`;
   // The sheet comes once a round; the round's live bids and trick counts come with every state.
-  const rows = sheet.rows.map((row) =>
-    row.finished || row.number !== game.round
-      ? row
-      : { ...row, cells: row.cells.map((c, seat) => ({ ...c, bid: game.bids[seat], tricks: game.tricks_won[seat] })) },
-  );
-  const body = rows
-    .map((row) => {
-      const trump = row.trump ? SUITS[row.trump][0] : "–";
-      const cells = row.cells
-        .map((c) => {
-          const bid = c.bid === null ? "·" : c.bid;
-          const took = c.tricks === null ? "·" : c.tricks;
-          const score = c.score === null ? "" : ` <b>${c.total}</b>`;
-          const cls = c.score === null ? "" : c.bid === c.tricks ? "made" : "missed";
-          return `<td class="${cls}">${bid}/${took}${score}</td>`;
-        })
-        .join("");
-      return `<tr><th scope="row">${row.number}</th><td>${row.hand_size}</td><td>${trump}</td>${cells}</tr>`;
-    })
-    .join("");
-  $("sheet").innerHTML = `<caption>${escapeHtml(sheet.headline)}</caption><thead>${head}</thead><tbody>${body}</tbody>`;
-  drawChart(game);
-}
-
-// Running totals per player, one line each, as inline SVG.
-function drawChart(game) {
-  const rows = sheet.rows.filter((r) => r.finished);
-  const svg = $("chart");
-  const w = 320;
-  const h = 140;
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  if (rows.length === 0) {
-    svg.innerHTML = `<text x="10" y="20" class="chart-note">Totals appear after the first round.</text>`;
-    return;
-  }
-  const max = Math.max(1, ...rows.flatMap((r) => r.cells.map((c) => c.total)));
-  const x = (i) => 30 + (i * (w - 40)) / Math.max(1, rows.length);
-  const y = (v) => h - 20 - (v * (h - 30)) / max;
-  const colors = ["#ffd54f", "#4fc3f7", "#ef9a9a", "#a5d6a7", "#ce93d8", "#ffab91", "#b0bec5", "#fff59d"];
-  let out = `<line x1="30" y1="${h - 20}" x2="${w - 5}" y2="${h - 20}" class="axis"/><text x="2" y="${y(max) + 4}" class="chart-note">${max}</text>`;
-  game.players.forEach((p, seat) => {
-    const pts = [`${x(0)},${y(0)}`, ...rows.map((r, i) => `${x(i + 1)},${y(r.cells[seat].total)}`)].join(" ");
-    out += `<polyline points="${pts}" fill="none" stroke="${colors[seat % 8]}" stroke-width="2"><title>${escapeHtml(p)}</title></polyline>`;
-    out += `<text x="${30 + seat * 70}" y="${h - 4}" style="fill: ${colors[seat % 8]}" class="chart-note">${escapeHtml(p.slice(0, 9))}</text>`;
-  });
-  svg.innerHTML = out;
+  const live = {
+    ...sheet,
+    rows: sheet.rows.map((row) =>
+      row.status === "scored" || row.number !== game.round
+        ? row
+        : { ...row, status: game.phase, cells: row.cells.map((c, seat) => ({ ...c, bid: game.bids[seat], tricks: game.tricks_won[seat] })) },
+    ),
+  };
+  drawSheet($("sheet"), live, { caption: true });
+  drawChart($("chart"), live, { colours: CHART_COLOURS });
+  $("chart-legend")?.remove();
+  $("chart").after(Object.assign(chartLegend(live, { colours: CHART_COLOURS }), { id: "chart-legend" }));
 }
 
 // ------------------------------------------------------------------ wiring

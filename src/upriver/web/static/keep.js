@@ -1,12 +1,10 @@
 // The score keeper page: start a sheet, fill it in by tapping, fix mistakes, export, share.
 // Every rule and every score comes from the server (the engine); this page only draws and asks.
+// The sheet itself is drawn by sheet.js, as on the table page.
 
-const SUITS = [
-  { code: "C", symbol: "♣", name: "clubs", red: false },
-  { code: "D", symbol: "♦", name: "diamonds", red: true },
-  { code: "H", symbol: "♥", name: "hearts", red: true },
-  { code: "S", symbol: "♠", name: "spades", red: false },
-];
+import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, suitText } from "./sheet.js";
+
+const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }));
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const KNOWN = "upriver.sheets"; // the sheets this browser has opened: id -> {title, players}
 const POLL_MS = 4000;
@@ -88,11 +86,6 @@ function forget(id) {
   const all = known();
   delete all[id];
   localStorage.setItem(KNOWN, JSON.stringify(all));
-}
-
-function suitText(code) {
-  const suit = SUITS.find((s) => s.code === code);
-  return suit ? h("span", { class: suit.red ? "red" : "", title: suit.name, "aria-label": suit.name }, suit.symbol) : "–";
 }
 
 const name = (seat) => sheet.players[seat];
@@ -214,9 +207,9 @@ function newSheetForm(options) {
     h("details", {}, h("summary", {}, "Rule options"),
       h("label", {}, "Hand sizes", h("input", { name: "schedule", placeholder: "as the preset says; or up-down, down-up, or 1,2,3,2,1" })),
       h("label", {}, "Most cards in a hand", h("input", { name: "max_cards", inputmode: "numeric", placeholder: "as the preset says" })),
-      select("bidding", "Bidding", options.bidding),
-      select("dealer_bid", "The dealer's bid", options.dealer_bid),
-      select("scoring", "Scoring", options.scoring)),
+      select("bidding", "Bidding", options.rules.bidding),
+      select("dealer_bid", "The dealer's bid", options.rules.dealer_bid),
+      select("scoring", "Scoring", options.rules.scoring)),
     h("label", {}, "First dealer", dealer),
     h("button", { type: "submit", class: "primary" }, "Start the sheet"),
   );
@@ -317,7 +310,7 @@ function entryPanel() {
     return box;
   }
   if (sheet.phase === "over") {
-    box.append(h("h2", {}, "Game over"), h("p", { class: "headline" }, sheet.headline));
+    box.append(h("h2", {}, "Game over"), h("p", { class: "headline" }, sheet.sheet.headline));
     return box;
   }
   if (sheet.phase === "flagged") {
@@ -353,7 +346,7 @@ function nextBid() {
   const seat = c.to_bid[0];
   const part = h("div", {}, bidsSoFar());
   if (sheet.read_only) return part;
-  const forbidden = c.forbidden ? c.forbidden.bids : [];
+  const forbidden = c.restriction ? c.restriction.forbidden : [];
   part.append(h("h2", { id: "bid-label" }, `${name(seat)}'s bid`));
   const pad = h("div", { class: "pad", role: "group", "aria-labelledby": "bid-label" });
   for (let b = 0; b <= c.hand_size; b++) {
@@ -366,9 +359,9 @@ function nextBid() {
     }, String(b)));
   }
   part.append(pad);
-  if (c.forbidden) {
+  if (c.restriction) {
     part.append(h("p", { class: "reason", id: "forbidden-reason" },
-      `${name(seat)} may not bid ${forbidden.join(" or ")}: ${c.forbidden.reason}`));
+      `${name(seat)} may not bid ${forbidden.join(" or ")}: ${c.restriction.reason}`));
   }
   return part;
 }
@@ -430,11 +423,11 @@ function trickEntry() {
 }
 
 function standings() {
-  const box = h("section", { class: "card-box", "aria-label": "Standings" }, h("p", { class: "headline", id: "headline" }, sheet.headline));
+  const scored = sheet.sheet;
+  const box = h("section", { class: "card-box", "aria-label": "Standings" }, h("p", { class: "headline", id: "headline" }, scored.headline));
   const list = h("ol", { class: "standings" });
-  const best = Math.max(...sheet.totals);
-  for (const [place, seat, total] of sheet.standings) {
-    list.append(h("li", { class: total === best && sheet.rows.some((r) => r.totals) ? "lead" : "" },
+  for (const [place, seat, total] of scored.standings) {
+    list.append(h("li", { class: scored.leaders.includes(seat) ? "lead" : "" },
       h("span", {}, `${place}. ${name(seat)}`), h("span", { "data-total": name(seat) }, String(total))));
   }
   box.append(list);
@@ -442,78 +435,20 @@ function standings() {
 }
 
 function sheetTable() {
-  const table = h("table", { class: "sheet", id: "sheet" });
-  table.append(h("thead", {}, h("tr", {},
-    h("th", { class: "rd", scope: "col" }, "Round"), h("th", { scope: "col", "aria-label": "Trump" }, "T"),
-    ...sheet.players.map((p) => h("th", { scope: "col" }, p)),
-    sheet.read_only ? null : h("th", { scope: "col" }, h("span", { class: "muted" }, "Fix")))));
-  const body = h("tbody", {});
-  for (const row of sheet.rows) {
-    const flagged = row.flag && row.flag !== "not checked";
-    const tr = h("tr", { class: flagged ? "flagged" : row.scores ? "" : "current", "data-round": row.number },
-      h("th", { class: "rd", scope: "row" }, `${row.number}`,
-        h("span", { class: "bt" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"} · ${name(row.dealer)}`)),
-      h("td", {}, suitText(row.trump)));
-    sheet.players.forEach((_, seat) => {
-      const bid = row.bids[seat];
-      const took = row.tricks ? row.tricks[seat] : null;
-      const made = row.scores && bid === took;
-      tr.append(h("td", { class: made ? "made" : "", "data-cell": `${row.number}-${seat}` },
-        h("span", { class: "bt" }, `${bid ?? "·"}/${took ?? "·"}${row.scores ? ` +${row.scores[seat]}` : ""}`),
-        h("span", { class: "tot" }, row.totals ? String(row.totals[seat]) : "")));
-    });
-    if (!sheet.read_only) {
-      tr.append(h("td", {}, h("button", { type: "button", "aria-label": `Edit round ${row.number}`, onclick: () => openEdit(row.number) }, "✎")));
-    }
-    body.append(tr);
-    if (row.flag) {
-      body.append(h("tr", { class: "flagged" }, h("td", { class: "flag", colspan: String(sheet.players.length + 3) }, `⚠ ${row.flag}`)));
-    }
-  }
-  table.append(body);
+  const scored = sheet.sheet;
+  const table = drawSheet(h("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit });
   return h("section", { class: "card-box", "aria-label": "Score sheet" },
     h("h2", {}, "Sheet"),
-    sheet.rows.length ? h("div", { class: "sheet-wrap" }, table) : h("p", { class: "muted" }, "No round entered yet."),
+    scored.rows.length ? h("div", { class: "sheet-wrap" }, table) : h("p", { class: "muted" }, "No round entered yet."),
     h("p", { class: "muted" }, "Each player: bid/tricks +score, then the running total. Round: its cards and dealer."));
 }
 
 function chart() {
-  const series = sheet.chart; // [round][seat]
-  if (series.length < 2) return null;
-  const rounds = sheet.rules.hand_sizes.length;
-  const W = 320, H = 160, P = 24;
-  const top = Math.max(10, ...series.flat());
-  const x = (i) => P + (i / rounds) * (W - 2 * P);
-  const y = (v) => H - P - (v / top) * (H - 2 * P);
-  const svgNS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(svgNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Totals after each round: ${sheet.players.map((p, s) => `${p} ${sheet.totals[s]}`).join(", ")}`);
-  const axis = document.createElementNS(svgNS, "path");
-  axis.setAttribute("d", `M${P} ${P / 2} V${H - P} H${W - P / 2}`);
-  axis.setAttribute("stroke", "currentColor");
-  axis.setAttribute("fill", "none");
-  axis.setAttribute("opacity", "0.4");
-  svg.append(axis);
-  for (const [value, label] of [[0, "0"], [top, String(top)]]) {
-    const t = document.createElementNS(svgNS, "text");
-    t.setAttribute("x", "2"); t.setAttribute("y", String(y(value) + 4));
-    t.setAttribute("font-size", "10"); t.setAttribute("fill", "currentColor");
-    t.textContent = label;
-    svg.append(t);
-  }
-  sheet.players.forEach((_, seat) => {
-    const line = document.createElementNS(svgNS, "polyline");
-    line.setAttribute("points", series.map((point, i) => `${x(i)},${y(point[seat])}`).join(" "));
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", COLOURS[seat % COLOURS.length]);
-    line.setAttribute("stroke-width", "2.5");
-    svg.append(line);
-  });
+  const scored = sheet.sheet;
+  if (!scored.rows.some((row) => row.status === "scored")) return null;
+  const svg = drawChart(document.createElementNS("http://www.w3.org/2000/svg", "svg"), scored, { colours: COLOURS });
   return h("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
-    h("h2", {}, "Totals over the rounds"), svg,
-    h("div", { class: "legend" }, ...sheet.players.map((p, seat) => h("span", { style: `--c:${COLOURS[seat % COLOURS.length]}` }, p))));
+    h("h2", {}, "Totals over the rounds"), svg, chartLegend(scored, { colours: COLOURS }));
 }
 
 function exportLinks(base) {
@@ -545,9 +480,10 @@ function actions() {
 // ------------------------------------------------------------------ fixing
 
 function openEdit(number) {
-  const row = sheet.rows.find((r) => r.number === number);
+  const row = sheet.sheet.rows.find((r) => r.number === number);
   if (!row) return;
-  const values = { bids: [...row.bids], tricks: row.tricks ? [...row.tricks] : null };
+  const tricksKnown = row.cells.every((c) => c.tricks !== null);
+  const values = { bids: row.cells.map((c) => c.bid), tricks: tricksKnown ? row.cells.map((c) => c.tricks) : null };
   const dialog = h("dialog", { "aria-label": `Edit round ${number}` });
   const draw = () => {
     const body = h("div", {});

@@ -17,7 +17,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from upriver.keeper import KeptSheet, SheetEntries
+from upriver.keeper.entries import SheetEntries
+from upriver.keeper.sheet import KeptSheet
 from upriver.record import Record, parse_record, to_json
 
 __all__ = ["KeeperStore", "SheetSummary", "StaleSheetError", "StoredSheet"]
@@ -74,11 +75,12 @@ def _version(sheet: KeptSheet) -> int:
 
 
 def _summary(sheet: KeptSheet) -> str:
+    scored = sheet.score_sheet
     return json.dumps(
         {
-            "round": len([r for r in sheet.results if r.scores is not None]),
-            "rounds": sheet.rules.rounds,
-            "headline": sheet.headline,
+            "round": sum(1 for row in scored.rows if row.finished),
+            "rounds": scored.rounds,
+            "headline": scored.headline,
         }
     )
 
