@@ -349,7 +349,11 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
         story_with(turned="KC"),
         "rounds[0].turned: the turned card KC is also dealt at rounds[0].hands[2][0]",
     ),
-    ("unknown rule value", record({"bidding": "shouting"}), "rules.bidding: unknown value 'shouting'"),
+    (
+        "unknown rule value",
+        record({"bidding": "shouting"}),
+        "rules.bidding: bidding must be one of 'sequential', 'simultaneous', not 'shouting'",
+    ),
     (
         "impossible rules",
         record({"bidding": "simultaneous", "dealer_bid": "overbid"}),
@@ -358,7 +362,7 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     (
         "wrong type",
         record({"max_cards": "ten"}),
-        "rules.max_cards: max_cards must be a whole number, not text 'ten'",
+        "rules.max_cards: max_cards must be a whole number of at least 1, not 'ten'",
     ),
 ]
 

@@ -308,14 +308,18 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
         _round(plays=["7H", 2, "KD", "AS"]),
         "rounds[0].plays[1]: a card must be written as text",
     ),
-    ("unknown rule value", doc(rules={"scoring": "golf"}), "rules.scoring: unknown value 'golf'"),
-    ("unknown preset", doc(rules={"preset": "bridge"}), "rules: unknown preset 'bridge'"),
+    (
+        "unknown rule value",
+        doc(rules={"scoring": "golf"}),
+        "rules.scoring: scoring must be one of 'ten-plus-bid', 'tricks-plus-ten', not 'golf'",
+    ),
+    ("unknown preset", doc(rules={"preset": "bridge"}), "rules.preset: unknown preset 'bridge'"),
     (
         "simultaneous with hook",
         doc(rules={"bidding": "simultaneous", "dealer_bid": "hook"}),
         "rules: simultaneous bidding",
     ),
-    ("too many cards", doc(rules={"max_cards": 13}), "rules: 4 players × 13 cards"),
+    ("too many cards", doc(rules={"max_cards": 13}), "rules.max_cards: 4 players × 13 cards"),
     (
         "card dealt twice",
         _round(hands=[["AS"], ["7H"], ["as"], ["KD"]]),

@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from upriver.cards import Card, Suit
 from upriver.errors import UpriverError
-from upriver.rules import Rules, Schedule
+from upriver.rules import Rules
 
 __all__ = ["FORMAT", "Record", "RecordRuleError", "RoundRecord", "canonical_rules"]
 
@@ -80,7 +80,8 @@ class RecordRuleError(UpriverError):
 
 
 def canonical_rules(rules: Rules) -> Rules:
-    """The same rules with ``max_cards`` resolved, as a record writes them, so records compare equal."""
-    if rules.schedule is Schedule.EXPLICIT or rules.max_cards is not None:
-        return rules
-    return rules.replace(max_cards=max(rules.hand_sizes))
+    """The rules as a record reads them back from :meth:`Rules.options` (``max_cards`` resolved).
+
+    Records made from a game and read from its file then compare equal.
+    """
+    return Rules.from_options(rules.options(), player_count=rules.player_count)

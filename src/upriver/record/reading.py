@@ -8,30 +8,19 @@ game to be played out (a revoke, a hook bid) are left to :func:`upriver.record.r
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
 
 from upriver.cards import Card, Suit
 from upriver.errors import NotationError, RecordError, RulesError
 from upriver.record.model import FORMAT, Record, RoundRecord, canonical_rules
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, TrumpLead, preset
+from upriver.rules import OPTION_NAMES, Rules
 
 __all__ = ["load", "loads", "parse_record"]
 
-_E = TypeVar("_E", bound=enum.Enum)
-
-_RULE_ENUMS: dict[str, type[enum.Enum]] = {
-    "first_dealer": FirstDealer,
-    "bidding": Bidding,
-    "dealer_bid": DealerBid,
-    "trump_lead": TrumpLead,
-    "scoring": Scoring,
-}
 _TOP_KEYS = ("format", "rules", "players", "rounds")
 _ROUND_KEYS = ("dealer", "hands", "turned", "bids", "plays", "tricks", "trump")
 
@@ -85,53 +74,20 @@ def _suit(value: object, where: str) -> Suit:
     raise RecordError(f"{where}: unknown suit {value!r}: expected one of C, D, H, S")
 
 
-def _choice(kind: type[_E], value: object, where: str) -> _E:
-    """An option value, in any case and with ``_`` or spaces for ``-``."""
-    if isinstance(value, str):
-        key = value.strip().lower().replace("_", "-").replace(" ", "-")
-        for member in kind:
-            if member.value == key:
-                return member
-    choices = ", ".join(repr(m.value) for m in kind if m is not Schedule.EXPLICIT)
-    raise RecordError(f"{where}: unknown value {value!r}: expected one of {choices}")
-
-
 def _rules(data: object, players: int) -> tuple[Rules, Mapping[str, object]]:
+    """The record's rules through :meth:`Rules.from_options`; keys it does not know are kept aside.
+
+    A refusal names the key at fault (``rules.scoring: …``) when the engine names an
+    option the section gives, else the whole section (``rules: …``).
+    """
     section = _object(data, "rules", "the rules")
-    options: dict[str, object] = {}
-    extras: dict[str, object] = {}
-    for key, value in section.items():
-        where = f"rules.{key}"
-        if key == "preset":
-            if not isinstance(value, str):
-                raise RecordError(f"{where}: a preset is named by text, not {_kind(value)}")
-        elif key == "schedule":
-            if isinstance(value, list):
-                options["schedule"] = Schedule.EXPLICIT
-                options["explicit_sizes"] = tuple(
-                    _whole(size, f"{where}[{i}]", "a hand size") for i, size in enumerate(value)
-                )
-            else:
-                options["schedule"] = _choice(Schedule, value, where)
-                if options["schedule"] is Schedule.EXPLICIT:
-                    raise RecordError(f"{where}: an explicit schedule is written as a list, e.g. [1, 2, 3]")
-        elif key == "max_cards":
-            options["max_cards"] = None if value is None else _whole(value, where, "max_cards")
-        elif key in _RULE_ENUMS:
-            options[key] = _choice(_RULE_ENUMS[key], value, where)
-        else:
-            extras[key] = value
-    name = section.get("preset")
+    options = {key: value for key, value in section.items() if key in OPTION_NAMES}
+    extras = {key: value for key, value in section.items() if key not in OPTION_NAMES}
     try:
-        if isinstance(name, str):
-            if options.get("schedule", Schedule.DOWN_UP) is not Schedule.DOWN_UP:
-                # A preset's "start" of a down-up game means nothing to another schedule.
-                options.setdefault("max_cards", None)
-            rules = preset(name, players, **options)
-        else:
-            rules = Rules(player_count=players, **options)  # type: ignore[arg-type]
+        rules = Rules.from_options(options, player_count=players)
     except RulesError as error:
-        raise RecordError(f"rules: {error}") from None
+        where = "rules" if error.option not in section else f"rules.{error.option}"
+        raise RecordError(f"{where}: {error}") from None
     return canonical_rules(rules), MappingProxyType(extras)
 
 

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from upriver.actions import Phase
 from upriver.game import Game
 from upriver.record.model import FORMAT, Record, RoundRecord, canonical_rules
-from upriver.rules import Rules, Schedule
+from upriver.rules import Rules
 
 __all__ = ["dump", "dumps", "record_of", "to_json"]
 
@@ -59,18 +59,7 @@ def record_of(game: Game, extras: Mapping[str, object] | None = None) -> Record:
 
 
 def _rules_json(rules: Rules, extras: Mapping[str, object]) -> dict[str, object]:
-    rules = canonical_rules(rules)
-    out: dict[str, object] = {}
-    if rules.schedule is Schedule.EXPLICIT:
-        out["schedule"] = list(rules.explicit_sizes)
-    else:
-        out["schedule"] = rules.schedule.value
-        out["max_cards"] = rules.max_cards
-    out["first_dealer"] = rules.first_dealer.value
-    out["bidding"] = rules.bidding.value
-    out["dealer_bid"] = rules.dealer_bid.value
-    out["trump_lead"] = rules.trump_lead.value
-    out["scoring"] = rules.scoring.value
+    out = rules.options()
     out.update((k, v) for k, v in extras.items() if k not in out)
     return out
 
