@@ -38,7 +38,7 @@ from upriver.keeper import JACK_FROM, KeptSheet
 from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
 from upriver.legality import BidRestriction
 from upriver.record import RecordRuleError, dumps, loads
-from upriver.rules import OPTION_NAMES, Rules, rules_catalogue
+from upriver.rules import Rules, rules_catalogue
 from upriver.web.protocol import rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
@@ -86,13 +86,18 @@ def _ints(value: object, what: str, *, nulls: bool = False) -> list[Any]:
     return [None if nulls and v is None else _int(v, what) for v in value]
 
 
+SHEET_FIELDS = ("players", "dealer", "first_jack", "title", "version")
+"""The keys of a new sheet's request that are not rule options."""
+
+
 def rules_from(body: Mapping[str, Any], players: int) -> Rules:
-    """The request's rule options (its keys that are :data:`~upriver.rules.OPTION_NAMES`) through
+    """The request's rule options (every key but :data:`SHEET_FIELDS`) through
     :meth:`Rules.from_options`, over the countdown preset when none is named; ``""`` is "not given".
 
-    :raises RulesError: as the engine refuses the combination, naming the option at fault.
+    :raises RulesError: as the engine refuses the combination (or a key that is no rule
+        option, :data:`~upriver.rules.OPTION_NAMES`), naming the option at fault.
     """
-    options = {key: None if body[key] == "" else body[key] for key in OPTION_NAMES if key in body}
+    options = {key: None if value == "" else value for key, value in body.items() if key not in SHEET_FIELDS}
     options["preset"] = options.get("preset") or DEFAULT_PRESET
     return Rules.from_options(options, player_count=players)
 
