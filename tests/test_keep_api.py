@@ -164,3 +164,13 @@ def test_bad_starts_are_refused_with_a_reason(client: TestClient) -> None:
         in post(client, "/api/sheets", {"players": list("ABCDEFGH"), "max_cards": 9}, 400)["error"]
     )
     assert client.get("/api/sheets/nope").status_code == 404
+
+
+def test_the_share_link_shows_no_closed_fist_bid_before_everyone_has_bid(client: TestClient) -> None:
+    body = {"players": NAMES, "preset": "closed-fists", "max_cards": 2, "dealer": 0}
+    sheet = post(client, "/api/sheets", body, 201)
+    sheet = post(client, f"/api/sheets/{sheet['id']}/bid", {"seat": 1, "bid": 1})
+    assert sheet["current"]["bids"] == [None, 1, None, None]  # the keeper typed it
+    shared = client.get(f"/api/sheets/shared/{sheet['share']}").json()
+    assert shared["current"]["bids"] == [None, None, None, None]
+    assert all(cell["bid"] is None for cell in shared["sheet"]["rows"][-1]["cells"])

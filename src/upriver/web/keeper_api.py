@@ -39,6 +39,7 @@ from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
 from upriver.legality import BidRestriction
 from upriver.record import RecordRuleError, dumps, loads
 from upriver.rules import Rules, rules_catalogue
+from upriver.sheet import RowStatus
 from upriver.web.protocol import rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
@@ -125,6 +126,12 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
     sheet = stored.sheet
     flag = sheet.flag
     trump = sheet.trump
+    scored = sheet.score_sheet
+    bids = list(sheet.bids)
+    if read_only:
+        # A reader sees the round's bids as the table does: closed fists stay closed until all have bid.
+        live = [row for row in scored.rows if row.number == sheet.current and row.status is RowStatus.BIDDING]
+        bids = [cell.bid for cell in live[0].cells] if live else bids
     return {
         "id": None if read_only else stored.id,
         "share": stored.share,
@@ -142,13 +149,13 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
             "hand_size": sheet.hand_size,
             "dealer": sheet.dealer,
             "bidding_order": list(sheet.bidding_order),
-            "bids": list(sheet.bids),
+            "bids": bids,
             "to_bid": list(sheet.to_bid),
             "legal_bids": {str(seat): list(sheet.legal_bids(seat)) for seat in sheet.to_bid},
             "restriction": _restriction(sheet.bid_restriction()),
             "trump": None if trump is None else trump.value,
         },
-        "sheet": sheet.score_sheet.to_json(),
+        "sheet": scored.to_json(),
         "flag": None
         if flag is None
         else {
