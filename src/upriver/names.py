@@ -1,0 +1,118 @@
+"""What a player's name may be, decided once for every way a name comes in.
+
+A name is typed at a web table, in the score keeper or the terminal, or read from a
+game record. Everywhere it must be text a person can read back and that every
+output (a terminal line, a JSON export, an error message) can carry: valid Unicode,
+no control or bidirectional-override characters, 1 to :data:`MAX_NAME_LENGTH`
+characters once the spaces around it are trimmed. Names at one table differ in more
+than case and spacing, so "Ann" and " ann " cannot both sit down.
+
+>>> player_name("  Åsa ")
+'Åsa'
+>>> player_name("Bea\\ud800")
+Traceback (most recent call last):
+...
+upriver.names.PlayerNameError: a name must be valid Unicode text; 'Bea\\ud800' holds a lone surrogate (U+D800)
+>>> check_names(["Ann", "Bob", "ANN"])
+Traceback (most recent call last):
+...
+upriver.names.PlayerNameError: 'ANN' is already at the table as 'Ann' (seat 0); names must differ in more than case and spaces
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from upriver.errors import UpriverError
+
+__all__ = ["MAX_NAME_LENGTH", "PlayerNameError", "check_names", "name_key", "player_name", "quoted"]
+
+MAX_NAME_LENGTH = 24
+"""The most characters a name may have: enough for "Grandma Åsa", short enough for a seat label."""
+
+_EXCERPT = 40
+"""How many characters of a refused value an error message quotes."""
+
+# Bidirectional controls let a name display as something else ("Ann" that reads "nnA").
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+class PlayerNameError(UpriverError, ValueError):
+    """A name that may not be used; ``reason`` is a short code (``"empty"``, ``"too long"``,
+    ``"not text"``, ``"surrogate"``, ``"control"``, ``"taken"``), ``seat`` its seat if known."""
+
+    def __init__(self, message: str, *, reason: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.seat = seat
+
+
+def quoted(value: object, limit: int = _EXCERPT) -> str:
+    """``repr(value)`` cut to about ``limit`` characters, for messages about input of any size.
+
+    The result is plain ASCII-safe text on one line (``repr`` escapes newlines and lone
+    surrogates), so an error line stays one bounded line whatever was sent.
+    """
+    text = repr(value) if not isinstance(value, str) else repr(value[: limit + 1])
+    if len(text) > limit + 2:
+        text = text[: limit + 1] + "…" + text[-1]
+    return text
+
+
+def player_name(value: object, seat: int | None = None) -> str:
+    """The name as it will be shown: trimmed and in NFC form; raises :class:`PlayerNameError` if not allowed."""
+    if not isinstance(value, str):
+        raise PlayerNameError(f"a name must be text, not {quoted(value)}", reason="not text", seat=seat)
+    for char in value:
+        if "\ud800" <= char <= "\udfff":
+            raise PlayerNameError(
+                f"a name must be valid Unicode text; {quoted(value)} holds a lone surrogate "
+                f"(U+{ord(char):04X})",
+                reason="surrogate",
+                seat=seat,
+            )
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise PlayerNameError(
+            "a name must have at least one letter or sign, not only spaces", reason="empty", seat=seat
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise PlayerNameError(
+            f"a name may have at most {MAX_NAME_LENGTH} characters, not {len(name)} ({quoted(name)})",
+            reason="too long",
+            seat=seat,
+        )
+    for char in name:
+        if char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            raise PlayerNameError(
+                f"a name may not hold control characters such as {char!r}: {quoted(name)}",
+                reason="control",
+                seat=seat,
+            )
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must not share at one table: the name without case or spaces."""
+    return "".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def check_names(names: Sequence[object]) -> tuple[str, ...]:
+    """Every seat's name checked with :func:`player_name`, and no two alike; raises :class:`PlayerNameError`."""
+    seen: dict[str, tuple[int, str]] = {}
+    cleaned: list[str] = []
+    for seat, value in enumerate(names):
+        name = player_name(value, seat)
+        key = name_key(name)
+        if key in seen:
+            first_seat, first = seen[key]
+            raise PlayerNameError(
+                f"{quoted(name)} is already at the table as {quoted(first)} (seat {first_seat}); "
+                "names must differ in more than case and spaces",
+                reason="taken",
+                seat=seat,
+            )
+        seen[key] = (seat, name)
+        cleaned.append(name)
+    return tuple(cleaned)
