@@ -69,5 +69,6 @@ def test_a_quoted_value_is_one_bounded_line_of_valid_text(value: str) -> None:
 
 def test_a_huge_value_is_quoted_by_an_excerpt() -> None:
     excerpt = quoted("x" * 20_000_000)
-    assert excerpt.startswith("'xxx") and excerpt.endswith("…'")
+    assert excerpt.startswith("'xxx")
+    assert excerpt.endswith("…'")
     assert len(excerpt) < 50

@@ -16,7 +16,7 @@ upriver.names.PlayerNameError: a name must be valid Unicode text; 'Bea\\ud800' h
 >>> check_names(["Ann", "Bob", "ANN"])
 Traceback (most recent call last):
 ...
-upriver.names.PlayerNameError: 'ANN' is already at the table as 'Ann' (seat 0); names must differ in more than case and spaces
+upriver.names.PlayerNameError: 'ANN' is already at the table as 'Ann' (seat 0); names must differ ...
 """
 
 from __future__ import annotations
@@ -61,7 +61,10 @@ def quoted(value: object, limit: int = _EXCERPT) -> str:
 
 
 def player_name(value: object, seat: int | None = None) -> str:
-    """The name as it will be shown: trimmed and in NFC form; raises :class:`PlayerNameError` if not allowed."""
+    """The name as it will be shown: trimmed and in NFC form.
+
+    :raises PlayerNameError: when the name may not be used, saying why.
+    """
     if not isinstance(value, str):
         raise PlayerNameError(f"a name must be text, not {quoted(value)}", reason="not text", seat=seat)
     for char in value:
@@ -99,7 +102,10 @@ def name_key(name: str) -> str:
 
 
 def check_names(names: Sequence[object]) -> tuple[str, ...]:
-    """Every seat's name checked with :func:`player_name`, and no two alike; raises :class:`PlayerNameError`."""
+    """Every seat's name checked with :func:`player_name`, and no two alike.
+
+    :raises PlayerNameError: for the first name that may not be used, with its seat.
+    """
     seen: dict[str, tuple[int, str]] = {}
     cleaned: list[str] = []
     for seat, value in enumerate(names):
