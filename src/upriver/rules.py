@@ -434,11 +434,15 @@ def preset(name: str, player_count: int, **overrides: object) -> Rules:
     :raises RulesError: for an unknown name, a player count the preset is not for, or
         overrides that make the rules impossible.
     """
+    return _preset_named(name).rules(player_count, **overrides)
+
+
+def _preset_named(name: str) -> Preset:
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     found = PRESETS.get(key)
     if found is None:
         raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}", option="preset")
-    return found.rules(player_count, **overrides)
+    return found
 
 
 def rules_catalogue() -> dict[str, object]:
