@@ -1,13 +1,19 @@
-"""Command-line options shared by every command that builds rules: a preset with single options over it."""
+"""Command-line options shared by every command that builds rules: a preset with single options over it.
+
+The command line only translates its spelling (``--schedule 1,2,1``) into the game
+record's (``[1, 2, 1]``); :meth:`Rules.from_options` reads the options, so the command
+line accepts and refuses exactly what a record, the web lobby and the score keeper do.
+"""
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated
 
 import typer
 
 from upriver.errors import RulesError
-from upriver.rules import Bidding, DealerBid, Rules, Schedule, Scoring, TrumpLead, preset
+from upriver.rules import Bidding, DealerBid, Rules, Scoring, TrumpLead
 
 __all__ = [
     "BiddingOption",
@@ -17,7 +23,13 @@ __all__ = [
     "ScoringOption",
     "TrumpLeadOption",
     "build_rules",
+    "schedule_option",
 ]
+
+
+def _choices(kind: type[enum.Enum]) -> str:
+    return ", ".join(str(member.value) for member in kind)
+
 
 ScheduleOption = Annotated[
     str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 1,2,1.")
@@ -25,51 +37,59 @@ ScheduleOption = Annotated[
 MaxCardsOption = Annotated[
     int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
 ]
-BiddingOption = Annotated[Bidding | None, typer.Option(help="Override how bids are made.")]
-DealerBidOption = Annotated[DealerBid | None, typer.Option(help="Override the dealer's restriction.")]
-TrumpLeadOption = Annotated[TrumpLead | None, typer.Option(help="Override whether trump may be led.")]
-ScoringOption = Annotated[Scoring | None, typer.Option(help="Override the scoring.")]
+BiddingOption = Annotated[
+    str | None, typer.Option(help=f"Override how bids are made: {_choices(Bidding)}.", show_default=False)
+]
+DealerBidOption = Annotated[
+    str | None,
+    typer.Option(help=f"Override the dealer's restriction: {_choices(DealerBid)}.", show_default=False),
+]
+TrumpLeadOption = Annotated[
+    str | None,
+    typer.Option(help=f"Override whether trump may be led: {_choices(TrumpLead)}.", show_default=False),
+]
+ScoringOption = Annotated[
+    str | None, typer.Option(help=f"Override the scoring: {_choices(Scoring)}.", show_default=False)
+]
 
 
-def _schedule_options(text: str) -> dict[str, object]:
-    key = text.strip().lower()
-    if key in ("up-down", "down-up"):
-        return {"schedule": Schedule(key)}
+def schedule_option(text: str) -> str | list[int]:
+    """``--schedule`` as the record spells it: hand sizes ``1,2,1`` become ``[1, 2, 1]``; a name stays text.
+
+    :raises RulesError: for a list of hand sizes that are not all whole numbers (``1,x``).
+    """
+    if not any(char.isdigit() or char == "," for char in text):
+        return text
     try:
-        sizes = tuple(int(part) for part in key.replace(" ", "").split(","))
+        return [int(part) for part in text.replace(" ", "").split(",")]
     except ValueError:
         raise RulesError(
-            f"--schedule must be up-down, down-up or hand sizes like 1,2,1; not {text!r}"
+            f"--schedule must be up-down, down-up or hand sizes like 1,2,1; not {text!r}", option="schedule"
         ) from None
-    return {"schedule": Schedule.EXPLICIT, "explicit_sizes": sizes, "max_cards": None}
 
 
 def build_rules(
-    preset_name: str,
+    preset_name: str | None,
     players: int,
     *,
     schedule: str | None = None,
     max_cards: int | None = None,
-    bidding: Bidding | None = None,
-    dealer_bid: DealerBid | None = None,
-    trump_lead: TrumpLead | None = None,
-    scoring: Scoring | None = None,
+    bidding: str | Bidding | None = None,
+    dealer_bid: str | DealerBid | None = None,
+    trump_lead: str | TrumpLead | None = None,
+    scoring: str | Scoring | None = None,
 ) -> Rules:
-    """The preset's rules with the command line's options laid over them; raises :class:`RulesError`."""
-    overrides: dict[str, object] = {}
-    if schedule is not None:
-        overrides.update(_schedule_options(schedule))
-        # A preset's "start" peak only means something for down-up; elsewhere use the default peak.
-        if overrides["schedule"] is Schedule.UP_DOWN:
-            overrides["max_cards"] = None
-    if max_cards is not None:
-        overrides["max_cards"] = max_cards
-    if bidding is not None:
-        overrides["bidding"] = bidding
-        if bidding is Bidding.SIMULTANEOUS and dealer_bid is None:
-            # Closed fists have no last bidder, so a preset's hook or overbid cannot apply.
-            overrides["dealer_bid"] = DealerBid.FREE
-    for name, value in (("dealer_bid", dealer_bid), ("trump_lead", trump_lead), ("scoring", scoring)):
-        if value is not None:
-            overrides[name] = value
-    return preset(preset_name, players, **overrides)
+    """The preset's rules with the command line's options laid over them, by :meth:`Rules.from_options`.
+
+    :raises RulesError: with the engine's sentence, for options it refuses.
+    """
+    options: dict[str, object] = {
+        "preset": preset_name,
+        "schedule": None if schedule is None else schedule_option(schedule),
+        "max_cards": max_cards,
+        "bidding": bidding,
+        "dealer_bid": dealer_bid,
+        "trump_lead": trump_lead,
+        "scoring": scoring,
+    }
+    return Rules.from_options(options, player_count=players)
