@@ -14,9 +14,10 @@ others), an action outside the space is refused, and the call order is enforced.
 an illegal action with :class:`~upriver.errors.IllegalActionError` and nothing changes.
 
 Keyword arguments: ``preset`` (a preset name, or ``None`` for plain rule options),
-``players``, any :class:`~upriver.rules.Rules` option (``max_cards``, ``schedule``,
-``explicit_sizes``, ``bidding``, ``dealer_bid``, ``trump_lead``, ``scoring``,
-``first_dealer``) or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
+``players``, any rule option spelled as in the game record and read by
+:meth:`~upriver.rules.Rules.from_options` (``max_cards``, ``schedule`` — ``"up-down"``,
+``"down-up"`` or a list of hand sizes —, ``bidding``, ``dealer_bid``, ``trump_lead``,
+``scoring``, ``first_dealer``) or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
 score, to every agent, when the round ends) or ``"game"`` (the win share, 1/k to each of
 k tied winners, when the game ends); ``render_mode`` ``"human"`` or ``"ansi"``.
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from upriver.errors import RulesError
 from upriver.game import Game
-from upriver.rules import Rules, preset
+from upriver.rules import Rules, Schedule
 
 __all__ = [
     "REWARD_MODES",
@@ -36,20 +37,30 @@ REWARD_MODES: tuple[RewardMode, ...] = ("round", "game")
 def make_rules(
     preset_name: str | None, players: int, rules: Rules | None, options: dict[str, object]
 ) -> Rules:
-    """The rules an environment plays: ``rules`` as given, else a preset or plain options.
+    """The rules an environment plays: ``rules`` as given, else options read by :meth:`Rules.from_options`.
 
-    ``options`` are :class:`~upriver.rules.Rules` fields (``max_cards=3``,
-    ``schedule="explicit", explicit_sizes=(2, 3)``, ``dealer_bid="hook"`` …) that
-    override the preset's; with ``preset_name=None`` they are the whole rule set.
-    A whole ``rules`` replaces the preset and the player count, and takes no options.
+    ``options`` are spelled as in the game record (``max_cards=3``, ``schedule=[2, 3]``,
+    ``dealer_bid="hook"``, enum members too) and override the preset's; with
+    ``preset_name=None`` they are the whole rule set. ``schedule="explicit",
+    explicit_sizes=(2, 3)`` (the :class:`~upriver.rules.Rules` fields) is read as
+    ``schedule=[2, 3]``. A whole ``rules`` replaces the preset and the player count,
+    and takes no options.
+
+    :raises RulesError: with the engine's sentence, for options it refuses.
+    :raises ValueError: for ``rules`` together with options.
     """
     if rules is not None:
         if options:
             raise ValueError(f"give either rules=Rules(...) or rule options, not both ({', '.join(options)})")
         return rules
-    if preset_name is None:
-        return Rules(player_count=players, **options)  # type: ignore[arg-type]
-    return preset(preset_name, players, **options)
+    given = dict(options)
+    if "explicit_sizes" in given:
+        sizes = given.pop("explicit_sizes")
+        schedule = given.get("schedule")
+        if schedule not in (None, "explicit", Schedule.EXPLICIT):
+            raise RulesError(f"explicit_sizes need schedule 'explicit', not {schedule!r}", option="schedule")
+        given["schedule"] = list(sizes) if isinstance(sizes, tuple | list) else sizes
+    return Rules.from_options({"preset": preset_name, **given}, player_count=players)
 
 
 def check_reward(reward: str) -> RewardMode:
