@@ -56,6 +56,22 @@ def test_a_whole_short_game_is_played_to_the_end(tmp_path: Path) -> None:
     assert all(result.bids[0] == 0 for result in game.results)
 
 
+def test_every_finished_trick_is_announced_with_its_winner_and_a_card_the_winner_was_dealt(
+    tmp_path: Path,
+) -> None:
+    code, out, save = play(tmp_path, "--schedule", "1,2,1", input=SIMPLE_GAME)
+    assert code == 0, out
+    game = replay(load(save))
+    rounds = re.split(r"Round \d+ is over\.", out)[: len(game.results)]
+    for result, text in zip(game.results, rounds, strict=True):
+        announced = re.findall(r"(\w+) wins? the trick with (\S+)", text)
+        seats = [0 if name == "You" else game.players.index(name) for name, _ in announced]
+        assert tuple(seats.count(seat) for seat in range(4)) == result.tricks_won
+        assert result.hands is not None
+        for seat, (_, card) in zip(seats, announced, strict=True):
+            assert card in {c.symbol for c in result.hands[seat]}
+
+
 def test_a_bid_out_of_range_is_refused_with_the_rule(tmp_path: Path) -> None:
     code, out, _ = play(tmp_path, "--schedule", "1,2,1", input="7\nlots\n" + SIMPLE_GAME)
     assert code == 0
@@ -108,7 +124,7 @@ def test_a_card_that_breaks_a_rule_is_refused_with_the_rule(tmp_path: Path) -> N
         ).output
         assert "must follow suit" in out
         assert "rule: follow suit" in out
-        assert "unknown card 'ZZ'" in out
+        assert "You must play a card like 'TH', not 'ZZ'" in out
         assert "Choose a number from 1 to" in out
         assert "Final standings" in out
         return

@@ -33,7 +33,7 @@ from upriver.cli.options import (
     TrumpLeadOption,
     build_rules,
 )
-from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, UpriverError
+from upriver.errors import IllegalActionError, RecordError, RulesError, UpriverError
 from upriver.game import Game
 from upriver.rules import PRESETS, Bidding
 
@@ -149,18 +149,22 @@ class Session:
         game = self.game
         simultaneous = game.rules.bidding is Bidding.SIMULTANEOUS
         seat = self.me if simultaneous and game.bids[self.me] is None else game.awaiting[0]
+        restriction = game.bid_restriction(seat)
         if seat == self.me:
             view = game.view(self.me)
             self.console.print(tui.hand_panel(view))
-            self.console.print(tui.bids_line(view, tui.forbidden_bids(game)))
+            self.console.print(tui.bids_line(view, restriction))
             self._ask_bid()
         else:
-            forbidden = tui.forbidden_bids(game)
             act(game, seat, self.bots[seat])
             if simultaneous:
                 self.console.print(f"{game.players[seat]} has bid.")
             else:
-                note = f" (the dealer may not bid {' or '.join(map(str, forbidden))})" if forbidden else ""
+                note = (
+                    ""
+                    if restriction is None
+                    else f" (the dealer may not bid {tui.forbidden_text(restriction)})"
+                )
                 self.console.print(f"{game.players[seat]} bids {game.bids[seat]}{note}")
             self.pause()
         if game.phase is not Phase.BIDDING:
@@ -170,9 +174,8 @@ class Session:
         game = self.game
         seat = game.to_act
         assert seat is not None
-        before = game.tricks_won
         results = len(game.results)
-        on_table = game.trick
+        leads = not game.trick
         if seat == self.me:
             view = game.view(self.me)
             self.console.print(tui.table_panel(view))
@@ -182,17 +185,18 @@ class Session:
             action = act(game, seat, self.bots[seat])
             assert isinstance(action, PlayAction)
             card = action.card
-            text = tui.card_text(card)
-            self.console.print(f"{game.players[seat]} {'leads' if not on_table else 'plays'} ", text, sep="")
+            self.console.print(
+                f"{game.players[seat]} {'leads' if leads else 'plays'} ", tui.card_text(card), sep=""
+            )
             self.pause()
-        finished = len(game.results) > results
-        after = game.results[-1].tricks_won if finished else game.tricks_won
-        if after != before:
-            winner = next(s for s in range(len(after)) if after[s] != before[s])
-            won_with = dict((*on_table, (seat, card)))[winner]
+        trick = game.last_trick
+        if (seat, card) not in game.trick and trick is not None:
+            # The card left the table, so it finished the trick the engine keeps as its last.
+            winner = trick.winner
+            won_with = dict(trick.plays)[winner]
             name = "You win" if winner == self.me else f"{game.players[winner]} wins"
             self.console.print(f"[bold]{name} the trick with[/bold] ", tui.card_text(won_with), sep="")
-        if finished:
+        if len(game.results) > results:
             self._round_over()
 
     def _round_over(self) -> None:
@@ -272,26 +276,19 @@ class Session:
             line = self._read(f"Your card (1–{len(legal)} or a card like TH, or help):")
             if line is None:
                 continue
-            card: Card
+            card: Card | str = line
             if line.isdigit():
                 number = int(line)
                 if not 1 <= number <= len(legal):
                     self.console.print(f"[red]Choose a number from 1 to {len(legal)}, or type a card.[/red]")
                     continue
                 card = legal[number - 1]
-            else:
-                try:
-                    card = Card.parse(line)
-                except NotationError as error:
-                    self.console.print(f"[red]{escape(str(error))}[/red]")
-                    continue
             try:
                 game.check_play(card, seat=self.me)
             except IllegalActionError as error:
                 self.console.print(f"[red]{escape(str(error))}[/red] [dim](rule: {error.rule})[/dim]")
                 continue
-            game.play(card, seat=self.me)
-            return card
+            return game.play(card, seat=self.me).card
 
 
 def _load(path: Path) -> tuple[Game, Seating, dict[str, object]]:

@@ -7,7 +7,7 @@ state; nothing decides a rule. Legality comes from the view's ``legal_bids`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -18,6 +18,7 @@ from upriver.actions import Phase
 from upriver.bots.hint import Hint
 from upriver.cards import Card, Suit
 from upriver.game import Game
+from upriver.legality import BidRestriction
 from upriver.rules import Bidding
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView
@@ -26,7 +27,7 @@ __all__ = [
     "bids_line",
     "card_text",
     "dealer_draw",
-    "forbidden_bids",
+    "forbidden_text",
     "hand_panel",
     "hint_line",
     "round_header",
@@ -76,18 +77,11 @@ def round_header(view: SeatView) -> RenderableType:
     return Panel(text, expand=False)
 
 
-def forbidden_bids(game: Game) -> tuple[int, ...]:
-    """The bids the dealer may not make, when it is the dealer's turn under the hook or overbid."""
-    if game.phase is not Phase.BIDDING or game.rules.bidding is Bidding.SIMULTANEOUS:
-        return ()
-    if game.to_act != game.dealer:
-        return ()
-    legal = game.legal_bids(game.dealer)
-    return tuple(bid for bid in range(game.hand_size + 1) if bid not in legal)
+def bids_line(view: SeatView, restriction: BidRestriction | None = None) -> Text:
+    """The bids so far in bidding order (hidden ones as ``?``) and, when given, the dealer's restriction.
 
-
-def bids_line(view: SeatView, forbidden: Sequence[int] = ()) -> Text:
-    """The bids so far in bidding order (hidden ones as ``?``) and the dealer's forbidden bid."""
+    ``restriction`` is the engine's :meth:`~upriver.Game.bid_restriction` for the bid to come.
+    """
     text = Text("Bids: ")
     parts = []
     for seat in view.bidding_order:
@@ -98,10 +92,18 @@ def bids_line(view: SeatView, forbidden: Sequence[int] = ()) -> Text:
         text.append("  (closed fists: bids are shown when everyone has bid)", style="dim")
     total = sum(bid for bid in view.bids if bid is not None)
     text.append(f"  total {total} of {view.hand_size}")
-    if forbidden:
-        words = " or ".join(str(bid) for bid in forbidden)
-        text.append(f"\nThe dealer, {view.players[view.dealer]}, may not bid {words}.", style="yellow")
+    if restriction is not None:
+        text.append(
+            f"\nThe dealer, {view.players[restriction.seat]}, may not bid {forbidden_text(restriction)}: "
+            f"{restriction.reason}.",
+            style="yellow",
+        )
     return text
+
+
+def forbidden_text(restriction: BidRestriction) -> str:
+    """The forbidden bids in words: ``2`` or ``0 or 1``."""
+    return " or ".join(str(bid) for bid in restriction.forbidden)
 
 
 def table_panel(view: SeatView) -> RenderableType:
