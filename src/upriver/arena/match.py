@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from upriver.arena.schedule import GameTask
 from upriver.arena.spec import ArenaError, SeatPlayer, parse_spec
-from upriver.cards import Card
 from upriver.errors import UpriverError
 from upriver.game import Game
 from upriver.rules import Rules, Schedule
@@ -77,10 +76,7 @@ def play_out(game: Game, players: Sequence[SeatPlayer], mirror: Mirror | None = 
         start = clock()
         move = players[seat].move(view)
         times[seat].append(clock() - start)
-        if isinstance(move, Card):
-            game.play(move, seat=seat)
-        else:
-            game.bid(move, seat=seat)
+        game.move(move, seat=seat)
         if mirror is not None:
             mirror.follow(game, move)
     return times

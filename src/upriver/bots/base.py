@@ -63,7 +63,4 @@ def act(game: Game, seat: int, bot: Bot) -> BidAction | PlayAction:
     The engine stays the judge: a bot that answers an illegal move raises
     :class:`~upriver.errors.IllegalActionError` and the game is unchanged.
     """
-    move = bot.act(game.view(seat))
-    if isinstance(move, Card):
-        return game.play(move, seat=seat)
-    return game.bid(move, seat=seat)
+    return game.move(bot.act(game.view(seat)), seat=seat)

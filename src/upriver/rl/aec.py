@@ -25,7 +25,6 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from upriver.cards import Card
 from upriver.game import Game
 from upriver.rl.common import check_reward, make_rules, next_seed, rewards_since, table_text
 from upriver.rl.encoding import action_mask, decode_action, encode
@@ -134,10 +133,7 @@ class UpriverEnv(AECEnv):  # type: ignore[misc]
         move = decode_action(int(action))
         before = len(game.results)
         # The engine is the judge: an illegal move raises and leaves the game unchanged.
-        if isinstance(move, Card):
-            game.play(move, seat)
-        else:
-            game.bid(move, seat)
+        game.move(move, seat)
         self._cumulative_rewards[agent] = 0.0
         rewards = rewards_since(self.reward_mode, game, before)
         self.rewards = {name: rewards[self._seats[name]] for name in self.agents}

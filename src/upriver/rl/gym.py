@@ -29,7 +29,6 @@ import gymnasium
 import numpy as np
 
 from upriver.bots import Bot, act, make_bot
-from upriver.cards import Card
 from upriver.game import Game
 from upriver.rl.common import check_reward, make_rules, rewards_since, table_text
 from upriver.rl.encoding import action_mask, decode_action, encode
@@ -137,10 +136,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, int]):
             return self._observe(), self.illegal_reward, True, False, {"illegal": True}
         before = len(game.results)
         move = decode_action(int(action))
-        if isinstance(move, Card):
-            game.play(move, self.seat)
-        else:
-            game.bid(move, self.seat)
+        game.move(move, self.seat)
         self._bots_play()
         reward = rewards_since(self.reward_mode, game, before)[self.seat]
         info: dict[str, Any] = {}
