@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from upriver.arena.spec import ArenaError, parse_number
+from upriver.arena.base import ArenaError, parse_number
 from upriver.cards import Card, Rank, Suit
 from upriver.game import Game
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, TrumpLead

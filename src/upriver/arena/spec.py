@@ -17,9 +17,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from upriver.arena.base import ArenaError, parse_number
 from upriver.bots import BOT_KINDS, Bot, make_bot
 from upriver.cards import Card
-from upriver.errors import UpriverError
 from upriver.view import SeatView
 
 if TYPE_CHECKING:
@@ -40,10 +40,6 @@ OPENSPIEL_KINDS: dict[str, str] = {
     "openspiel-random": "openspiel-random (uniform over OpenSpiel's legal actions)",
 }
 """Seat kinds played by OpenSpiel bots on a mirrored ``oh_hell`` state (the ``bench`` extra)."""
-
-
-class ArenaError(UpriverError, ValueError):
-    """An arena that cannot be run as asked: an unknown bot, a bad budget, rules a seat cannot play."""
 
 
 class SeatPlayer(Protocol):
@@ -82,21 +78,6 @@ def known_kinds() -> list[str]:
 
 def _kinds_help() -> str:
     return ", ".join([*BOT_KINDS, *OPENSPIEL_KINDS.values()])
-
-
-def parse_number(text: str, what: str) -> int | float:
-    """A budget written as an integer (iterations, simulations) or a decimal (seconds)."""
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        value = float(text)
-    except ValueError:
-        raise ArenaError(f"{what} must be a number, not {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise ArenaError(f"{what} must be a positive number, not {text!r}")
-    return value
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
