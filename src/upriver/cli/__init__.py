@@ -1,20 +1,10 @@
-"""The ``upriver`` command line: ``play`` a game in the terminal, ``check`` a record."""
+"""The ``upriver`` command line: ``play``, ``check``, ``keep``, ``arena`` and ``serve``."""
 
 from __future__ import annotations
 
-import typer
+from upriver.cli.root import app
 
-app = typer.Typer(
-    name="upriver",
-    help="Up and Down the River (Oh Hell, Nomination Whist): play, keep and check games.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-
-
-@app.callback()
-def _commands() -> None:
-    """Keep ``upriver`` a group of subcommands even while only one is registered."""
+__all__ = ["app", "main"]
 
 
 def main() -> None:

@@ -20,7 +20,6 @@ from upriver.arena.openspiel import openspiel_rules
 from upriver.arena.report import dumps, output_stem, pair_lines, table, write_chart, write_json
 from upriver.arena.runner import default_jobs, run_with_progress
 from upriver.arena.spec import OPENSPIEL_KINDS, known_kinds
-from upriver.cli import app
 from upriver.cli.options import (
     BiddingOption,
     DealerBidOption,
@@ -30,6 +29,7 @@ from upriver.cli.options import (
     TrumpLeadOption,
     build_rules,
 )
+from upriver.cli.root import app
 from upriver.errors import UpriverError
 from upriver.rules import PRESETS, Rules
 

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from upriver.cli import app
+from upriver.cli.root import app
 from upriver.errors import RecordError
 from upriver.record import RecordRuleError, loads, replay
 from upriver.sheet import ScoreSheet

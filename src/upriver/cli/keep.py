@@ -20,7 +20,6 @@ from rich.table import Table
 
 from upriver import record as records
 from upriver.cards import Suit
-from upriver.cli import app
 from upriver.cli.options import (
     BiddingOption,
     DealerBidOption,
@@ -30,6 +29,7 @@ from upriver.cli.options import (
     TrumpLeadOption,
     build_rules,
 )
+from upriver.cli.root import app
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
 from upriver.keeper.store import KeeperStore, StoredSheet

@@ -23,7 +23,7 @@ from upriver import record as records
 from upriver.actions import Phase, PlayAction
 from upriver.bots import BOT_KINDS, Bot, act, make_bot
 from upriver.cards import Card
-from upriver.cli import app, tui
+from upriver.cli import tui
 from upriver.cli.options import (
     BiddingOption,
     DealerBidOption,
@@ -33,6 +33,7 @@ from upriver.cli.options import (
     TrumpLeadOption,
     build_rules,
 )
+from upriver.cli.root import app
 from upriver.errors import IllegalActionError, RecordError, RulesError, UpriverError
 from upriver.game import Game
 from upriver.rules import PRESETS, Bidding

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from upriver.cli import app
+from upriver.cli.root import app
 
 __all__ = ["serve"]
 
