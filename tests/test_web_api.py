@@ -272,7 +272,7 @@ def test_malformed_json_unknown_types_and_bad_fields_are_refused_and_change_noth
         (json.dumps({"type": "dance"}), "type"),
         (json.dumps({"type": "bid", "bid": 1, "v": before}), "field"),
         (json.dumps({"type": "bid", "bid": "one", "v": before, "id": "x1"}), "field"),
-        (json.dumps({"type": "play", "card": "ZZ", "v": before, "id": "x2"}), "field"),
+        (json.dumps({"type": "play", "card": 12, "v": before, "id": "x2"}), "field"),
         (json.dumps({"type": "join", "name": ""}), "field"),
         ("x" * 5000, "size"),
     ]:
@@ -323,7 +323,9 @@ def test_an_illegal_card_is_refused_with_the_rule_it_breaks(client: TestClient, 
     assert room.game.log == log
 
 
-def test_a_card_not_in_hand_is_refused(client: TestClient, stack: Any) -> None:
+def test_a_card_not_in_hand_and_text_that_is_no_card_are_refused_by_the_engine(
+    client: TestClient, stack: Any
+) -> None:
     room = Room(client, stack, schedule=[1])
     while room.game.phase is Phase.BIDDING:
         room.move()
@@ -332,6 +334,14 @@ def test_a_card_not_in_hand_is_refused(client: TestClient, stack: Any) -> None:
     other = room.game.hand((seat + 1) % 4)[0]
     room.clients[seat].act("play", str(other))
     assert room.clients[seat].error()["rule"] == "card in hand"
+    room.clients[seat].act("play", "ZZ")
+    error = room.clients[seat].error()
+    assert error["rule"] == "card"
+    assert "'ZZ'" in error["message"]
+    log = room.game.log
+    room.clients[seat].act("play", str(room.game.hand(seat)[0]).lower())  # the engine reads card text
+    room.settle_all()
+    assert len(room.game.log) == len(log) + 1
 
 
 def test_the_dealers_hooked_bid_is_refused_and_its_reason_is_shown_beforehand(
@@ -341,14 +351,24 @@ def test_the_dealers_hooked_bid_is_refused_and_its_reason_is_shown_beforehand(
     while room.game.awaiting[0] != room.game.dealer:
         room.move()
     dealer = room.game.dealer
-    options = room.clients[dealer].received[-1]["game"]["bid_options"]
-    forbidden = [o for o in options if not o["legal"]]
-    assert len(forbidden) == 1
-    assert "hook" in forbidden[0]["reason"]
-    room.clients[dealer].act("bid", forbidden[0]["bid"])
+    shown = room.clients[dealer].received[-1]["game"]
+    forbidden = [o["bid"] for o in shown["bid_options"] if not o["legal"]]
+    restriction = shown["bid_restriction"]
+    others = sum(bid for bid in room.game.bids if bid is not None)
+    assert forbidden == restriction["forbidden"] == [2 - others]
+    assert restriction["rule"] == "hook"
+    assert restriction["tricks"] == 2
+    assert restriction["others"] == others
+    assert restriction["allowed"] == [o["bid"] for o in shown["bid_options"] if o["legal"]]
+    assert "hook" in restriction["reason"]
+    # Only the dealer's state carries the restriction.
+    assert all(
+        room.clients[s].received[-1]["game"]["bid_restriction"] is None for s in range(4) if s != dealer
+    )
+    room.clients[dealer].act("bid", forbidden[0])
     error = room.clients[dealer].error()
-    assert error["rule"] == "hook"
-    assert error["message"] == forbidden[0]["reason"]
+    assert error["rule"] == restriction["rule"]
+    assert restriction["reason"] in error["message"]
     assert room.game.bids[dealer] is None
 
 

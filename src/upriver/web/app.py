@@ -7,8 +7,10 @@ HTTP:
 
 - ``GET /`` the lobby page (create a table, import a record); ``GET /t/{id}`` a table's page.
 - ``GET /api/options`` presets, rule options and bot kinds for the create form.
-- ``POST /api/tables`` ``{"name", "seats": ["human", "basic", …], "creator": 0, "preset", …rule
-  options, "record": text?}`` → ``{"table", "seat", "token", "url"}``; a refusal is 400 ``{"error"}``.
+- ``POST /api/tables`` ``{"name", "seats": ["human", "basic", …], "creator": 0, "record": text?,
+  …rule options spelled as in the game record ("preset", "schedule", "dealer_bid", …)}`` →
+  ``{"table", "seat", "token", "url"}``; a refusal is 400 ``{"error"}``, and for rules the engine
+  refuses also ``"option"``, the option at fault (or ``null``).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
   for a seat's token and only the finished rounds, so no card still in a hand leaves the server.
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
@@ -33,7 +35,7 @@ from upriver.rules import rules_catalogue
 from upriver.web import protocol
 from upriver.web.keeper_api import keeper_router
 from upriver.web.store import Store
-from upriver.web.tables import HUMAN, Connection, Manager, Table, TableError
+from upriver.web.tables import HUMAN, CommitError, Connection, Manager, Table, TableError
 
 __all__ = ["create_app"]
 
@@ -49,8 +51,20 @@ def _options() -> dict[str, object]:
     return {**rules_catalogue(), "bots": list(BOT_KINDS)}
 
 
-def _refusal(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _refusal(message: str, status: int = 400, **data: object) -> JSONResponse:
+    return JSONResponse({"error": message, **data}, status_code=status)
+
+
+_NOT_RULES = ("seats", "name", "creator", "record")
+
+
+def rule_options(body: Mapping[str, object]) -> dict[str, object]:
+    """The rule options of a create request, spelled as in the game record (every key of the
+    body but seats, name, creator and record); a form's blank (``""``) means not given (``None``).
+
+    The engine (:meth:`Rules.from_options`) reads them and refuses unknown keys.
+    """
+    return {key: None if value == "" else value for key, value in body.items() if key not in _NOT_RULES}
 
 
 async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, seat: int | None) -> None:
@@ -126,6 +140,8 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
         conn.push(protocol.error_message(table.version, error.rule, str(error), message.id))
         if error.rule == "stale":
             conn.refresh()
+    except CommitError as error:
+        conn.push(protocol.error_message(table.version, "store", str(error), message.id))
 
 
 def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
@@ -177,14 +193,15 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
             return _refusal("'name' must be text and 'creator' a seat number")
         if record is not None and not isinstance(record, str):
             return _refusal("'record' must be the text of a game record")
-        options = {
-            key: value for key, value in body.items() if key not in ("seats", "name", "creator", "record")
-        }
         try:
             table, token = manager.create(
-                name=name, seats=seats, options=options, creator=creator, record=record
+                name=name, seats=seats, options=rule_options(body), creator=creator, record=record
             )
-        except (TableError, RulesError) as error:
+        except RulesError as error:
+            return _refusal(str(error), option=error.option)
+        except CommitError as error:
+            return _refusal(str(error), 503)
+        except TableError as error:
             return _refusal(str(error))
         return JSONResponse(
             {"table": table.id, "seat": creator, "token": token, "url": f"/t/{table.id}#token={token}"},

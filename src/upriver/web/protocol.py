@@ -5,14 +5,16 @@ Client → server (one JSON object per message):
 - ``{"type": "join", "name": "Bea"}`` — claim the seat of the connection's token, before the game starts.
 - ``{"type": "bid", "bid": 2, "v": 17, "id": "c-5"}`` — bid; ``v`` is the state version the
   choice was made against, ``id`` a client-chosen id unique per seat.
-- ``{"type": "play", "card": "QH", "v": 18, "id": "c-6"}`` — play a card.
+- ``{"type": "play", "card": "QH", "v": 18, "id": "c-6"}`` — play a card (its text, read by the engine).
 - ``{"type": "sync"}`` — send me the state again.
 
 Server → client, each with ``v``, the table's state version (the number of events it has accepted):
 
 - ``{"type": "state", "v": …, "table": …, "role": "player" | "spectator", "seat": …, "lobby": {…},
   "game": {…} | null}`` — the whole picture for this seat, built only from ``game.view(seat)``
-  (a spectator gets a seat view with no hand and no hidden bid).
+  (a spectator's from ``game.view(None)``: no hand, no hidden bid). A seat that bids last
+  under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
+  allows, the totals, and the reason in words. A damaged table's ``lobby`` says so in ``damaged``.
 - ``{"type": "error", "v": …, "id": …, "rule": …, "message": …}`` — a refused message; nothing changed.
 
 An action is refused as ``stale`` when its ``v`` is older than the version at which the seat's
@@ -29,10 +31,11 @@ from collections.abc import Sequence
 from upriver.actions import Phase, Trick
 from upriver.cards import DECK, Card, Rank, Suit
 from upriver.errors import IllegalActionError
-from upriver.game import Game
-from upriver.rules import Bidding, Rules
+from upriver.game import Game, Move
+from upriver.legality import BidRestriction
+from upriver.rules import Rules
 from upriver.sheet import ScoreSheet
-from upriver.view import SeatView
+from upriver.view import SeatView, TableView
 
 __all__ = [
     "ClientMessage",
@@ -41,10 +44,10 @@ __all__ = [
     "error_message",
     "game_state",
     "parse_client",
+    "restriction_json",
     "rules_json",
     "seat_part",
     "sheet_part",
-    "spectator_view",
     "table_part",
 ]
 
@@ -77,9 +80,19 @@ class ClientMessage:
     id: str | None = None
     v: int | None = None
     bid: int | None = None
-    card: Card | None = None
+    card: str | None = None
+    """The card's text as the client sent it; the engine reads it (and refuses text that is no card)."""
     name: str | None = None
     seat: int | None = None
+
+    @property
+    def move(self) -> Move:
+        """The bid or the card text, for :meth:`Game.check_move` and :meth:`Game.move`."""
+        if self.bid is not None:
+            return self.bid
+        if self.card is None:
+            raise ValueError(f"a {self.type} message carries no move")
+        return self.card
 
 
 def _whole(data: dict[str, object], key: str, client_id: str | None) -> int:
@@ -127,14 +140,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
     version = _whole(data, "v", client_id)
     if kind == "bid":
         return ClientMessage("bid", id=client_id, v=version, bid=_whole(data, "bid", client_id), seat=seat)
-    text_card = data.get("card")
-    try:
-        card = Card.parse(text_card) if isinstance(text_card, str) else None
-    except ValueError:
-        card = None
-    if card is None:
+    card = data.get("card")
+    if not isinstance(card, str) or not card:
         raise ProtocolError(
-            f"'card' must be a card like 'QH', not {text_card!r}", rule="field", client_id=client_id
+            f"'card' must be a card like 'QH', not {card!r}", rule="field", client_id=client_id
         )
     return ClientMessage("play", id=client_id, v=version, card=card, seat=seat)
 
@@ -155,31 +164,13 @@ _LABELS = {
 
 
 def rules_json(rules: Rules) -> dict[str, object]:
-    """The rule options a player needs to see, spelled as in the game record."""
+    """The rule options as the game record writes them (:meth:`Rules.options`), with the hand
+    size of every round and the player count, which a page needs to draw the table."""
     return {
-        "players": rules.player_count,
+        **rules.options(),
         "hand_sizes": list(rules.hand_sizes),
-        "schedule": rules.schedule.value,
-        "first_dealer": rules.first_dealer.value,
-        "bidding": rules.bidding.value,
-        "dealer_bid": rules.dealer_bid.value,
-        "trump_lead": rules.trump_lead.value,
-        "scoring": rules.scoring.value,
+        "player_count": rules.player_count,
     }
-
-
-def spectator_view(game: Game) -> SeatView:
-    """What someone watching the table may know: a seat's view without its hand or its hidden bid."""
-    view = game.view(0)
-    hidden = view.phase is Phase.BIDDING and view.rules.bidding is Bidding.SIMULTANEOUS
-    return dataclasses.replace(
-        view,
-        seat=-1,
-        hand=(),
-        bids=tuple(None for _ in view.bids) if hidden else view.bids,
-        legal_bids=(),
-        legal_cards=(),
-    )
 
 
 def _suit(suit: Suit | None) -> str | None:
@@ -192,20 +183,27 @@ def _trick(trick: Trick | None) -> dict[str, object] | None:
     return {"cards": [[seat, str(card)] for seat, card in trick.plays], "winner": trick.winner}
 
 
-def _bid_options(game: Game, view: SeatView) -> list[dict[str, object]]:
-    """Every bid from 0 to the hand size, and for the forbidden ones the engine's reason."""
+def _bid_options(view: SeatView) -> list[dict[str, object]]:
+    """Every bid from 0 to the hand size, each legal or not (the reason is the restriction's)."""
     if not view.legal_bids:
         return []
-    options: list[dict[str, object]] = []
-    for bid in range(view.hand_size + 1):
-        reason = None
-        if bid not in view.legal_bids:
-            try:
-                game.check_bid(bid, view.seat)
-            except IllegalActionError as error:
-                reason = str(error)
-        options.append({"bid": bid, "legal": reason is None, "reason": reason})
-    return options
+    legal = set(view.legal_bids)
+    return [{"bid": bid, "legal": bid in legal} for bid in range(view.hand_size + 1)]
+
+
+def restriction_json(restriction: BidRestriction | None) -> dict[str, object] | None:
+    """The dealer's bid restriction as data: its rule, the bids it forbids and allows, and why."""
+    if restriction is None:
+        return None
+    return {
+        "rule": restriction.rule.value,
+        "seat": restriction.seat,
+        "tricks": restriction.tricks,
+        "others": restriction.others,
+        "forbidden": list(restriction.forbidden),
+        "allowed": list(restriction.allowed),
+        "reason": restriction.reason,
+    }
 
 
 def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
@@ -225,7 +223,7 @@ def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
     return out
 
 
-def table_part(game: Game, view: SeatView, *, kinds: Sequence[str]) -> dict[str, object]:
+def table_part(game: Game, view: TableView, *, kinds: Sequence[str]) -> dict[str, object]:
     """What every seat and spectator sees alike, from any ``view`` (the spectator's, to cache it once).
 
     Bids are not here: under simultaneous bidding each seat sees only its own (:func:`seat_part`).
@@ -249,7 +247,7 @@ def table_part(game: Game, view: SeatView, *, kinds: Sequence[str]) -> dict[str,
         "trick": [[seat, str(card)] for seat, card in view.trick],
         "leader": view.leader,
         "tricks_done": len(view.tricks),
-        "last_trick": _trick(game.last_trick),
+        "last_trick": _trick(view.last_trick),
         "trump_broken": view.trump_broken,
         "totals": list(view.totals),
         "last_round": None
@@ -266,21 +264,31 @@ def table_part(game: Game, view: SeatView, *, kinds: Sequence[str]) -> dict[str,
     }
 
 
-def seat_part(game: Game, view: SeatView) -> dict[str, object]:
-    """What only this seat sees: its hand, its choices with the engine's reasons, the bids it may see.
+def seat_part(game: Game, view: TableView) -> dict[str, object]:
+    """What only this seat sees: its hand, its choices, the dealer's restriction, the bids it may see.
 
-    ``game`` is asked only for the engine's reasons about this seat's own moves.
+    A spectator's :class:`TableView` has no hand and no choices. ``game`` is asked only
+    for the engine's reasons about this seat's own moves.
     """
+    if not isinstance(view, SeatView):
+        return {
+            "my_turn": False,
+            "hand": [],
+            "bid_options": [],
+            "bid_restriction": None,
+            "bids": list(view.bids),
+        }
     return {
         "my_turn": view.my_turn,
         "hand": _hand(game, view),
-        "bid_options": _bid_options(game, view),
+        "bid_options": _bid_options(view),
+        "bid_restriction": restriction_json(game.bid_restriction(view.seat)),
         "bids": list(view.bids),
     }
 
 
-def sheet_part(game: Game, view: SeatView) -> dict[str, object]:
-    """The score sheet as the seat of ``view`` may see it (``seat == -1``: a spectator).
+def sheet_part(game: Game, view: TableView) -> dict[str, object]:
+    """The score sheet as the viewer of ``view`` may see it (a :class:`TableView`: a spectator).
 
     It is :meth:`ScoreSheet.from_view` of ``view`` as :meth:`ScoreSheet.to_json`, the shape the
     score keeper sends too; ``game`` is not consulted, so the sheet shows nothing ``view`` hides.
@@ -290,12 +298,12 @@ def sheet_part(game: Game, view: SeatView) -> dict[str, object]:
 
 def game_state(
     game: Game,
-    view: SeatView,
+    view: TableView,
     *,
     kinds: Sequence[str],
     with_sheet: bool = True,
 ) -> dict[str, object]:
-    """The ``game`` part of a seat's state message, built from ``view`` (``seat == -1``: a spectator).
+    """The ``game`` part of a seat's state message, built from ``view`` (a :class:`TableView`: a spectator).
 
     ``game`` is consulted only for the engine's reasons about this seat's own moves and for
     the score sheet as this seat may see it; every card and bid shown comes from ``view``.

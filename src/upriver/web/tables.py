@@ -1,10 +1,20 @@
 """Live tables: seats and their secret tokens, the engine's game, connected clients and bots.
 
-Every table lives in the server's one event loop. An action is checked by the engine,
-committed to the store, applied, and only then announced: each connection is marked
-out of date and its writer task sends the newest state for its seat (so a slow client
-gets one fresh state rather than a backlog). Bots move from asyncio tasks after a
-configurable delay, through the same path as people.
+Every table lives in the server's one event loop. Every event — a person's join, bid or
+card, and a bot's move alike — takes one path (:meth:`Manager._accept`): the engine checks
+it, the store commits it, it is applied to the game, and only then announced: each
+connection is marked out of date and its writer task sends the newest state for its seat
+(so a slow client gets one fresh state rather than a backlog). So nothing the engine
+refuses is ever stored, and nothing uncommitted is ever shown.
+
+Bots move from asyncio tasks after a configurable delay. A bot whose move the engine
+refuses (or that fails to choose one) is logged and the table goes on with the first
+legal move — the lowest legal bid, or the first legal card in the engine's order — so
+what is committed is always legal and the same for the same game.
+
+On start-up each stored table is replayed through the same check. A stored event the
+engine refuses is logged and marks that table damaged: it keeps its state up to the last
+good event, accepts no moves, and says why to its seats; every other table comes up.
 """
 
 from __future__ import annotations
@@ -15,19 +25,20 @@ import dataclasses
 import json
 import logging
 import secrets
+import sqlite3
 from collections.abc import Sequence
 
 from upriver.actions import Phase
 from upriver.bots import BOT_KINDS, Bot, make_bot
-from upriver.cards import Card
 from upriver.errors import IllegalActionError, RecordError, RulesError
-from upriver.game import Game
+from upriver.game import Game, Move
 from upriver.record import RecordRuleError, dumps, loads, record_of, replay
-from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Schedule, preset
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from upriver.view import TableView
 from upriver.web import protocol
 from upriver.web.store import Event, Store
 
-__all__ = ["Connection", "Manager", "Table", "TableError", "rules_from_options"]
+__all__ = ["CommitError", "Connection", "Manager", "Table", "TableError"]
 
 log = logging.getLogger("upriver.web")
 
@@ -41,27 +52,8 @@ class TableError(Exception):
     """A request about tables that cannot be met; the message says why."""
 
 
-def rules_from_options(options: dict[str, object], players: int) -> Rules:
-    """Rules from a preset name and/or options spelled as in the game record.
-
-    Raises :class:`RulesError` (its message goes back to the person) for impossible rules.
-    """
-    overrides: dict[str, object] = {}
-    for key in ("max_cards", "first_dealer", "bidding", "dealer_bid", "trump_lead", "scoring"):
-        if options.get(key) not in (None, ""):
-            overrides[key] = options[key]
-    schedule = options.get("schedule")
-    if isinstance(schedule, list):
-        overrides.update(schedule=Schedule.EXPLICIT, explicit_sizes=tuple(schedule), max_cards=None)
-    elif schedule not in (None, ""):
-        overrides["schedule"] = schedule
-    name = options.get("preset")
-    try:
-        if isinstance(name, str) and name:
-            return preset(name, players, **overrides)
-        return Rules(player_count=players, **overrides)  # type: ignore[arg-type]
-    except TypeError as error:
-        raise RulesError(f"unknown rule option: {error}") from None
+class CommitError(TableError):
+    """The store could not commit an event: nothing was applied or announced, and the table is as it was."""
 
 
 @dataclasses.dataclass(eq=False)
@@ -100,7 +92,10 @@ class Table:
         self.base: str | None = config.get("base")  # type: ignore[assignment]
         self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
         self.version = 0
+        """The number of events applied: the version every seat's state is at."""
         self.game: Game | None = None
+        self.damaged: str | None = None
+        """Why the table accepts no moves: a stored event the engine refused on restart (``None``: sound)."""
         self.turn_version = [0] * len(self.kinds)
         """Per seat, the version at which its choices last changed: older actions are stale."""
         self.last_choices: list[tuple[object, ...]] = [() for _ in self.kinds]
@@ -121,6 +116,10 @@ class Table:
         """How many seats the table has."""
         return len(self.kinds)
 
+    def invalidate(self) -> None:
+        """Forget the encoded shared state, so the next state message is built afresh."""
+        self._shared_version = -1
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat this secret token opens, or ``None``."""
         if not token:
@@ -134,18 +133,19 @@ class Table:
         """Whether every seat has a name, so the game can start."""
         return all(name is not None for name in self.names)
 
-    def start(self) -> None:
-        """Deal the game (or continue an imported record) once every seat is taken."""
-        names = tuple(name or "?" for name in self.names)
+    def new_game(self, names: Sequence[str]) -> Game:
+        """The game these seats start (or the imported record continued) once every seat is taken.
+
+        :raises RulesError: the table's stored options are not rules the engine plays.
+        :raises RecordError, RecordRuleError: its stored record cannot be continued.
+        """
         if self.base is not None:
-            record = dataclasses.replace(loads(self.base), players=names)
+            record = dataclasses.replace(loads(self.base), players=tuple(names))
             game = replay(record, seed=self.seed)
             if game.phase is Phase.DEALING:  # the record stops between two rounds
                 game.deal()
-        else:
-            rules = rules_from_options(self.options, self.seats)
-            game = Game(rules, names, seed=self.seed)
-        self.game = game
+            return game
+        return Game(Rules.from_options(self.options, player_count=self.seats), names, seed=self.seed)
 
     def choices(self, seat: int) -> tuple[object, ...]:
         """What ``seat`` may do now, to notice when its choices change (a new turn)."""
@@ -163,7 +163,7 @@ class Table:
             {"seat": s, "name": self.names[s], "kind": self.kinds[s], "joined": self.names[s] is not None}
             for s in range(self.seats)
         ]
-        lobby: dict[str, object] = {"seats": seats, "started": self.game is not None}
+        lobby: dict[str, object] = {"seats": seats, "started": self.game is not None, "damaged": self.damaged}
         if seat == self.creator:
             lobby["invites"] = [
                 {"seat": s, "url": f"{base_url}/t/{self.id}#token={self.tokens[s]}"}
@@ -181,9 +181,9 @@ class Table:
         """
         seat = conn.seat
         game = self.game
-        view = None
+        view: TableView | None = None
         if game is not None:
-            view = protocol.spectator_view(game) if seat is None else game.view(seat)
+            view = game.view(None) if seat is None else game.view(seat)
         if self._shared_version != self.version:
             self._shared_version = self.version
             self._lobby = _encode(self.lobby(None, base_url))
@@ -217,6 +217,35 @@ class Table:
 
 def _encode(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
+
+
+def _damaged(table: Table, seat: int | None) -> IllegalActionError:
+    return IllegalActionError(
+        f"this table is damaged and accepts no moves: {table.damaged}", rule="damaged", seat=seat
+    )
+
+
+def _event(version: int, seat: int, move: Move, client_id: str | None) -> Event:
+    """The stored event of a move: the store keeps a bid's number or a card's text, and which it is."""
+    kind = "bid" if isinstance(move, int) else "play"
+    return Event(version, kind, seat, str(move), client_id)
+
+
+def _move(event: Event) -> Move:
+    """The move a stored ``bid`` or ``play`` event holds, for the engine to check and make.
+
+    :raises IllegalActionError: a stored bid that is not a whole number, or an unknown kind.
+    """
+    if event.kind == "play":
+        return event.value
+    if event.kind == "bid":
+        try:
+            return int(event.value)
+        except ValueError:
+            pass
+    raise IllegalActionError(
+        f"a stored {event.kind} of {event.value!r} is not a move", rule="event", seat=event.seat
+    )
 
 
 class Manager:
@@ -260,7 +289,9 @@ class Manager:
             base = self._check_import(record, count, seed)
             bot_names = list(loads(base).players)
         else:
-            rules_from_options(options, count)  # refuse impossible rules now, not when the last seat joins
+            Rules.from_options(
+                options, player_count=count
+            )  # refuse impossible rules now, not at the last join
         # Bots sit down at once; people take their seats by joining (the creator at creation).
         names = [None if kind == HUMAN else f"{bot_names[seat]} ({kind})" for seat, kind in enumerate(kinds)]
         tokens = [secrets.token_urlsafe(16) if kind == HUMAN else None for kind in kinds]
@@ -277,7 +308,7 @@ class Manager:
         self.store.add_table(table_id, config)
         table = Table(table_id, config)
         self.tables[table_id] = table
-        self._commit(table, Event(table.version + 1, "join", creator, name, None))
+        self._accept(table, Event(table.version + 1, "join", creator, name, None))
         return table, tokens[creator] or ""
 
     def _check_import(self, text: str, seats: int, seed: int) -> str:
@@ -297,24 +328,54 @@ class Manager:
     # ------------------------------------------------------------ restoring
 
     def _restore(self) -> None:
+        """Replay every stored table; a table whose events the engine refuses is kept, damaged."""
         for row in self.store.tables():
-            table = Table(row.id, row.config)
+            try:
+                table = Table(row.id, row.config)
+            except (KeyError, TypeError, ValueError) as error:
+                log.error(
+                    "table %s cannot be restored: its stored configuration is unreadable (%s)", row.id, error
+                )
+                continue
             self.tables[row.id] = table
             for event in self.store.events(row.id):
-                self._apply(table, event)
+                try:
+                    self._apply(table, event, self._check(table, event))
+                except (IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
+                    self._damage(table, event, error)
+                    break
+
+    def _damage(self, table: Table, event: Event, error: Exception) -> None:
+        """Mark ``table`` damaged by ``event``: it keeps its state up to the last good event, and stops."""
+        table.damaged = (
+            f"stored event {event.version} ({event.kind} {event.value!r} by seat {event.seat}) "
+            f"was refused by the engine: {error}"
+        )
+        log.error(
+            "table %s is damaged and accepts no moves; its state after event %d is kept: %s",
+            table.id,
+            table.version,
+            table.damaged,
+        )
+        table.invalidate()
+        for conn in table.connections:
+            conn.refresh()
 
     # ------------------------------------------------------------ actions
 
     def join(self, table: Table, seat: int, name: str) -> None:
         """Take ``seat`` under ``name``; raises :class:`IllegalActionError` if it cannot be taken."""
-        if table.game is not None or table.names[seat] is not None:
-            raise IllegalActionError("this seat is already taken", rule="join", seat=seat)
-        self._commit(table, Event(table.version + 1, "join", seat, name, None))
+        self._accept(table, Event(table.version + 1, "join", seat, name, None))
 
     def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
-        """Apply a bid or a card after the engine and the replay guards accept it; else raise."""
-        game = table.game
-        if game is None:
+        """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
+
+        :raises IllegalActionError: the move is stale, replayed or illegal; nothing changed.
+        :raises CommitError: the store failed; nothing changed.
+        """
+        if table.damaged is not None:
+            raise _damaged(table, seat)
+        if table.game is None:
             raise IllegalActionError("the game has not started: some seats are still open", rule="turn order")
         if message.id is not None and message.id in table.seen[seat]:
             raise IllegalActionError(f"message {message.id!r} was already received", rule="duplicate")
@@ -324,36 +385,79 @@ class Manager:
                 f"{table.version}: look again and choose",
                 rule="stale",
             )
-        if message.type == "bid":
-            assert message.bid is not None
-            game.check_bid(message.bid, seat)
-            value = str(message.bid)
-        else:
-            assert message.card is not None
-            game.check_play(message.card, seat)
-            value = str(message.card)
-        self._commit(table, Event(table.version + 1, message.type, seat, value, message.id))
+        self._accept(table, _event(table.version + 1, seat, message.move, message.id))
 
-    def _commit(self, table: Table, event: Event) -> None:
-        """Store the event, then apply it and tell everyone (the order that survives a crash)."""
-        self.store.append(table.id, event)
-        self._apply(table, event)
+    def _accept(self, table: Table, event: Event) -> None:
+        """The one path of every event, a person's or a bot's: check, commit, apply, announce.
+
+        The engine checks the event first, so nothing it refuses is stored; the store commits
+        it before the game changes, so nothing uncommitted is applied or announced.
+
+        :raises IllegalActionError: the engine (or the lobby, for a join) refuses it.
+        :raises CommitError: the store failed; the game and every client are as before.
+        """
+        game = self._check(table, event)
+        try:
+            self.store.append(table.id, event)
+        except sqlite3.Error as error:
+            log.error(
+                "table %s: event %d (%s) could not be committed: %s",
+                table.id,
+                event.version,
+                event.kind,
+                error,
+            )
+            raise CommitError(
+                f"the table could not save this {event.kind}; nothing changed: try again"
+            ) from None
+        try:
+            self._apply(table, event, game)
+        except Exception as error:  # the engine accepted the check but not the move: keep what is stored
+            self._damage(table, event, error)
+            raise
         for conn in table.connections:
             conn.refresh()
         self._wake_bots(table)
 
-    def _apply(self, table: Table, event: Event) -> None:
-        table.version = event.version
+    def _check(self, table: Table, event: Event) -> Game | None:
+        """Raise unless ``event`` may be applied now; changes nothing.
+
+        For the join that fills the last seat, returns the game it starts (so a table whose
+        stored options the engine refuses fails here, before anything is stored).
+        """
+        if table.damaged is not None:
+            raise _damaged(table, event.seat)
+        if event.version != table.version + 1:
+            raise IllegalActionError(
+                f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
+            )
+        if event.kind == "join":
+            if (
+                table.game is not None
+                or not 0 <= event.seat < table.seats
+                or table.names[event.seat] is not None
+            ):
+                raise IllegalActionError("this seat is already taken", rule="join", seat=event.seat)
+            names = [event.value if seat == event.seat else name for seat, name in enumerate(table.names)]
+            if all(name is not None for name in names):
+                return table.new_game([name or "?" for name in names])
+            return None
+        if table.game is None:
+            raise IllegalActionError(
+                "the game has not started: some seats are still open", rule="turn order", seat=event.seat
+            )
+        table.game.check_move(_move(event), event.seat)
+        return None
+
+    def _apply(self, table: Table, event: Event, started: Game | None) -> None:
+        """Apply a checked event to the game, then move the table's version on to it."""
         if event.kind == "join":
             table.names[event.seat] = event.value
-            if table.full() and table.game is None:
-                table.start()
+            if started is not None:
+                table.game = started
         elif table.game is not None:
-            game = table.game
-            if event.kind == "bid":
-                game.bid(int(event.value), event.seat)
-            else:
-                game.play(Card.parse(event.value), event.seat)
+            table.game.move(_move(event), event.seat)
+        table.version = event.version
         if event.client_id is not None:
             seen = table.seen[event.seat]
             seen[event.client_id] = None
@@ -369,7 +473,7 @@ class Manager:
 
     def _wake_bots(self, table: Table) -> None:
         game = table.game
-        if game is None or table.bot_task is not None:
+        if game is None or table.bot_task is not None or table.damaged is not None:
             return
         if any(seat in table.bots for seat in game.awaiting):
             try:
@@ -380,27 +484,61 @@ class Manager:
 
     async def _bot_loop(self, table: Table) -> None:
         try:
-            while table.game is not None:
+            while table.game is not None and table.damaged is None:
                 seats = [seat for seat in table.game.awaiting if seat in table.bots]
                 if not seats:
                     return
                 await asyncio.sleep(self.bot_delay)
                 game = table.game
                 seat = seats[0]
-                if seat not in game.awaiting:
+                if table.damaged is not None or seat not in game.awaiting:
                     continue
                 # A searching bot may think for a while: it does so in a worker thread, on its frozen
                 # view, so the other tables keep playing meanwhile.
                 version = table.version
-                move = await asyncio.to_thread(table.bots[seat].act, game.view(seat))
+                move = await self._think(table, seat, game)
                 if table.version != version:
                     continue  # only people can have moved meanwhile (simultaneous bids); think again
-                kind = "play" if isinstance(move, Card) else "bid"
-                self._commit(table, Event(table.version + 1, kind, seat, str(move), None))
-        except Exception:  # a broken bot must not take the server down; the table waits
-            log.exception("bot failed at table %s", table.id)
+                move = self._legal_or_fallback(table, seat, game, move)
+                try:
+                    self._accept(table, _event(table.version + 1, seat, move, None))
+                except CommitError:
+                    await asyncio.sleep(max(self.bot_delay, 1.0))  # nothing changed; try again later
+        except Exception:  # an engine or server fault must not take the server down; the table waits
+            log.exception("the bots of table %s stopped", table.id)
         finally:
             table.bot_task = None
+
+    async def _think(self, table: Table, seat: int, game: Game) -> object:
+        """The bot's move, or ``None`` when the bot fails (logged; the fallback then moves for it)."""
+        try:
+            return await asyncio.to_thread(table.bots[seat].act, game.view(seat))
+        except Exception:
+            log.exception(
+                "table %s: the %s bot at seat %d failed to choose a move", table.id, table.kinds[seat], seat
+            )
+            return None
+
+    def _legal_or_fallback(self, table: Table, seat: int, game: Game, move: object) -> Move:
+        """``move`` if the engine accepts it; else, logged, the first legal move (the lowest legal
+        bid, or the first legal card in the engine's order), so the table goes on reproducibly."""
+        try:
+            game.check_move(move, seat)  # type: ignore[arg-type]  # a faulty bot may return anything
+        except IllegalActionError as error:
+            fallback: Move = (game.legal_bids(seat) or game.legal_cards(seat))[0]
+            log.warning(
+                "table %s: the %s bot at seat %d chose %r, which the engine refused (%s: %s); "
+                "it plays the first legal move, %s, instead",
+                table.id,
+                table.kinds[seat],
+                seat,
+                move,
+                error.rule,
+                error,
+                fallback,
+            )
+            return fallback
+        return move  # type: ignore[return-value]  # the engine accepted it, so it is a move
 
     def wake_all_bots(self) -> None:
         """Start the bots of every table that waits for one (after a restart)."""

@@ -109,6 +109,10 @@ function name(game, seat) {
 }
 
 function render() {
+  const damaged = state.lobby.damaged;
+  $("damaged").hidden = !damaged;
+  $("damaged-reason").textContent = damaged ? `Why: ${damaged}` : "";
+  document.body.classList.toggle("is-damaged", Boolean(damaged));
   const lobbyOpen = !state.lobby.started;
   $("lobby").hidden = !lobbyOpen;
   $("play").hidden = lobbyOpen;
@@ -231,10 +235,12 @@ function unchanged(part, value) {
 
 function renderBids(game) {
   const options = game.bid_options;
-  if (unchanged("bids", [options, waiting])) return;
+  if (unchanged("bids", [options, game.bid_restriction, waiting])) return;
   $("bidding").hidden = options.length === 0;
-  const reasons = options.filter((o) => !o.legal).map((o) => o.reason);
-  $("bid-reason").textContent = reasons.join(" ");
+  // The engine's restriction on the dealer's bid, as data: its rule, the bids it forbids, and why.
+  const restriction = game.bid_restriction;
+  const reason = restriction ? restriction.reason[0].toUpperCase() + restriction.reason.slice(1) + "." : "";
+  $("bid-reason").textContent = reason;
   $("bids").replaceChildren(
     ...options.map((o) => {
       const b = document.createElement("button");
@@ -243,8 +249,8 @@ function renderBids(game) {
       b.textContent = o.bid;
       b.dataset.bid = o.bid;
       b.disabled = !o.legal || waiting;
-      b.setAttribute("aria-label", o.legal ? `Bid ${o.bid}` : `Bid ${o.bid}, not allowed: ${o.reason}`);
-      if (!o.legal) b.title = o.reason;
+      b.setAttribute("aria-label", o.legal ? `Bid ${o.bid}` : `Bid ${o.bid}, not allowed: ${reason}`);
+      if (!o.legal) b.title = reason;
       b.addEventListener("click", () => act("bid", o.bid));
       return b;
     }),

@@ -70,6 +70,9 @@ async function create(body, errorBox) {
   const answer = await response.json();
   if (!response.ok) {
     errorBox.textContent = answer.error;
+    // The engine names the rule option at fault: take the person to that field.
+    const field = answer.option && ($(`rule-${answer.option}`) || $(answer.option));
+    if (field) field.focus();
     return;
   }
   location.assign(answer.url);
@@ -77,13 +80,13 @@ async function create(body, errorBox) {
 
 $("create").addEventListener("submit", (event) => {
   event.preventDefault();
+  // Rule options go as the game record spells them; a blank field is sent as "" and the server
+  // reads it as "not given" (the one place blanks are translated).
   const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value };
-  const schedule = $("schedule").value.trim();
-  if (schedule) body.schedule = schedule.split(/[ ,]+/).filter(Boolean).map(Number);
-  for (const key of Object.keys(options.rules)) {
-    const value = $(`rule-${key}`).value;
-    if (value) body[key] = value;
-  }
+  for (const key of Object.keys(options.rules)) body[key] = $(`rule-${key}`).value;
+  // Hand sizes typed in ("1,2,1") are the schedule; else the schedule chosen above (or the preset's).
+  const sizes = $("schedule").value.trim();
+  if (sizes) body.schedule = sizes.split(/[ ,]+/).filter(Boolean).map(Number);
   create(body, $("create-error"));
 });
 
