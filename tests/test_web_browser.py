@@ -6,6 +6,8 @@ person can play it in a browser. Screenshots go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -230,3 +232,38 @@ def test_the_dealers_hooked_bid_is_disabled_with_the_reason(live: LiveServer, pa
     assert live.game(body["table"]).bids[0] is None
     shot(page, "07-hook-bid-disabled")
     expect(page.locator("#bids button:not([disabled])").first).to_be_enabled()
+
+
+def test_a_damaged_table_says_why_and_offers_no_move(tmp_path: Path, browser: Browser) -> None:
+    db = tmp_path / "damaged.db"
+    first = LiveServer(db, bot_delay=60)  # the bots sleep, so only the stored events move the game
+    # Seat 0 deals (first_dealer "chosen"), so this page's seat 1 bids first and would have a choice.
+    body = first.create(seats=["basic", "human", "basic", "basic"], creator=1, schedule=[3])
+    version = first.table(body["table"]).version
+    seat = 1
+    assert first.game(body["table"]).awaiting == (seat,)
+    first.stop()
+    with contextlib.closing(sqlite3.connect(db)) as store, store:
+        store.execute(
+            "INSERT INTO events (table_id, version, kind, seat, value, client_id, at)"
+            " VALUES (?, ?, 'bid', ?, '9', NULL, 0)",
+            (body["table"], version + 1, seat),
+        )
+    second = LiveServer(db, bot_delay=0.05)
+    context = browser.new_context(viewport={"width": 900, "height": 1000})
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(second.url + body["url"])
+        banner = page.locator("#damaged")
+        expect(banner).to_be_visible()
+        expect(page.locator("#damaged-reason")).to_contain_text("may not bid 9")
+        expect(page.locator("#bids button")).to_have_count(4)  # the bids it would have had
+        expect(page.locator("#bids button:not([disabled])")).to_have_count(0)
+        expect(page.locator("#status")).to_contain_text("damaged")
+        expect(page.locator("#hand button.card:not([disabled])")).to_have_count(0)
+        shot(page, "08-damaged-table")
+        assert second.table(body["table"]).version == version
+    finally:
+        context.close()
+        second.stop()

@@ -61,8 +61,11 @@ function send(message) {
   socket.send(JSON.stringify(message));
 }
 
+// A damaged table accepts no moves (the server refuses them): the page offers none.
+const damaged = () => Boolean(state && state.lobby.damaged);
+
 function act(type, value) {
-  if (waiting || !state) return;
+  if (waiting || !state || damaged()) return;
   waiting = true;
   counter += 1;
   const id = `${Date.now().toString(36)}-${counter}`;
@@ -213,7 +216,8 @@ function renderGame(game) {
 
 function renderStatus(game, holding) {
   let text;
-  if (game.over) text = "The game is over.";
+  if (damaged()) text = "This table is damaged: it accepts no moves.";
+  else if (game.over) text = "The game is over.";
   else if (holding) text = `${name(game, game.last_trick.winner)} takes the trick.`;
   else if (game.my_turn) text = game.phase === "bidding" ? "Your bid." : "Your turn: play a card.";
   else if (game.awaiting.length) {
@@ -235,7 +239,7 @@ function unchanged(part, value) {
 
 function renderBids(game) {
   const options = game.bid_options;
-  if (unchanged("bids", [options, game.bid_restriction, waiting])) return;
+  if (unchanged("bids", [options, game.bid_restriction, waiting, damaged()])) return;
   $("bidding").hidden = options.length === 0;
   // The engine's restriction on the dealer's bid, as data: its rule, the bids it forbids, and why.
   const restriction = game.bid_restriction;
@@ -248,7 +252,7 @@ function renderBids(game) {
       b.className = "bid";
       b.textContent = o.bid;
       b.dataset.bid = o.bid;
-      b.disabled = !o.legal || waiting;
+      b.disabled = !o.legal || waiting || damaged();
       b.setAttribute("aria-label", o.legal ? `Bid ${o.bid}` : `Bid ${o.bid}, not allowed: ${reason}`);
       if (!o.legal) b.title = reason;
       b.addEventListener("click", () => act("bid", o.bid));
@@ -258,12 +262,12 @@ function renderBids(game) {
 }
 
 function renderHand(game) {
-  if (unchanged("hand", [game.hand, game.phase, waiting])) return;
+  if (unchanged("hand", [game.hand, game.phase, waiting, damaged()])) return;
   $("hand").replaceChildren(
     ...game.hand.map((entry) => {
       const b = cardFace(entry.card, "button");
       b.type = "button";
-      const playable = entry.legal && !waiting && game.phase === "playing";
+      const playable = entry.legal && !waiting && !damaged() && game.phase === "playing";
       b.disabled = !playable;
       b.classList.toggle("legal", entry.legal);
       b.setAttribute("aria-label", entry.legal ? entry.label : `${entry.label} (${entry.reason})`);
