@@ -1,7 +1,8 @@
 """The FastAPI application: pages, a small JSON API to create and export tables, and the WebSocket.
 
 ``create_app(db_path)`` builds an app whose tables live in that SQLite file; on start-up
-it resumes every stored table by replaying its events through the engine.
+it resumes every stored table by replaying its events through the engine (a table with an
+event the engine refuses comes up damaged, saying why; the others come up as they were).
 
 HTTP:
 

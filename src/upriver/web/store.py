@@ -5,7 +5,8 @@ tokens, seed and, for an imported game, the record it continues). Everything tha
 happens afterwards — a seat joining, a bid, a card — is one row of ``events``, numbered
 from 1 per table; that number is the table's state version. The server commits an event
 before it tells anyone about it, so after a crash (even ``kill -9``) replaying each table's
-events through the engine rebuilds exactly what the players last saw.
+events through the engine rebuilds exactly what the players last saw. The store itself
+trusts nothing it holds: a row the engine refuses on replay marks only its table damaged.
 """
 
 from __future__ import annotations
