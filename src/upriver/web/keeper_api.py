@@ -13,7 +13,7 @@ rules that cannot be played ``{"error", "rule": "rules", "option"}``. A write th
 ``version`` older than the stored one is 409 (another phone, or the terminal, wrote first):
 
 - ``GET /options`` :func:`upriver.rules.rules_catalogue`, as the lobby's ``/api/options``;
-  ``POST /`` ``{"players", "preset" (default countdown), …rule options as in the record
+  ``POST /`` ``{"players", "preset", …rule options as in the record
   (read by :meth:`Rules.from_options`), "dealer": seat | null, "first_jack": bool, "title"}``;
   ``POST /import`` ``{"record": text}``.
 - ``GET /{id}``; ``POST /{id}/jack`` ``{"seat"}``; ``/bid`` ``{"seat", "bid"}``; ``/bids`` ``{"bids"}``;
@@ -44,7 +44,6 @@ from upriver.web.protocol import rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
 
-DEFAULT_PRESET = "countdown"
 """The rules of a sheet that names no preset: seeds 001/003/004, the most common table."""
 
 STATIC = Path(__file__).parent / "static"
@@ -93,13 +92,12 @@ SHEET_FIELDS = ("players", "dealer", "first_jack", "title", "version")
 
 def rules_from(body: Mapping[str, Any], players: int) -> Rules:
     """The request's rule options (every key but :data:`SHEET_FIELDS`) through
-    :meth:`Rules.from_options`, over the countdown preset when none is named; ``""`` is "not given".
+    :meth:`Rules.from_options`, exactly as every adapter reads them; ``""`` is "not given".
 
     :raises RulesError: as the engine refuses the combination (or a key that is no rule
         option, :data:`~upriver.rules.OPTION_NAMES`), naming the option at fault.
     """
     options = {key: None if value == "" else value for key, value in body.items() if key not in SHEET_FIELDS}
-    options["preset"] = options.get("preset") or DEFAULT_PRESET
     return Rules.from_options(options, player_count=players)
 
 
