@@ -16,7 +16,7 @@ from rich.table import Table
 
 from upriver.arena.core import ArenaResult
 from upriver.arena.stats import Estimate
-from upriver.rules import Rules, Schedule
+from upriver.rules import Rules
 
 __all__ = [
     "FORMAT",
@@ -43,19 +43,8 @@ def _estimate(value: Estimate) -> dict[str, Any]:
 
 
 def _rules(rules: Rules) -> dict[str, Any]:
-    schedule: object = (
-        list(rules.explicit_sizes) if rules.schedule is Schedule.EXPLICIT else rules.schedule.value
-    )
-    return {
-        "players": rules.player_count,
-        "schedule": schedule,
-        "hand_sizes": list(rules.hand_sizes),
-        "first_dealer": rules.first_dealer.value,
-        "bidding": rules.bidding.value,
-        "dealer_bid": rules.dealer_bid.value,
-        "trump_lead": rules.trump_lead.value,
-        "scoring": rules.scoring.value,
-    }
+    """The rules as a record writes them (:meth:`Rules.options`), with the player count and hand sizes."""
+    return {"players": rules.player_count, **rules.options(), "hand_sizes": list(rules.hand_sizes)}
 
 
 def result_json(result: ArenaResult) -> dict[str, Any]:
