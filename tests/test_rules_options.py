@@ -354,3 +354,20 @@ def test_every_preset_makes_a_playable_game_for_every_player_count(name: str) ->
         game = Game(found.rules(players), seed=players)
         assert game.hand_size == game.rules.hand_sizes[0]
         assert game.legal_bids()
+
+
+@pytest.mark.parametrize("option", ["bidding", "schedule", "max_cards", "preset", "x" * 1000])
+def test_a_refused_option_value_is_quoted_by_a_bounded_excerpt(option: str) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_options({option: "y" * 30_000_000}, player_count=4)
+    assert len(str(info.value)) < 300
+    assert "\n" not in str(info.value)
+
+
+def test_a_schedule_named_by_text_lists_the_spellings_a_record_can_use() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_options({"schedule": "sideways"}, player_count=4)
+    assert str(info.value) == (
+        "schedule must be one of 'up-down', 'down-up' or a list of hand sizes such as [1, 2, 3], "
+        "not 'sideways'"
+    )

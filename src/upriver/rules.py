@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from upriver.errors import RulesError
+from upriver.names import quoted
 
 __all__ = [
     "OPTION_NAMES",
@@ -114,6 +115,9 @@ _CHOICES: dict[str, type[enum.Enum]] = {
     "scoring": Scoring,
 }
 
+_WRITTEN_SCHEDULES: tuple[enum.Enum, ...] = (Schedule.UP_DOWN, Schedule.DOWN_UP)
+"""The schedules a record names by text; an explicit one is written as its list of sizes."""
+
 OPTION_NAMES = ("preset", "schedule", "max_cards", *_CHOICES)
 """The keys of a rules section in a game record, and of :meth:`Rules.from_options`."""
 
@@ -135,8 +139,11 @@ def _too_many_cards(players: int, cards: int) -> str:
     )
 
 
-def _choice(kind: type[_E], value: object, name: str) -> _E:
-    """An option's enum member from the member itself or its record spelling, in any case."""
+def _choice(kind: type[_E], value: object, name: str, listed: tuple[enum.Enum, ...] = ()) -> _E:
+    """An option's enum member from the member itself or its record spelling, in any case.
+
+    The refusal lists ``listed`` (default: every member) as the choices.
+    """
     if isinstance(value, kind):
         return value
     if isinstance(value, str):
@@ -144,8 +151,10 @@ def _choice(kind: type[_E], value: object, name: str) -> _E:
         for member in kind:
             if member.value == spelled:
                 return member
-    choices = ", ".join(repr(member.value) for member in kind)
-    raise RulesError(f"{name} must be one of {choices}, not {value!r}", option=name)
+    choices = ", ".join(repr(member.value) for member in listed or tuple(kind))
+    if kind is Schedule and listed:
+        choices += " or a list of hand sizes such as [1, 2, 3]"
+    raise RulesError(f"{name} must be one of {choices}, not {quoted(value)}", option=name)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -177,14 +186,14 @@ class Rules:
         if not isinstance(self.explicit_sizes, tuple):
             if not isinstance(self.explicit_sizes, list):
                 raise RulesError(
-                    f"explicit hand sizes are a list of whole numbers, not {self.explicit_sizes!r}",
+                    f"explicit hand sizes are a list of whole numbers, not {quoted(self.explicit_sizes)}",
                     option="schedule",
                 )
             object.__setattr__(self, "explicit_sizes", tuple(self.explicit_sizes))
         count = self.player_count
         if not isinstance(count, int) or isinstance(count, bool) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
             raise RulesError(
-                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {count!r}"
+                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {quoted(count)}"
             )
         if self.bidding is Bidding.SIMULTANEOUS and self.dealer_bid is not DealerBid.FREE:
             raise RulesError(
@@ -208,7 +217,8 @@ class Rules:
             for size in self.explicit_sizes:
                 if not isinstance(size, int) or isinstance(size, bool) or size < 1:
                     raise RulesError(
-                        f"hand sizes must be whole numbers of at least 1, not {size!r}", option="schedule"
+                        f"hand sizes must be whole numbers of at least 1, not {quoted(size)}",
+                        option="schedule",
                     )
                 if size > limit:
                     raise RulesError(
@@ -225,7 +235,7 @@ class Rules:
         peak = default_max_cards(self.player_count) if self.max_cards is None else self.max_cards
         if not isinstance(peak, int) or isinstance(peak, bool) or peak < 1:
             raise RulesError(
-                f"max_cards must be a whole number of at least 1, not {peak!r}", option="max_cards"
+                f"max_cards must be a whole number of at least 1, not {quoted(peak)}", option="max_cards"
             )
         if peak > most_cards(self.player_count):
             raise RulesError(_too_many_cards(self.player_count, peak), option="max_cards")
@@ -262,7 +272,8 @@ class Rules:
         for key in options:
             if key not in OPTION_NAMES:
                 raise RulesError(
-                    f"unknown rule option {key!r}: the options are {', '.join(OPTION_NAMES)}", option=key
+                    f"unknown rule option {quoted(key)}: the options are {', '.join(OPTION_NAMES)}",
+                    option=key,
                 )
         given = {key: value for key, value in options.items() if value is not None}
         name = given.pop("preset", None)
@@ -273,7 +284,7 @@ class Rules:
                 fields["schedule"] = Schedule.EXPLICIT
                 fields["explicit_sizes"] = tuple(schedule)
             else:
-                fields["schedule"] = _choice(Schedule, schedule, "schedule")
+                fields["schedule"] = _choice(Schedule, schedule, "schedule", listed=_WRITTEN_SCHEDULES)
                 if fields["schedule"] is Schedule.EXPLICIT:
                     raise RulesError(
                         "an explicit schedule is written as a list of hand sizes, e.g. [1, 2, 3]",
@@ -284,7 +295,9 @@ class Rules:
         if name is None:
             return cls(player_count=player_count, **fields)
         if not isinstance(name, str):
-            raise RulesError(f"a preset is named by text, like 'classic', not {name!r}", option="preset")
+            raise RulesError(
+                f"a preset is named by text, like 'classic', not {quoted(name)}", option="preset"
+            )
         found = _preset_named(name)
         kept = found.options.get("dealer_bid", DealerBid.FREE)
         hooked = isinstance(kept, DealerBid) and kept is not DealerBid.FREE
@@ -342,7 +355,7 @@ class Preset:
         ):
             raise RulesError(
                 f"the {self.name!r} preset (seed {self.seed}) is for {self.min_players}–"
-                f"{self.max_players} players, not {player_count}; use custom rules for other counts"
+                f"{self.max_players} players, not {quoted(player_count)}; use custom rules for other counts"
             )
         options: dict[str, object] = {**self.options, **overrides}
         down_up = _choice(Schedule, options.get("schedule", Schedule.UP_DOWN), "schedule") is Schedule.DOWN_UP
@@ -441,7 +454,9 @@ def _preset_named(name: str) -> Preset:
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     found = PRESETS.get(key)
     if found is None:
-        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}", option="preset")
+        raise RulesError(
+            f"unknown preset {quoted(name)}: expected one of {', '.join(PRESETS)}", option="preset"
+        )
     return found
 
 
