@@ -58,6 +58,18 @@ class BidRestriction:
             f"(the others bid {self.others})"
         )
 
+    def to_json(self) -> dict[str, object]:
+        """The restriction as JSON data for a client: the rule's record spelling, the bids, the reason."""
+        return {
+            "rule": self.rule.value,
+            "seat": self.seat,
+            "tricks": self.tricks,
+            "others": self.others,
+            "forbidden": list(self.forbidden),
+            "allowed": list(self.allowed),
+            "reason": self.reason,
+        }
+
     def refusal(self, bid: int, player: str) -> IllegalActionError:
         """The error for ``player`` trying a forbidden ``bid``."""
         return IllegalActionError(

@@ -36,11 +36,10 @@ from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet
 from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
-from upriver.legality import BidRestriction
 from upriver.record import RecordRuleError, dumps, loads
 from upriver.rules import Rules, rules_catalogue
 from upriver.sheet import RowStatus
-from upriver.web.protocol import rules_json
+from upriver.web.protocol import restriction_json, rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
 
@@ -101,20 +100,6 @@ def rules_from(body: Mapping[str, Any], players: int) -> Rules:
     return Rules.from_options(options, player_count=players)
 
 
-def _restriction(restriction: BidRestriction | None) -> dict[str, object] | None:
-    if restriction is None:
-        return None
-    return {
-        "rule": restriction.rule.value,
-        "seat": restriction.seat,
-        "tricks": restriction.tricks,
-        "others": restriction.others,
-        "forbidden": list(restriction.forbidden),
-        "allowed": list(restriction.allowed),
-        "reason": restriction.reason,
-    }
-
-
 def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, object]:
     """Everything a page needs: the entry state, and under ``"sheet"`` the one score sheet shape.
 
@@ -150,7 +135,7 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
             "bids": bids,
             "to_bid": list(sheet.to_bid),
             "legal_bids": {str(seat): list(sheet.legal_bids(seat)) for seat in sheet.to_bid},
-            "restriction": _restriction(sheet.bid_restriction()),
+            "restriction": restriction_json(sheet.bid_restriction()),
             "trump": None if trump is None else trump.value,
         },
         "sheet": scored.to_json(),

@@ -192,18 +192,8 @@ def _bid_options(view: SeatView) -> list[dict[str, object]]:
 
 
 def restriction_json(restriction: BidRestriction | None) -> dict[str, object] | None:
-    """The dealer's bid restriction as data: its rule, the bids it forbids and allows, and why."""
-    if restriction is None:
-        return None
-    return {
-        "rule": restriction.rule.value,
-        "seat": restriction.seat,
-        "tricks": restriction.tricks,
-        "others": restriction.others,
-        "forbidden": list(restriction.forbidden),
-        "allowed": list(restriction.allowed),
-        "reason": restriction.reason,
-    }
+    """The dealer's bid restriction as data (:meth:`BidRestriction.to_json`), or ``None``."""
+    return None if restriction is None else restriction.to_json()
 
 
 def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
