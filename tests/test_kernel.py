@@ -36,13 +36,11 @@ def finish_round(game: Game, choose: object) -> list[int]:
     """Play the current round to its end with ``choose(game)`` making each move; every trick's winner."""
     number, winners = game.round_number, round_winners(game)
     while game.round_number == number and not game.is_over:
-        before = len(game.tricks)
+        finished = game.last_trick
         choose(game)  # type: ignore[operator]
-        if game.round_number == number and len(game.tricks) > before:
-            winners.append(game.tricks[-1].winner)
-    last = game.results[-1]
-    tally = [winners.count(seat) for seat in range(game.rules.player_count)]
-    winners.append(next(s for s in range(game.rules.player_count) if last.tricks_won[s] > tally[s]))
+        last = game.last_trick  # a trick's cards are never those of the trick before it
+        if last is not None and last != finished:
+            winners.append(last.winner)
     return winners
 
 
