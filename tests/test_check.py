@@ -437,3 +437,94 @@ def test_real_command_in_a_subprocess_prints_json_for_a_golden_game() -> None:
     result = json.loads(subprocess_json(GOLDEN / "classic.json"))
     assert list(result) == ["rounds", "totals", "complete", "winners"]
     assert result["complete"] is True
+
+
+# ------------------------------------------------------------------ hostile input (issue 11)
+
+LINE_LIMIT = 300
+"""The most characters of a refusal line after ``FILE: ``, whatever the input held."""
+
+
+def run_check(path: Path, *options: str) -> tuple[int, str, str]:
+    """The real ``upriver check`` in a subprocess: exit code, stdout, stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "upriver", "check", str(path), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def bounded_line(err: str, path: Path) -> str:
+    """The one line on stderr, after its ``FILE: `` prefix; bounded and never a traceback."""
+    line = one_line(err)
+    assert "Traceback" not in line
+    assert line.startswith(f"{path}: ")
+    rest = line.removeprefix(f"{path}: ")
+    assert len(rest) <= LINE_LIMIT, rest[:500]
+    return rest
+
+
+def golden_with(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((GOLDEN / "classic.json").read_text(encoding="utf-8"))
+    data.update(changes)
+    return data
+
+
+def test_a_number_of_4301_digits_exits_2_with_one_line_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    text = json.dumps(golden_with()).replace('"dealer": 0', '"dealer": ' + "7" * 4301, 1)
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run_check(path)
+    assert (code, out) == (2, "")
+    rest = bounded_line(err, path)
+    assert rest.startswith("not a game record: record: not JSON this reader can follow: ")
+    assert "4301 digits" in rest
+
+
+def test_a_player_named_with_a_lone_surrogate_exits_2_naming_the_seat(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(golden_with(players=["Ann", "B\ud800b", "Cid", "Dee"])), encoding="utf-8")
+    for options in ((), ("--json",)):
+        code, out, err = run_check(path, *options)
+        assert (code, out) == (2, "")
+        rest = bounded_line(err, path)
+        assert rest.startswith("not a game record: players[1]: a name must be valid Unicode text")
+        assert "U+D800" in rest
+
+
+def test_a_player_name_with_a_newline_exits_2_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(golden_with(players=["Ann", "Bob", "Cid\nDee", "Eve"])), encoding="utf-8")
+    code, out, err = run_check(path)
+    assert (code, out) == (2, "")
+    rest = bounded_line(err, path)
+    assert rest.startswith("not a game record: players[2]: a name may not hold control characters")
+    assert "'Cid\\nDee'" in rest
+
+
+def test_a_20_mb_value_is_quoted_as_a_bounded_excerpt(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(golden_with(format="x" * 20_000_000)), encoding="utf-8")
+    code, out, err = run_check(path)
+    assert (code, out) == (2, "")
+    rest = bounded_line(err, path)
+    assert rest.startswith("not a game record: format: unknown format 'xxxxxxxx")
+    assert "…" in rest
+
+
+def test_names_that_differ_only_in_case_or_spaces_exit_2(tmp_path: Path) -> None:
+    code, out, err = check(tmp_path, golden_with(players=["Ann", "Bob", "ANN", "Dee"]))
+    assert (code, out) == (2, "")
+    assert "players[2]: 'ANN' is already at the table as 'Ann' (seat 0)" in one_line(err)
+
+
+def test_a_file_name_that_is_not_printable_is_escaped_on_the_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "two\nlines\udcff.json"
+    code, out, err = run_check(path)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "\\n" in err
+    assert "cannot be read" in err

@@ -2,7 +2,9 @@
 
 Exit 0 with the score sheet (or ``--json`` summary) for a valid record, 1 with one
 line on standard error for a record that breaks a rule, 2 for a document that is
-not a record or a file that cannot be read. Never a traceback.
+not a record or a file that cannot be read. Never a traceback, and whatever the
+file holds the line stays one bounded line: the reader quotes excerpts, and the
+file name and message are escaped here once more.
 """
 
 from __future__ import annotations
@@ -23,6 +25,24 @@ __all__ = ["check"]
 
 RULE_BROKEN = 1
 NOT_A_RECORD = 2
+_MESSAGE = 300
+"""The most characters of the message after ``FILE: `` (the reader keeps within it already)."""
+
+
+def _printable(text: str) -> str:
+    """``text`` with anything that is not printable (a newline, a lone surrogate) escaped."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def _fail(file: Path, message: str, code: int) -> typer.Exit:
+    """Print ``FILE: message`` as one bounded line on standard error; the exit to raise."""
+    message = _printable(message)
+    if len(message) > _MESSAGE:
+        message = message[: _MESSAGE - 1] + "…"
+    typer.echo(f"{_printable(str(file))}: {message}", err=True)
+    return typer.Exit(code=code)
 
 
 @app.command()
@@ -36,19 +56,15 @@ def check(
     try:
         text = file.read_bytes().decode("utf-8")
     except OSError as error:
-        typer.echo(f"{file}: cannot be read: {error.strerror or error}", err=True)
-        raise typer.Exit(code=NOT_A_RECORD) from None
+        raise _fail(file, f"cannot be read: {error.strerror or error}", NOT_A_RECORD) from None
     except UnicodeDecodeError as error:
-        typer.echo(f"{file}: not a game record: not UTF-8 text (byte {error.start})", err=True)
-        raise typer.Exit(code=NOT_A_RECORD) from None
+        raise _fail(file, f"not a game record: not UTF-8 text (byte {error.start})", NOT_A_RECORD) from None
     try:
         game = replay(loads(text))
     except RecordError as error:
-        typer.echo(f"{file}: not a game record: {error}", err=True)
-        raise typer.Exit(code=NOT_A_RECORD) from None
+        raise _fail(file, f"not a game record: {error}", NOT_A_RECORD) from None
     except RecordRuleError as error:
-        typer.echo(f"{file}: rule broken: {error}", err=True)
-        raise typer.Exit(code=RULE_BROKEN) from None
+        raise _fail(file, f"rule broken: {error}", RULE_BROKEN) from None
     sheet = ScoreSheet.of(game)
     if as_json:
         typer.echo(json.dumps(sheet.summary()))

@@ -8,7 +8,6 @@ game to be played out (a revoke, a hook bid) are left to :func:`upriver.record.r
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
@@ -16,6 +15,8 @@ from types import MappingProxyType
 
 from upriver.cards import Card, Suit
 from upriver.errors import NotationError, RecordError, RulesError
+from upriver.names import PlayerNameError, check_names
+from upriver.record.decoding import check_json, decode, kind, shown
 from upriver.record.model import FORMAT, Record, RoundRecord, canonical_rules
 from upriver.rules import OPTION_NAMES, Rules
 
@@ -25,42 +26,36 @@ _TOP_KEYS = ("format", "rules", "players", "rounds")
 _ROUND_KEYS = ("dealer", "hands", "turned", "bids", "plays", "tricks", "trump")
 
 
-def _kind(value: object) -> str:
-    """How JSON would name a value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    return "an object" if isinstance(value, dict) else type(value).__name__
-
-
 def _whole(value: object, where: str, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where}: {what} must be a whole number, not {_kind(value)} {value!r}")
+        found = kind(value) if isinstance(value, list | dict) else f"{kind(value)} {shown(value)}"
+        raise RecordError(f"{where}: {what} must be a whole number, not {found}")
     return value
 
 
 def _list(value: object, where: str, what: str) -> list[object]:
     if not isinstance(value, list):
-        raise RecordError(f"{where}: {what} must be a list, not {_kind(value)}")
+        raise RecordError(f"{where}: {what} must be a list, not {kind(value)}")
     return value
 
 
 def _object(value: object, where: str, what: str) -> dict[str, object]:
     if not isinstance(value, dict):
-        raise RecordError(f"{where}: {what} must be a JSON object, not {_kind(value)}")
+        raise RecordError(f"{where}: {what} must be a JSON object, not {kind(value)}")
     return value
 
 
+_CARD_TEXT = 16
+"""Card text longer than this (``" 10♥ "`` is 5) is refused without parsing, so a message stays short."""
+
+
 def _card(value: object, where: str) -> Card:
+    if not isinstance(value, str):
+        raise RecordError(f"{where}: a card must be written as text like 'TH', not {shown(value)}")
+    if len(value) > _CARD_TEXT:
+        raise RecordError(f"{where}: unknown card {shown(value)}: a card is a rank and a suit, like 'TH'")
     try:
-        return Card.parse(value)  # type: ignore[arg-type]  # Card.parse refuses non-text itself
+        return Card.parse(value)
     except NotationError as error:
         raise RecordError(f"{where}: {error}") from None
 
@@ -71,7 +66,7 @@ def _suit(value: object, where: str) -> Suit:
             return Suit.parse(value)
     except NotationError:
         pass
-    raise RecordError(f"{where}: unknown suit {value!r}: expected one of C, D, H, S")
+    raise RecordError(f"{where}: unknown suit {shown(value)}: expected one of C, D, H, S")
 
 
 def _rules(data: object, players: int) -> tuple[Rules, Mapping[str, object]]:
@@ -81,6 +76,7 @@ def _rules(data: object, players: int) -> tuple[Rules, Mapping[str, object]]:
     option the section gives, else the whole section (``rules: …``).
     """
     section = _object(data, "rules", "the rules")
+    check_json(section, "rules", 1)
     options = {key: value for key, value in section.items() if key in OPTION_NAMES}
     extras = {key: value for key, value in section.items() if key not in OPTION_NAMES}
     try:
@@ -92,17 +88,15 @@ def _rules(data: object, players: int) -> tuple[Rules, Mapping[str, object]]:
 
 
 def _players(data: object) -> tuple[str, ...]:
-    names: list[str] = []
-    for i, name in enumerate(_list(data, "players", "players")):
-        where = f"players[{i}]"
-        if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"{where}: a player's name must be non-empty text, not {name!r}")
-        if name in names:
-            raise RecordError(
-                f"{where}: {name!r} already sits at seat {names.index(name)}; names must differ"
-            )
-        names.append(name)
-    return tuple(names)
+    """The names as every entry point reads them (:func:`upriver.names.check_names`): trimmed, NFC."""
+    names = _list(data, "players", "players")
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise RecordError(f"players[{i}]: a name must be text, not {shown(name)}")
+    try:
+        return check_names(names)
+    except PlayerNameError as error:
+        raise RecordError(f"players[{error.seat}]: {error}") from None
 
 
 def _seat_list(value: object, where: str, what: str, n: int) -> list[object]:
@@ -119,7 +113,7 @@ def _round(data: object, where: str, n: int) -> RoundRecord:
             raise RecordError(f"{where}: missing key {key!r}")
     dealer = _whole(section["dealer"], f"{where}.dealer", "the dealer")
     if not 0 <= dealer < n:
-        raise RecordError(f"{where}.dealer: seat {dealer} does not exist: seats are 0 to {n - 1}")
+        raise RecordError(f"{where}.dealer: seat {shown(dealer)} does not exist: seats are 0 to {n - 1}")
     bids = tuple(
         None if bid is None else _whole(bid, f"{where}.bids[{i}]", "a bid")
         for i, bid in enumerate(_seat_list(section["bids"], f"{where}.bids", "bids", n))
@@ -131,7 +125,9 @@ def _round(data: object, where: str, n: int) -> RoundRecord:
             for i, count in enumerate(_seat_list(section["tricks"], f"{where}.tricks", "tricks", n))
         )
     trump = None if section.get("trump") is None else _suit(section["trump"], f"{where}.trump")
-    extras = MappingProxyType({k: v for k, v in section.items() if k not in _ROUND_KEYS})
+    unknown = {k: v for k, v in section.items() if k not in _ROUND_KEYS}
+    check_json(unknown, where, 2)
+    extras = MappingProxyType(unknown)
     turned = None if section.get("turned") is None else _card(section["turned"], f"{where}.turned")
     if turned is not None and trump is not None and turned.suit is not trump:
         raise RecordError(f"{where}.trump: the turned card {turned} makes {turned.suit.name.lower()} trump")
@@ -184,8 +180,10 @@ def parse_record(data: object) -> Record:
             raise RecordError(f"record: missing key {key!r}")
     form = document["format"]
     if not isinstance(form, str) or form.strip().lower() != FORMAT:
-        raise RecordError(f"format: unknown format {form!r}: expected {FORMAT!r}")
+        raise RecordError(f"format: unknown format {shown(form)}: expected {FORMAT!r}")
     players = _players(document["players"])
+    extras = {k: v for k, v in document.items() if k not in _TOP_KEYS}
+    check_json(extras, "record", 0)
     rules, rule_extras = _rules(document.get("rules", {}), len(players))
     rounds = tuple(
         _round(item, f"rounds[{i}]", len(players))
@@ -195,22 +193,14 @@ def parse_record(data: object) -> Record:
         rules=rules,
         players=players,
         rounds=rounds,
-        extras=MappingProxyType({k: v for k, v in document.items() if k not in _TOP_KEYS}),
+        extras=MappingProxyType(extras),
         rule_extras=rule_extras,
     )
 
 
 def loads(text: str) -> Record:
-    """A :class:`Record` from JSON text."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(
-            f"record: not JSON: line {error.lineno}, column {error.colno}: {error.msg}"
-        ) from None
-    except RecursionError:
-        raise RecordError("record: not JSON this reader can follow: nested too deeply") from None
-    return parse_record(data)
+    """A :class:`Record` from JSON text (docs/record.md §4.1 says which JSON)."""
+    return parse_record(decode(text))
 
 
 def load(path: str | PathLike[str]) -> Record:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from upriver.actions import Phase
 from upriver.errors import IllegalActionError
 from upriver.game import Game
@@ -10,11 +12,23 @@ from upriver.rules import Bidding
 
 __all__ = ["replay"]
 
+_LONG_NUMBER = re.compile(r"\d{21,}")
+_MESSAGE = 300
+"""The most characters of a breach's message: the engine's sentence may hold a written number."""
+
+
+def _bounded(text: str) -> str:
+    """``text`` with each number of more than 20 digits shortened, and cut to :data:`_MESSAGE`."""
+    text = _LONG_NUMBER.sub(lambda found: f"{found[0][:8]}… ({len(found[0])} digits)", text)
+    return text if len(text) <= _MESSAGE else text[: _MESSAGE - 1] + "…"
+
 
 def _breach(game: Game, number: int, seat: int | None, text: str, rule: str) -> RecordRuleError:
     player = None if seat is None else game.players[seat]
     where = f"round {number}" if player is None else f"round {number}, {player}"
-    return RecordRuleError(f"{where}: {text}", round_number=number, rule=rule, seat=seat, player=player)
+    return RecordRuleError(
+        _bounded(f"{where}: {text}"), round_number=number, rule=rule, seat=seat, player=player
+    )
 
 
 def _refused(game: Game, number: int, error: IllegalActionError, seat: int | None) -> RecordRuleError:
