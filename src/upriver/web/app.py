@@ -22,29 +22,43 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RulesError
+from upriver.names import PlayerNameError
 from upriver.rules import rules_catalogue
 from upriver.web import protocol
+from upriver.web.guard import (
+    SECURITY_HEADERS,
+    AnyObject,
+    InputError,
+    Limits,
+    RateLimiter,
+    origin_allowed,
+    read_body,
+)
 from upriver.web.keeper_api import keeper_router
+from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.store import Store
-from upriver.web.tables import HUMAN, CommitError, Connection, Manager, Table, TableError
+from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError
 
-__all__ = ["create_app"]
+__all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 
-# WebSocket close codes in the application range: no such table, a token that opens no seat.
+# WebSocket close codes in the application range: no such table, too many spectators
+# (and CLOSE_BAD_TOKEN, 4403: a token or origin that opens no seat; CLOSE_TOO_SLOW, 1008).
 CLOSE_NO_TABLE = 4404
-CLOSE_BAD_TOKEN = 4403
+CLOSE_FULL = 4429
 
 
 def _options() -> dict[str, object]:
@@ -59,6 +73,35 @@ def _refusal(message: str, status: int = 400, **data: object) -> JSONResponse:
 _NOT_RULES = ("seats", "name", "creator", "record")
 
 
+class CreateTable(AnyObject):
+    """``POST /api/tables``: the seats, the creator's name and seat, a record to continue, and
+    (as the other keys) the rule options spelled as in the game record."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    name: str = Field("", max_length=200)
+    seats: list[str] = Field(default_factory=lambda: [HUMAN, "basic", "basic", "basic"], max_length=64)
+    creator: int = 0
+    record: str | None = None
+
+
+def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
+    """Refuse a rule option too large to be one (the engine reads what is left)."""
+    for key, value in options.items():
+        if isinstance(value, str) and len(value) > 64:
+            raise InputError(
+                f"'{key}' is {len(value):,} characters long: an option's value has at most 64", field=key
+            )
+        if isinstance(value, list) and len(value) > limits.schedule_rounds:
+            raise InputError(
+                f"'{key}' has {len(value):,} entries: a schedule has at most {limits.schedule_rounds} rounds "
+                "on this server (the longest any preset makes is 34)",
+                field=key,
+            )
+        if isinstance(value, dict | list) and len(str(value)) > 2000:
+            raise InputError(f"'{key}' is too large to be a rule option", field=key)
+
+
 def rule_options(body: Mapping[str, object]) -> dict[str, object]:
     """The rule options of a create request, spelled as in the game record (every key of the
     body but seats, name, creator and record); a form's blank (``""``) means not given (``None``).
@@ -68,25 +111,32 @@ def rule_options(body: Mapping[str, object]) -> dict[str, object]:
     return {key: None if value == "" else value for key, value in body.items() if key not in _NOT_RULES}
 
 
-async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, seat: int | None) -> None:
-    """Read a client's messages and keep it sent the newest state, until it goes away."""
-    conn = Connection(seat)
+async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, conn: Connection) -> None:
+    """Read a client's messages and keep it sent the newest state, until it goes away.
+
+    A client whose queued replies reach its limit (it does not read) is disconnected and
+    its queue dropped; a connection whose seat someone else took is told so and closed.
+    """
     conn.refresh()  # the first state goes out at once
     table.connections.add(conn)
+    closed = asyncio.Event()
 
     async def write() -> None:
-        while True:
+        while conn.closing is None or conn.outbox:
             await conn.wake.wait()
             conn.wake.clear()
             while conn.outbox:
                 await websocket.send_text(conn.outbox.popleft())
-            if conn.dirty:
+            if conn.dirty and conn.closing is None:
                 conn.dirty = False
                 await websocket.send_text(table.state(conn, manager.base_url))
+        with contextlib.suppress(Exception):
+            await websocket.close(conn.closing)
+        closed.set()
 
     writer = asyncio.create_task(write())
     try:
-        while True:
+        while conn.closing is None:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
@@ -94,6 +144,9 @@ async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, se
             if text is None:
                 text = (frame.get("bytes") or b"").decode("utf-8", "replace")
             _handle(manager, table, conn, text)
+        if conn.closing is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(closed.wait(), 2.0)
     except WebSocketDisconnect:
         pass
     finally:
@@ -101,6 +154,9 @@ async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, se
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        if conn.closing == CLOSE_TOO_SLOW and not closed.is_set():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(CLOSE_TOO_SLOW), 1.0)
 
 
 def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None:
@@ -121,7 +177,7 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
             )
         )
         return
-    if message.seat is not None and message.seat != seat:
+    if message.type != "revoke" and message.seat is not None and message.seat != seat:
         conn.push(
             protocol.error_message(
                 table.version,
@@ -134,7 +190,10 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
     try:
         if message.type == "join":
             assert message.name is not None
-            manager.join(table, seat, message.name)
+            manager.join(table, seat, message.name, conn)
+        elif message.type == "revoke":
+            assert message.seat is not None
+            manager.revoke(table, seat, message.seat)
         else:
             manager.act(table, seat, message)
     except IllegalActionError as error:
@@ -145,10 +204,76 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
         conn.push(protocol.error_message(table.version, "store", str(error), message.id))
 
 
-def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
-    """The web app over the tables stored in ``db_path``; bots wait ``bot_delay`` seconds before a move."""
+class _Guard:
+    """ASGI middleware: the security headers on every HTTP response, and the Origin check on every
+    request that may change state (any method but GET/HEAD/OPTIONS, and every WebSocket)."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope.setdefault("state", {})["origin_ok"] = self._origin_ok(scope)
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {name.lower() for name, _ in headers}
+                for name, value in SECURITY_HEADERS.items():
+                    if name.lower().encode() not in names:
+                        headers.append((name.lower().encode(), value.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        if scope["method"] not in ("GET", "HEAD", "OPTIONS") and not self._origin_ok(scope):
+            refused = _refusal(
+                "this request's origin may not change anything on this server "
+                "(a page of another site; see upriver serve --allow-origin)",
+                403,
+                rule="origin",
+            )
+            await refused(scope, receive, send_with_headers)
+            return
+        await self.app(scope, receive, send_with_headers)
+
+    def _origin_ok(self, scope: Scope) -> bool:
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        host = headers.get(b"host")
+        return origin_allowed(
+            None if origin is None else origin.decode("latin-1"),
+            None if host is None else host.decode("latin-1"),
+            self.allowed,
+        )
+
+
+def _client(request: Request | WebSocket) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+def create_app(
+    db_path: str | Path,
+    *,
+    bot_delay: float = 0.8,
+    limits: Limits | None = None,
+    allowed_origins: Sequence[str] = (),
+) -> FastAPI:
+    """The web app over the tables stored in ``db_path``; bots wait ``bot_delay`` seconds before a move.
+
+    ``limits`` are the server's limits (default :class:`Limits`); ``allowed_origins`` the
+    origins (``https://cards.example:8443``) whose pages may change state, besides none:
+    empty means this server's own host and port, and its loopback equivalents.
+    """
+    limits = limits or Limits()
     store = Store(db_path)
-    manager = Manager(store, bot_delay=bot_delay)
+    manager = Manager(store, bot_delay=bot_delay, archive_after=limits.archive_after)
+    creations = RateLimiter(limits.creations_per_minute)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -161,8 +286,10 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
 
     app = FastAPI(title="upriver", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.limits = limits
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(keeper_router(db_path))  # the score keeper: /keep and /api/sheets
+    app.include_router(keeper_router(db_path, limits))  # the score keeper: /keep and /api/sheets
+    app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins))
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -181,23 +308,24 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
         try:
-            body = await request.json()
-        except ValueError:
-            return _refusal("the request body must be JSON")
-        if not isinstance(body, dict):
-            return _refusal("the request body must be a JSON object")
-        seats = body.get("seats", [HUMAN, "basic", "basic", "basic"])
-        name, creator, record = body.get("name", ""), body.get("creator", 0), body.get("record")
-        if not isinstance(seats, list) or not all(isinstance(kind, str) for kind in seats):
-            return _refusal('\'seats\' must be a list like ["human", "basic", "basic", "basic"]')
-        if not isinstance(name, str) or not isinstance(creator, int) or isinstance(creator, bool):
-            return _refusal("'name' must be text and 'creator' a seat number")
-        if record is not None and not isinstance(record, str):
-            return _refusal("'record' must be the text of a game record")
+            body = await read_body(request, CreateTable, limits)
+            options = rule_options(body.data())
+            _option_limits(options, limits)
+        except InputError as error:
+            return _refusal(str(error), error.status, field=error.field)
+        if not creations.allow(_client(request)):
+            return _refusal(
+                f"this address created {limits.creations_per_minute} tables in the last minute, "
+                "this server's limit: wait a minute",
+                429,
+                rule="rate",
+            )
         try:
             table, token = manager.create(
-                name=name, seats=seats, options=rule_options(body), creator=creator, record=record
+                name=body.name, seats=body.seats, options=options, creator=body.creator, record=body.record
             )
+        except PlayerNameError as error:
+            return _refusal(f"your name: {error}", field="name")
         except RulesError as error:
             return _refusal(str(error), option=error.option)
         except CommitError as error:
@@ -205,7 +333,7 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
         except TableError as error:
             return _refusal(str(error))
         return JSONResponse(
-            {"table": table.id, "seat": creator, "token": token, "url": f"/t/{table.id}#token={token}"},
+            {"table": table.id, "seat": body.creator, "token": token, "url": f"/t/{table.id}#token={token}"},
             status_code=201,
         )
 
@@ -227,9 +355,15 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await websocket.accept()
+        if not websocket.scope.get("state", {}).get("origin_ok", True):
+            await websocket.send_text(
+                protocol.error_message(0, "origin", "a page of another site may not open this table")
+            )
+            await websocket.close(CLOSE_BAD_TOKEN)
+            return
         table = manager.tables.get(table_id)
         if table is None:
-            await websocket.send_text(protocol.error_message(0, "table", f"no table {table_id!r}"))
+            await websocket.send_text(protocol.error_message(0, "table", f"no table {table_id[:40]!r}"))
             await websocket.close(CLOSE_NO_TABLE)
             return
         seat = table.seat_of(token)
@@ -241,6 +375,17 @@ def create_app(db_path: str | Path, *, bot_delay: float = 0.8) -> FastAPI:
             )
             await websocket.close(CLOSE_BAD_TOKEN)
             return
-        await _serve_socket(manager, table, websocket, seat)
+        if seat is None and sum(c.seat is None for c in table.connections) >= limits.spectators:
+            await websocket.send_text(
+                protocol.error_message(
+                    table.version,
+                    "spectators",
+                    f"this table has {limits.spectators} spectators, this server's limit: try again later",
+                )
+            )
+            await websocket.close(CLOSE_FULL)
+            return
+        conn = Connection(seat, token=token if seat is not None else None, limit=limits.outbox)
+        await _serve_socket(manager, table, websocket, conn)
 
     return app

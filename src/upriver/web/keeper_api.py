@@ -36,9 +36,11 @@ from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet
 from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
-from upriver.record import RecordRuleError, dumps, loads
+from upriver.names import PlayerNameError, check_names
+from upriver.record import RecordRuleError, dumps
 from upriver.rules import Rules, rules_catalogue
 from upriver.sheet import RowStatus
+from upriver.web.guard import AnyObject, InputError, Limits, RateLimiter, guarded_record, read_body
 from upriver.web.protocol import restriction_json, rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
@@ -214,14 +216,16 @@ ACTIONS: dict[str, Action] = {
 }
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        body = await request.json()
-    except ValueError:
-        raise _BadRequestError("the request body must be JSON") from None
-    if not isinstance(body, dict):
-        raise _BadRequestError("the request body must be a JSON object")
-    return body
+async def _body(request: Request, limits: Limits) -> dict[str, Any]:
+    """The JSON object of the request (:func:`upriver.web.guard.read_body`: its type, size and depth).
+
+    :raises InputError: refused, with the status (400, 413 or 415) and the field at fault.
+    """
+    return (await read_body(request, AnyObject, limits)).data()
+
+
+def _input(error: InputError) -> JSONResponse:
+    return _refusal(str(error), "request", error.status, field=error.field)
 
 
 class KeeperRouter(APIRouter):
@@ -232,9 +236,22 @@ class KeeperRouter(APIRouter):
         self.store = store
 
 
-def keeper_router(db_path: str | Path) -> KeeperRouter:
-    """The score keeper's pages and API, over the sheets stored in ``db_path``."""
+def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRouter:
+    """The score keeper's pages and API, over the sheets stored in ``db_path``, within ``limits``."""
+    limits = limits or Limits()
+    creations = RateLimiter(limits.creations_per_minute)
     store = KeeperStore(db_path)
+
+    def too_many(request: Request) -> JSONResponse | None:
+        if creations.allow(request.client.host if request.client is not None else "?"):
+            return None
+        return _refusal(
+            f"this address created {limits.creations_per_minute} sheets in the last minute, "
+            "this server's limit: wait a minute",
+            "rate",
+            429,
+        )
+
     router = KeeperRouter(store)
     api = APIRouter(prefix="/api/sheets")
 
@@ -261,12 +278,15 @@ def keeper_router(db_path: str | Path) -> KeeperRouter:
     @api.post("/")
     async def create(request: Request) -> JSONResponse:
         try:
-            body = await _body(request)
+            body = await _body(request, limits)
             names = body.get("players")
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise _BadRequestError("'players' must be a list of names in seating order")
             if not 3 <= len(names) <= 8:
                 raise _BadRequestError(f"a sheet is for 3 to 8 players, not {len(names)}")
+            names = list(check_names(names))
+            if isinstance(body.get("title"), str) and len(body["title"]) > 80:
+                raise _BadRequestError(f"'title' has at most 80 characters, not {len(body['title']):,}")
             dealer = body.get("dealer")
             title = body.get("title") or ""
             if not isinstance(title, str):
@@ -278,29 +298,35 @@ def keeper_router(db_path: str | Path) -> KeeperRouter:
                 first_jack=bool(body["first_jack"]) if "first_jack" in body else None,
                 title=title.strip(),
             )
+        except InputError as error:
+            return _input(error)
+        except PlayerNameError as error:
+            return _refusal(str(error), "name", seat=error.seat, field="players")
         except _BadRequestError as error:
             return _refusal(str(error))
         except RulesError as error:
             return _refusal(str(error), "rules", option=error.option)
         except IllegalActionError as error:
             return _illegal(error)
-        return JSONResponse(sheet_json(store.create(sheet)), status_code=201)
+        return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.post("/import")
     async def import_record(request: Request) -> JSONResponse:
         try:
-            body = await _body(request)
+            body = await _body(request, limits)
             text = body.get("record")
             if not isinstance(text, str):
                 raise _BadRequestError("'record' must be the text of a game record")
-            sheet = KeptSheet.from_record(loads(text))
+            sheet = KeptSheet.from_record(guarded_record(text))
+        except InputError as error:
+            return _input(error)
         except _BadRequestError as error:
             return _refusal(str(error))
         except RecordError as error:
             return _refusal(f"not a game record: {error}", "record")
         except RecordRuleError as error:
             return _refusal(f"rule broken: {error}", error.rule)
-        return JSONResponse(sheet_json(store.create(sheet)), status_code=201)
+        return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.get("/shared/{share}")
     async def shared(share: str) -> JSONResponse:
@@ -345,13 +371,15 @@ def keeper_router(db_path: str | Path) -> KeeperRouter:
         if stored is None:
             return _refusal("no such sheet", "sheet", 404)
         try:
-            body = await _body(request)
+            body = await _body(request, limits)
             version = body.get("version")
             if version is not None and _int(version, "'version'") != stored.version:
                 raise StaleSheetError("the sheet changed since this page read it")
             sheet = stored.sheet
             label = action(sheet, body)
             saved = store.save(stored, sheet, label)
+        except InputError as error:
+            return _input(error)
         except _BadRequestError as error:
             return _refusal(str(error))
         except IllegalActionError as error:

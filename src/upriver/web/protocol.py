@@ -7,6 +7,8 @@ Client → server (one JSON object per message):
   choice was made against, ``id`` a client-chosen id unique per seat.
 - ``{"type": "play", "card": "QH", "v": 18, "id": "c-6"}`` — play a card (its text, read by the engine).
 - ``{"type": "sync"}`` — send me the state again.
+- ``{"type": "revoke", "seat": 2}`` — the table's creator only: a new invite link for that open
+  seat; the old link opens nothing any more.
 
 Server → client, each with ``v``, the table's state version (the number of events it has accepted):
 
@@ -15,6 +17,8 @@ Server → client, each with ``v``, the table's state version (the number of eve
   (a spectator's from ``game.view(None)``: no hand, no hidden bid). A seat that bids last
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
   allows, the totals, and the reason in words. A damaged table's ``lobby`` says so in ``damaged``.
+  A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
+  seat's invite link stops working and this token (held only by that person's pages) opens it.
 - ``{"type": "error", "v": …, "id": …, "rule": …, "message": …}`` — a refused message; nothing changed.
 
 An action is refused as ``stale`` when its ``v`` is older than the version at which the seat's
@@ -28,14 +32,18 @@ import dataclasses
 import json
 from collections.abc import Sequence
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from upriver.actions import Phase, Trick
 from upriver.cards import DECK, Card, Rank, Suit
 from upriver.errors import IllegalActionError
 from upriver.game import Game, Move
 from upriver.legality import BidRestriction
+from upriver.names import quoted
 from upriver.rules import Rules
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView, TableView
+from upriver.web.guard import AnyObject, InputError, parse_json
 
 __all__ = [
     "ClientMessage",
@@ -54,7 +62,7 @@ __all__ = [
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters: a real one is under 100."""
 
-_TYPES = ("join", "bid", "play", "sync")
+_TYPES = ("join", "bid", "play", "sync", "revoke")
 _RANK_WORDS = {
     Rank.JACK: "Jack",
     Rank.QUEEN: "Queen",
@@ -95,57 +103,84 @@ class ClientMessage:
         return self.card
 
 
-def _whole(data: dict[str, object], key: str, client_id: str | None) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ProtocolError(
-            f"'{key}' must be a whole number, not {value!r}", rule="field", client_id=client_id
-        )
-    return value
+class _Message(BaseModel):
+    """The fields a client message may carry, each checked for its type and size (strict JSON types)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    type: str = Field(max_length=16)
+    id: str | None = Field(None, min_length=1, max_length=64)
+    v: int | None = None
+    bid: int | None = None
+    card: str | None = Field(None, min_length=1, max_length=8)
+    name: str | None = Field(None, max_length=200)
+    seat: int | None = None
+
+
+_WHAT = {
+    "id": "a string of 1 to 64 characters",
+    "v": "a whole number",
+    "bid": "a whole number",
+    "seat": "a whole number",
+    "card": "a card like 'QH'",
+    "name": "a name of 1 to 24 characters",
+    "type": f"one of {', '.join(_TYPES)}",
+}
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
-    """Read one client message, or raise :class:`ProtocolError` saying what is wrong with it."""
+    """Read one client message, or raise :class:`ProtocolError` saying what is wrong with it.
+
+    The JSON is read by pydantic-core (:func:`upriver.web.guard.parse_json`): nesting too deep,
+    a lone surrogate or a huge number is refused as ``json``, before any field is looked at.
+    """
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"message longer than {MAX_MESSAGE} characters", rule="size")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ProtocolError(f"not JSON: {error}", rule="json") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("a message is a JSON object with a 'type'", rule="json")
+        data = parse_json(AnyObject, text).data()
+    except InputError as error:
+        raise ProtocolError(f"{error}; a message is a JSON object with a 'type'", rule="json") from None
     raw_id = data.get("id")
-    if raw_id is not None and (not isinstance(raw_id, str) or not 0 < len(raw_id) <= 64):
-        raise ProtocolError("'id' must be a string of 1 to 64 characters", rule="field")
-    client_id: str | None = raw_id
+    client_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= 64 else None
     kind = data.get("type")
     if kind not in _TYPES:
         raise ProtocolError(
-            f"unknown message type {kind!r}: expected one of {', '.join(_TYPES)}",
+            f"unknown message type {quoted(kind)}: expected one of {', '.join(_TYPES)}",
             rule="type",
             client_id=client_id,
         )
-    seat = data.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise ProtocolError("'seat' must be a whole number", rule="field", client_id=client_id)
+    try:
+        message = _Message.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False, include_input=False)[0]
+        field = str(first["loc"][0]) if first["loc"] else "message"
+        raise ProtocolError(
+            f"'{field}' must be {_WHAT.get(field, 'as documented')}, not {quoted(data.get(field))}",
+            rule="field",
+            client_id=client_id,
+        ) from None
+    seat = message.seat
     if kind == "sync":
         return ClientMessage("sync", id=client_id)
     if kind == "join":
-        name = data.get("name")
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
-            raise ProtocolError("'name' must be 1 to 24 characters", rule="field", client_id=client_id)
-        return ClientMessage("join", id=client_id, name=" ".join(name.split()), seat=seat)
+        if message.name is None:
+            raise ProtocolError("a join needs a 'name'", rule="field", client_id=client_id)
+        return ClientMessage("join", id=client_id, name=message.name, seat=seat)
+    if kind == "revoke":
+        if seat is None:
+            raise ProtocolError("a revoke needs the 'seat' whose invite to renew", rule="field")
+        return ClientMessage("revoke", id=client_id, seat=seat)
     if client_id is None:
         raise ProtocolError(f"a {kind} needs an 'id' chosen by the client", rule="field")
-    version = _whole(data, "v", client_id)
+    if message.v is None:
+        raise ProtocolError("'v' must be a whole number, not None", rule="field", client_id=client_id)
     if kind == "bid":
-        return ClientMessage("bid", id=client_id, v=version, bid=_whole(data, "bid", client_id), seat=seat)
-    card = data.get("card")
-    if not isinstance(card, str) or not card:
-        raise ProtocolError(
-            f"'card' must be a card like 'QH', not {card!r}", rule="field", client_id=client_id
-        )
-    return ClientMessage("play", id=client_id, v=version, card=card, seat=seat)
+        if message.bid is None:
+            raise ProtocolError("'bid' must be a whole number, not None", rule="field", client_id=client_id)
+        return ClientMessage("bid", id=client_id, v=message.v, bid=message.bid, seat=seat)
+    if message.card is None:
+        raise ProtocolError("'card' must be a card like 'QH', not None", rule="field", client_id=client_id)
+    return ClientMessage("play", id=client_id, v=message.v, card=message.card, seat=seat)
 
 
 def error_message(version: int, rule: str, message: str, client_id: str | None = None) -> str:

@@ -1,5 +1,7 @@
 """Durable tables: SQLite in WAL mode, one row per table and an append-only log of what happened.
 
+A finished table idle for long is archived: its rows stay, but start-up no longer replays it.
+
 A table's row holds what never changes once the table exists (its rules, seats, secret
 tokens, seed and, for an imported game, the record it continues). Everything that
 happens afterwards — a seat joining, a bid, a card — is one row of ``events``, numbered
@@ -70,6 +72,9 @@ class Store:
         # NORMAL in WAL mode survives a crashed process (kill -9); only a power cut may lose the last commits.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "archived" not in columns:  # a file from before archiving
+            self._db.execute("ALTER TABLE tables ADD COLUMN archived REAL")
 
     def close(self) -> None:
         """Close the database file."""
@@ -93,8 +98,10 @@ class Store:
             )
 
     def tables(self) -> Iterator[TableRow]:
-        """Every stored table, oldest first."""
-        rows = self._db.execute("SELECT id, config FROM tables ORDER BY created, id").fetchall()
+        """Every stored table not archived, oldest first."""
+        rows = self._db.execute(
+            "SELECT id, config FROM tables WHERE archived IS NULL ORDER BY created, id"
+        ).fetchall()
         for table_id, config in rows:
             yield TableRow(table_id, json.loads(config))
 
@@ -105,3 +112,13 @@ class Store:
             (table_id,),
         ).fetchall()
         return [Event(*row) for row in rows]
+
+    def last_event_at(self, table_id: str) -> float | None:
+        """When the table's newest event was committed (``time.time()``), or ``None``."""
+        (at,) = self._db.execute("SELECT MAX(at) FROM events WHERE table_id = ?", (table_id,)).fetchone()
+        return None if at is None else float(at)
+
+    def archive(self, table_id: str) -> None:
+        """Keep the table and its events in the file but load it no more on start-up."""
+        with self._db:
+            self._db.execute("UPDATE tables SET archived = ? WHERE id = ?", (time.time(), table_id))

@@ -26,16 +26,20 @@ import json
 import logging
 import secrets
 import sqlite3
+import time
 from collections.abc import Sequence
 
 from upriver.actions import Phase
 from upriver.bots import BOT_KINDS, Bot, make_bot
 from upriver.errors import IllegalActionError, RecordError, RulesError
 from upriver.game import Game, Move
+from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of, replay
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.view import TableView
 from upriver.web import protocol
+from upriver.web.guard import InputError, guarded_record
+from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, derived_token, same_token, seat_name
 from upriver.web.store import Event, Store
 
 __all__ = ["CommitError", "Connection", "Manager", "Table", "TableError"]
@@ -56,28 +60,6 @@ class CommitError(TableError):
     """The store could not commit an event: nothing was applied or announced, and the table is as it was."""
 
 
-@dataclasses.dataclass(eq=False)
-class Connection:
-    """One WebSocket client: its seat (``None``: a spectator) and what it still has to be sent."""
-
-    seat: int | None
-    wake: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
-    outbox: collections.deque[str] = dataclasses.field(default_factory=collections.deque)
-    dirty: bool = True
-    sheet_sent: int = -1
-    """The round count of the last score sheet sent, so an unchanged sheet is not sent again."""
-
-    def push(self, text: str) -> None:
-        """Queue a message (an error) to be sent before the next state."""
-        self.outbox.append(text)
-        self.wake.set()
-
-    def refresh(self) -> None:
-        """Ask the writer to send the newest state."""
-        self.dirty = True
-        self.wake.set()
-
-
 class Table:
     """One table: configuration, the game once every seat is taken, connections and bot seats."""
 
@@ -91,6 +73,10 @@ class Table:
         self.seed: int = config["seed"]  # type: ignore[assignment]
         self.base: str | None = config.get("base")  # type: ignore[assignment]
         self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
+        self.seat_key: str | None = config.get("seat_key")  # type: ignore[assignment]
+        """The secret the seats' tokens after a join or a revoke derive from (none on older tables)."""
+        self.last_event = 0.0
+        """When the last event was applied (``time.time()``), to archive idle finished tables."""
         self.version = 0
         """The number of events applied: the version every seat's state is at."""
         self.game: Game | None = None
@@ -121,11 +107,11 @@ class Table:
         self._shared_version = -1
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat this secret token opens, or ``None``."""
+        """The seat this secret token opens, or ``None`` (a non-ASCII token opens none)."""
         if not token:
             return None
         for seat, known in enumerate(self.tokens):
-            if known is not None and secrets.compare_digest(known, token):
+            if same_token(known, token):
                 return seat
         return None
 
@@ -158,7 +144,7 @@ class Table:
         return (game.round_number, game.phase, len(game.plays))
 
     def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
-        """Who sits where; the creator also gets the invite links of the seats still open."""
+        """Who sits where; the creator also gets the invite links of the seats still open (only those)."""
         seats = [
             {"seat": s, "name": self.names[s], "kind": self.kinds[s], "joined": self.names[s] is not None}
             for s in range(self.seats)
@@ -168,7 +154,7 @@ class Table:
             lobby["invites"] = [
                 {"seat": s, "url": f"{base_url}/t/{self.id}#token={self.tokens[s]}"}
                 for s in range(self.seats)
-                if self.kinds[s] == HUMAN and s != self.creator
+                if self.kinds[s] == HUMAN and s != self.creator and self.names[s] is None
             ]
             lobby["spectate"] = f"{base_url}/t/{self.id}"
         return lobby
@@ -200,6 +186,7 @@ class Table:
                 "table": self.id,
                 "role": "spectator" if seat is None else "player",
                 "seat": seat,
+                **({} if seat is None else {"token": self.tokens[seat]}),
             }
         )[:-1]
         if game is None or view is None:
@@ -251,9 +238,13 @@ def _move(event: Event) -> Move:
 class Manager:
     """Every live table, backed by a :class:`Store`; the one place actions are applied."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.8, base_url: str = "") -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.8, base_url: str = "", archive_after: float | None = None
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.archive_after = archive_after
+        """Seconds after its last event that a finished table is archived at start-up (``None``: never)."""
         self.base_url = base_url
         self.tables: dict[str, Table] = {}
         self._restore()
@@ -279,9 +270,6 @@ class Manager:
                 raise TableError(f"unknown seat {kind!r}: 'human' or a bot: {', '.join(BOT_KINDS)}")
         if not 0 <= creator < count or kinds[creator] != HUMAN:
             raise TableError(f"the creator's seat {creator} must be one of the human seats")
-        name = " ".join(name.split())
-        if not 1 <= len(name) <= 24:
-            raise TableError("your name must be 1 to 24 characters")
         seed = secrets.randbits(63)
         base = None
         bot_names = list(BOT_NAMES)
@@ -294,6 +282,7 @@ class Manager:
             )  # refuse impossible rules now, not at the last join
         # Bots sit down at once; people take their seats by joining (the creator at creation).
         names = [None if kind == HUMAN else f"{bot_names[seat]} ({kind})" for seat, kind in enumerate(kinds)]
+        name = seat_name(name, creator, names, list(BOT_KINDS))  # raises PlayerNameError
         tokens = [secrets.token_urlsafe(16) if kind == HUMAN else None for kind in kinds]
         config: dict[str, object] = {
             "kinds": kinds,
@@ -303,19 +292,20 @@ class Manager:
             "seed": seed,
             "base": base,
             "options": options,
+            "seat_key": secrets.token_hex(16),
         }
         table_id = secrets.token_urlsafe(9)
         self.store.add_table(table_id, config)
         table = Table(table_id, config)
         self.tables[table_id] = table
         self._accept(table, Event(table.version + 1, "join", creator, name, None))
-        return table, tokens[creator] or ""
+        return table, table.tokens[creator] or ""
 
     def _check_import(self, text: str, seats: int, seed: int) -> str:
         try:
-            record = loads(text)
+            record = guarded_record(text)
             game = replay(record, seed=seed)
-        except (RecordError, RecordRuleError) as error:
+        except (RecordError, RecordRuleError, InputError) as error:
             raise TableError(f"not a record this table can continue: {error}") from None
         if len(record.players) != seats:
             raise TableError(f"the record is for {len(record.players)} players, not {seats} seats")
@@ -323,6 +313,11 @@ class Manager:
             raise TableError("the record was kept at a real table (no cards); the web table plays with cards")
         if game.is_over:
             raise TableError("the record's game is over: there is nothing left to play")
+        if len(game.results) != len(record.rounds):
+            raise TableError(
+                f"the record stops inside a round (round {len(record.rounds)} is dealt but not finished): "
+                "a saved game continues from the end of a round, and every new round is dealt by this server"
+            )
         return text
 
     # ------------------------------------------------------------ restoring
@@ -344,6 +339,12 @@ class Manager:
                 except (IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
                     self._damage(table, event, error)
                     break
+            if self.archive_after is not None and table.game is not None and table.game.is_over:
+                last = self.store.last_event_at(row.id)
+                if last is not None and last < time.time() - self.archive_after:
+                    self.store.archive(row.id)
+                    del self.tables[row.id]
+                    log.info("table %s finished and idle: archived", row.id)
 
     def _damage(self, table: Table, event: Event, error: Exception) -> None:
         """Mark ``table`` damaged by ``event``: it keeps its state up to the last good event, and stops."""
@@ -363,9 +364,28 @@ class Manager:
 
     # ------------------------------------------------------------ actions
 
-    def join(self, table: Table, seat: int, name: str) -> None:
-        """Take ``seat`` under ``name``; raises :class:`IllegalActionError` if it cannot be taken."""
-        self._accept(table, Event(table.version + 1, "join", seat, name, None))
+    def join(self, table: Table, seat: int, name: str, conn: Connection | None = None) -> None:
+        """Take ``seat`` under ``name`` from ``conn``, which then holds the seat's new token; any
+        other connection still holding the seat's invite is closed.
+
+        :raises IllegalActionError: the seat cannot be taken, or (rule ``name``) not under this name.
+        """
+        try:
+            name = seat_name(name, seat, table.names, list(BOT_KINDS))
+        except PlayerNameError as error:
+            raise IllegalActionError(str(error), rule="name", seat=seat) from None
+        self._accept(table, Event(table.version + 1, "join", seat, name, None), joiner=conn)
+
+    def revoke(self, table: Table, by: int, seat: int) -> None:
+        """The creator (``by``) gives open ``seat`` a new invite; the old link opens nothing.
+
+        :raises IllegalActionError: (rule ``revoke``) not the creator, or not an open invited seat.
+        """
+        if by != table.creator:
+            raise IllegalActionError("only the table's creator can revoke an invite", rule="revoke", seat=by)
+        if table.seat_key is None:
+            raise IllegalActionError("this table is older than revocable invites", rule="revoke", seat=by)
+        self._accept(table, Event(table.version + 1, "revoke", seat, "", None))
 
     def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
@@ -387,7 +407,7 @@ class Manager:
             )
         self._accept(table, _event(table.version + 1, seat, message.move, message.id))
 
-    def _accept(self, table: Table, event: Event) -> None:
+    def _accept(self, table: Table, event: Event, *, joiner: Connection | None = None) -> None:
         """The one path of every event, a person's or a bot's: check, commit, apply, announce.
 
         The engine checks the event first, so nothing it refuses is stored; the store commits
@@ -415,7 +435,16 @@ class Manager:
         except Exception as error:  # the engine accepted the check but not the move: keep what is stored
             self._damage(table, event, error)
             raise
+        if joiner is not None:
+            joiner.token = table.tokens[event.seat]
         for conn in table.connections:
+            if conn.seat is not None and conn.token is not None and conn.token != table.tokens[conn.seat]:
+                conn.close(
+                    CLOSE_BAD_TOKEN,
+                    protocol.error_message(
+                        table.version, "token", "this seat's invite was used or revoked: it opens no seat now"
+                    ),
+                )
             conn.refresh()
         self._wake_bots(table)
 
@@ -431,6 +460,20 @@ class Manager:
             raise IllegalActionError(
                 f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
             )
+        if event.kind == "revoke":
+            if (
+                table.game is not None
+                or not 0 <= event.seat < table.seats
+                or event.seat == table.creator
+                or table.kinds[event.seat] != HUMAN
+                or table.names[event.seat] is not None
+            ):
+                raise IllegalActionError(
+                    "only the invite of an open seat can be revoked, before the game starts",
+                    rule="revoke",
+                    seat=event.seat,
+                )
+            return None
         if event.kind == "join":
             if (
                 table.game is not None
@@ -453,11 +496,17 @@ class Manager:
         """Apply a checked event to the game, then move the table's version on to it."""
         if event.kind == "join":
             table.names[event.seat] = event.value
+            if table.seat_key is not None:
+                table.tokens[event.seat] = derived_token(table.seat_key, "seat", event.seat, event.version)
             if started is not None:
                 table.game = started
+        elif event.kind == "revoke":
+            if table.seat_key is not None:
+                table.tokens[event.seat] = derived_token(table.seat_key, "invite", event.seat, event.version)
         elif table.game is not None:
             table.game.move(_move(event), event.seat)
         table.version = event.version
+        table.last_event = time.time()
         if event.client_id is not None:
             seen = table.seen[event.seat]
             seen[event.client_id] = None

@@ -1,0 +1,273 @@
+"""What the web server refuses before anything else reads a request: the limits, the origin, the body.
+
+Every HTTP body and WebSocket message is read with a pydantic model
+(``Model.model_validate_json`` of the raw bytes). pydantic-core's JSON parser refuses
+nesting deeper than about 200 levels, lone UTF-16 surrogates (``"\\ud800"``) and numbers
+too large for a 64-bit float or integer, so none of them reaches Python's ``json`` (whose
+recursion and 4,300-digit limits raise unhelpful errors) or the store (whose UTF-8
+encoding fails on a surrogate). A refusal is an :class:`InputError` that names the field
+at fault and what would be right, in the API's error shape ``{"error", "field"}``.
+
+:class:`Limits` holds the server's limits (``upriver serve`` sets them); :class:`RateLimiter`
+counts creations per client address; :func:`security_headers` and :func:`origin_allowed`
+are the browser-facing defences (see the README's "Security" section).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from upriver.names import PlayerNameError, check_names, quoted
+from upriver.record import Record, loads
+
+__all__ = [
+    "SECURITY_HEADERS",
+    "AnyObject",
+    "InputError",
+    "Limits",
+    "RateLimiter",
+    "guarded_record",
+    "origin_allowed",
+    "parse_json",
+    "read_body",
+    "refusal",
+]
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's limits; each refusal says which was reached. Defaults are in the README."""
+
+    body_bytes: int = 1_000_000
+    """Largest HTTP request body (a whole game record is about 20 KB)."""
+    schedule_rounds: int = 100
+    """Longest explicit schedule (the longest any preset makes is 34 rounds)."""
+    creations_per_minute: int = 30
+    """Tables, and separately sheets, one client address may create per minute."""
+    spectators: int = 50
+    """Spectators connected to one table at once."""
+    outbox: int = 100
+    """Messages queued for a connection that does not read: one more and it is disconnected."""
+    archive_after: float = 7 * 24 * 3600.0
+    """Seconds after its last event that a finished table is archived (kept in the file, no longer loaded)."""
+
+
+class InputError(ValueError):
+    """A request or message the server will not read; ``field`` names the part at fault (or ``None``)."""
+
+    def __init__(self, message: str, *, field: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.field = field
+        self.status = status
+
+
+class AnyObject(BaseModel):
+    """Any JSON object (its keys in ``model_extra``): the parser's limits, no fields of its own."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def data(self) -> dict[str, Any]:
+        """The object's keys and values."""
+        return dict(self.model_extra or {})
+
+
+def _json_sentence(message: str) -> str:
+    if "recursion limit" in message:
+        return "the JSON is nested too deep (at most about 200 levels of [ ] and { })"
+    if "hex escape" in message or "surrogate" in message:
+        return (
+            "the JSON holds a lone UTF-16 surrogate (such as \\ud800), which is not text: send valid Unicode"
+        )
+    if "number out of range" in message:
+        return "the JSON holds a number too large: whole numbers have at most 18 digits here"
+    return f"not JSON: {message}"
+
+
+def _has_surrogate(value: object) -> bool:
+    if isinstance(value, str):
+        return any("\ud800" <= char <= "\udfff" for char in value)
+    if isinstance(value, list):
+        return any(_has_surrogate(item) for item in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(key) or _has_surrogate(item) for key, item in value.items())
+    return False
+
+
+def _surrogate_field(raw: bytes | str) -> str | None:
+    """The top-level key whose value holds a lone surrogate, to name it in the refusal (or ``None``).
+
+    Only called once pydantic-core has found one, on a body within the size limit; Python's
+    parser, which lets surrogates through, reads it here only to find where.
+    """
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return next((str(key) for key, value in data.items() if _has_surrogate(value)), None)
+
+
+def _field(loc: Iterable[int | str]) -> str | None:
+    parts = [str(part) for part in loc]
+    return parts[0] if parts else None
+
+
+def parse_json(model: type[Model], raw: bytes | str) -> Model:
+    """``raw`` read as ``model``, or :class:`InputError` naming the field and what would be right."""
+    try:
+        return model.model_validate_json(raw)
+    except ValidationError as error:
+        first = error.errors(include_url=False, include_input=False)[0]
+        if first["type"] == "json_invalid":
+            reason = str(first.get("ctx", {}).get("error", first["msg"]))
+            sentence = _json_sentence(reason)
+            field = _surrogate_field(raw) if "surrogate" in sentence else None
+            raise InputError(sentence if field is None else f"'{field}': {sentence}", field=field) from None
+        if first["type"] == "model_type":
+            raise InputError("the JSON must be an object { … }", field=None) from None
+        field = _field(first["loc"])
+        where = ".".join(str(part) for part in first["loc"]) or "the body"
+        raise InputError(f"'{where}': {first['msg']}", field=field) from None
+
+
+async def read_body(request: Request, model: type[Model], limits: Limits) -> Model:
+    """The request's JSON body as ``model``: ``application/json``, at most ``limits.body_bytes``.
+
+    :raises InputError: 415 for another content type, 413 for a body too large, 400 for the rest.
+    """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise InputError(
+            f"the request body must be sent as Content-Type: application/json, not {quoted(kind or 'none')}",
+            field=None,
+            status=415,
+        )
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limits.body_bytes:
+        raise InputError(_too_large(limits), status=413)
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limits.body_bytes:
+            raise InputError(_too_large(limits), status=413)
+    return parse_json(model, bytes(raw))
+
+
+def _too_large(limits: Limits) -> str:
+    return f"the request body is larger than this server's limit of {limits.body_bytes:,} bytes"
+
+
+def refusal(message: str, status: int = 400, **data: object) -> JSONResponse:
+    """The API's error reply: ``{"error": sentence, …data}``."""
+    return JSONResponse({"error": message, **data}, status_code=status)
+
+
+class RateLimiter:
+    """At most ``per_minute`` events per key (a client address) in any 60 seconds."""
+
+    def __init__(self, per_minute: int, *, clock: Any = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self._clock = clock
+        self._seen: dict[str, collections.deque[float]] = {}
+
+    def allow(self, key: str) -> bool:
+        """Count one event for ``key``, unless it is over the limit (then ``False``, nothing counted)."""
+        now = self._clock()
+        times = self._seen.setdefault(key, collections.deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= self.per_minute:
+            return False
+        times.append(now)
+        if len(self._seen) > 10_000:  # forget quiet addresses so the table stays small
+            for quiet in [k for k, v in self._seen.items() if not v or v[-1] <= now - 60]:
+                del self._seen[quiet]
+        return True
+
+
+SECURITY_HEADERS: Mapping[str, str] = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+"""Sent on every response: no inline script or style, no framing, no referrer (tokens live in links)."""
+
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def _origin_of(url: str) -> tuple[str, str, int | None] | None:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.hostname:
+        return None
+    scheme = parts.scheme.lower()
+    default = {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(scheme)
+    return scheme, parts.hostname.lower(), port if port is not None else default
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] = ()) -> bool:
+    """Whether a request from ``origin`` (its Origin header) may change state on this server.
+
+    No Origin header (a program, not a browser page) is allowed. Otherwise the origin must
+    be one of ``allowed`` or, when that is empty, this server itself: the request's Host
+    (its host and port), or a loopback name with the same port when Host is loopback.
+    """
+    if origin is None:
+        return True
+    seen = _origin_of(origin)
+    if seen is None:
+        return False
+    allowed = list(allowed)
+    if allowed:
+        return any(_origin_of(item) == seen for item in allowed)
+    if not host:
+        return False
+    own = _origin_of(f"{seen[0]}://{host}")
+    if own is None:
+        return False
+    if own[1:] == seen[1:]:
+        return True
+    return own[1] in _LOOPBACK and seen[1] in _LOOPBACK and own[2] == seen[2]
+
+
+def guarded_record(text: str) -> Record:
+    """A game record sent to the web (to continue at a table, or to keep as a sheet), read safely.
+
+    Its JSON is first read by pydantic-core, so nesting too deep, a lone surrogate or a
+    number too large is an :class:`InputError` before the record reader sees it; then the
+    reader (:func:`upriver.record.loads`) reads it, and every player's name must be one a
+    person could type here (:func:`upriver.names.check_names`).
+
+    :raises InputError: (``field`` ``record``) the JSON or a name; :raises RecordError,
+        RecordRuleError: as the reader refuses the record.
+    """
+    try:
+        parse_json(AnyObject, text)
+    except InputError as error:
+        raise InputError(f"the record: {error}", field="record") from None
+    record = loads(text)
+    try:
+        check_names(record.players)
+    except PlayerNameError as error:
+        raise InputError(f"the record's players: {error}", field="record") from None
+    return record
