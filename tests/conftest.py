@@ -187,6 +187,8 @@ SLOW_TESTS = frozenset(
         "test_kernel.py::test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards",
         "test_properties.py::test_every_option_combination_plays_by_the_rules",
         "test_properties.py::test_presets_play_by_the_rules_under_random_legal_play",
+        "test_record_fuzz.py::test_the_reader_raises_only_record_errors_and_a_replay_only_rule_breaches",
+        "test_record_fuzz.py::test_upriver_check_answers_every_mutated_record_with_exit_0_1_or_2_and_one_bounded_line",
         "test_views.py::test_a_seat_view_contains_only_its_own_hand",
         "test_web_restart.py::test_a_killed_server_resumes_every_table_from_its_last_accepted_action",
     }
