@@ -301,6 +301,10 @@ WRONG: list[tuple[str, dict[str, Any]]] = [
     ("two players", changed(("players",), ["Ann", "Bob"])),
     ("a name twice", changed(("players",), ["Ann", "Bob", "Ann", "Dee"])),
     ("an empty name", changed(("players", 1), " ")),
+    ("a name with a newline", changed(("players", 1), "Bob\nBea")),
+    ("a name with spaces around it", changed(("players", 1), " Bob")),
+    ("a name of 25 characters", changed(("players", 1), "B" * 25)),
+    ("a name with a bidi override", changed(("players", 1), "\u202ebob")),
     ("card XX", changed(("rounds", 0, "hands", 1, 0), "XX")),
     ("card not text", changed(("rounds", 0, "plays", 1), 7)),
     ("unknown rule value", changed(("rules", "scoring"), "golf")),
@@ -353,8 +357,11 @@ def test_lenient_spellings_are_read_by_upriver_but_refused_by_the_canonical_sche
         hands=[["as"], ["7h"], ["10c"], ["K♦"]], turned="qd", plays=["7h", "10C", "k♦", "AS"]
     )
     lenient["rounds"][0]["bids"] = [1, 1, 0, 1]
+    lenient["players"][0] = "  Ann "
     text = json.dumps(lenient)
-    assert len(problems(lenient)) >= 5
+    assert len(problems(lenient)) >= 6
+    assert any(problem.startswith("players/0: ") for problem in problems(lenient))
     rewritten = dumps(loads(text))
     assert_valid_text(rewritten)
     assert json.loads(rewritten)["rounds"][0]["plays"] == ["7H", "TC", "KD", "AS"]
+    assert json.loads(rewritten)["players"][0] == "Ann"
