@@ -29,15 +29,44 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves.")
     ] = 0.8,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-origin",
+            help="An origin (https://cards.example) whose pages may use this server; repeat for more "
+            "(default: this server's own host and port, and its loopback names).",
+        ),
+    ] = None,
+    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes.")] = 1_000_000,
+    max_rounds: Annotated[int, typer.Option(help="Longest explicit schedule, in rounds.")] = 100,
+    creations_per_minute: Annotated[
+        int, typer.Option(help="Tables (and, separately, sheets) one address may create per minute.")
+    ] = 30,
+    max_spectators: Annotated[int, typer.Option(help="Spectators of one table at once.")] = 50,
+    outbox: Annotated[
+        int, typer.Option(help="Messages queued for a client that does not read before it is disconnected.")
+    ] = 100,
+    archive_after_days: Annotated[
+        float, typer.Option(help="Days after its last move that a finished table is archived at start-up.")
+    ] = 7.0,
 ) -> None:
     """Serve the web game: create a table, invite friends, add bots, play in the browser."""
     # FastAPI and uvicorn load only here, so `upriver --help` and the other commands stay quick.
     import uvicorn
 
     from upriver.web.app import create_app
+    from upriver.web.guard import Limits
 
     path = db if db is not None else default_db()
-    web = create_app(path, bot_delay=bot_delay)
+    limits = Limits(
+        body_bytes=max_body,
+        schedule_rounds=max_rounds,
+        creations_per_minute=creations_per_minute,
+        spectators=max_spectators,
+        outbox=outbox,
+        archive_after=archive_after_days * 24 * 3600,
+    )
+    web = create_app(path, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or ())
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"upriver: tables in {path}")
     typer.echo(f"upriver: open http://{shown}:{port}/", nl=True)

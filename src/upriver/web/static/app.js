@@ -9,7 +9,7 @@ const RANKS = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays on the table
 
 const tableId = location.pathname.split("/").pop();
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+let token = new URLSearchParams(location.hash.slice(1)).get("token");
 let socket = null;
 let state = null; // the last state message
 let sheet = null; // the last score sheet (the server skips it when unchanged)
@@ -47,7 +47,7 @@ function connect() {
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
     setConnection("disconnected — reconnecting…", false);
-    if (event.code !== 4403 && event.code !== 4404) setTimeout(connect, 1000);
+    if (![4403, 4404, 4429].includes(event.code)) setTimeout(connect, 1000);
   };
 }
 
@@ -84,6 +84,12 @@ function receive(message) {
   }
   if (message.type !== "state") return;
   if (state && message.v < state.v) return; // an older picture than the one shown
+  if (message.token && message.token !== token) {
+    // Joined: the seat's invite no longer opens it; this secret does. Keep it in this page's link
+    // (never sent anywhere: the fragment stays in the browser) so a reload or a second tab opens the seat.
+    token = message.token;
+    history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
+  }
   waiting = false;
   $("error").textContent = "";
   $("lobby-error").textContent = "";
@@ -145,8 +151,14 @@ function renderLobby() {
         a.href = location.origin + invite.url;
         a.textContent = `Seat ${invite.seat + 1}: ${a.href}`;
         a.dataset.seat = invite.seat;
-        const joined = lobby.seats[invite.seat].joined;
-        li.append(a, joined ? " — taken" : "");
+        const revoke = document.createElement("button");
+        revoke.type = "button";
+        revoke.className = "revoke";
+        revoke.textContent = "New link";
+        revoke.title = "Revoke this link and make a new one";
+        revoke.setAttribute("aria-label", `Revoke seat ${invite.seat + 1}'s link and make a new one`);
+        revoke.addEventListener("click", () => send({ type: "revoke", seat: invite.seat }));
+        li.append(a, " ", revoke);
         return li;
       }),
     );

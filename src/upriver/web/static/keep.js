@@ -24,6 +24,7 @@ function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key === "class") el.className = value;
     else if (key === "text") el.textContent = value;
+    else if (key === "style") el.style.cssText = value; // the CSP allows the CSSOM, not style attributes
     else el.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {

@@ -27,6 +27,7 @@ function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else if (key === "class") node.className = value;
+    else if (key === "style") node.style.cssText = value; // the CSP allows the CSSOM, not style attributes
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {

@@ -1,0 +1,159 @@
+"""The web server's limits (issue 11): each refuses with a clear error; the server serves the others."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from tests.live import free_port
+from tests.test_web_api import Room, create, manager_of
+from upriver.web.app import CLOSE_FULL, create_app
+from upriver.web.guard import Limits, RateLimiter
+
+
+def app_client(db: Path, **limits: Any) -> TestClient:
+    return TestClient(create_app(db, bot_delay=0.0, limits=Limits(**limits)))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(tmp_path / "tables.db") as test_client:
+        yield test_client
+
+
+def test_a_30_mb_option_is_refused_as_too_large_and_the_server_goes_on(client: TestClient) -> None:
+    body = json.dumps({"name": "Ann", "seats": ["human", "basic", "basic"], "scoring": "x" * 30_000_000})
+    response = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert "1,000,000 bytes" in response.json()["error"]
+    assert not manager_of(client).tables
+    assert create(client)["table"]
+
+
+def test_a_long_option_value_is_refused_naming_the_option(client: TestClient) -> None:
+    response = client.post("/api/tables", json={"name": "Ann", "scoring": "x" * 5000})
+    assert response.status_code == 400
+    assert response.json()["field"] == "scoring"
+
+
+def test_a_200000_round_schedule_is_refused_and_the_server_goes_on(client: TestClient) -> None:
+    response = client.post("/api/tables", json={"name": "Ann", "schedule": [1] * 200_000})
+    assert response.status_code == 400
+    assert response.json()["field"] == "schedule"
+    assert "at most 100 rounds" in response.json()["error"]
+    assert not manager_of(client).tables
+    assert create(client, schedule=[1] * 34)["table"]
+
+
+def test_tables_and_sheets_per_address_per_minute_are_limited(tmp_path: Path) -> None:
+    with app_client(tmp_path / "t.db", creations_per_minute=3) as client:
+        for _ in range(3):
+            create(client, ["human", "basic", "basic"])
+        refused = client.post("/api/tables", json={"name": "Ann", "seats": ["human", "basic", "basic"]})
+        assert refused.status_code == 429
+        assert refused.json()["rule"] == "rate"
+        assert len(manager_of(client).tables) == 3
+        sheet = {"players": ["A", "B", "C"], "dealer": 0}
+        for _ in range(3):
+            assert client.post("/api/sheets", json=sheet).status_code == 201
+        assert client.post("/api/sheets", json=sheet).status_code == 429
+        # Everything else is still served.
+        assert client.get("/api/options").status_code == 200
+        table = next(iter(manager_of(client).tables))
+        with client.websocket_connect(f"/ws/{table}") as ws:
+            assert ws.receive_json()["type"] == "state"
+
+
+def test_the_rate_limit_forgets_after_a_minute_and_counts_each_address_apart() -> None:
+    now = [0.0]
+    limiter = RateLimiter(2, clock=lambda: now[0])
+    assert limiter.allow("a")
+    assert limiter.allow("a")
+    assert not limiter.allow("a")
+    assert limiter.allow("b")
+    now[0] = 61.0
+    assert limiter.allow("a")
+
+
+def test_spectators_per_table_are_capped_and_players_still_connect(tmp_path: Path) -> None:
+    with app_client(tmp_path / "t.db", spectators=3) as client, contextlib.ExitStack() as stack:
+        body = create(client, ["human", "human", "basic"])
+        for _ in range(3):
+            ws = stack.enter_context(client.websocket_connect(f"/ws/{body['table']}"))
+            assert ws.receive_json()["role"] == "spectator"
+        with client.websocket_connect(f"/ws/{body['table']}") as extra:
+            assert extra.receive_json()["rule"] == "spectators"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                extra.receive_json()
+            assert closed.value.code == CLOSE_FULL
+        with client.websocket_connect(f"/ws/{body['table']}?token={body['token']}") as player:
+            assert player.receive_json()["role"] == "player"
+
+
+def test_idle_finished_tables_are_archived_at_start_up_and_others_come_up(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with app_client(db) as client, contextlib.ExitStack() as stack:
+        room = Room(client, stack, schedule=[1])
+        while not room.game.is_over:
+            room.move()
+        finished = room.id
+        open_table = create(client)["table"]
+    with app_client(db, archive_after=3600) as client:
+        assert finished in manager_of(client).tables, "not idle for an hour yet"
+    with app_client(db, archive_after=0) as client:
+        assert finished not in manager_of(client).tables
+        assert open_table in manager_of(client).tables
+        assert client.get(f"/t/{finished}").status_code == 404
+    with app_client(db, archive_after=3600) as client:
+        assert finished not in manager_of(client).tables, "an archived table is not loaded again"
+        assert open_table in manager_of(client).tables
+
+
+def test_a_client_that_does_not_read_is_disconnected_and_others_are_served(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "upriver", "serve", "--port", str(port), "--db", str(tmp_path / "t.db")]
+    server = subprocess.Popen(
+        [*command, "--outbox", "5"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.communicate()[0]
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{url}/api/options", timeout=1).status_code == 200:
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        table = httpx.post(
+            f"{url}/api/tables", json={"name": "Ann", "seats": ["human", "basic", "basic"]}
+        ).json()
+        raw = socket.create_connection(("127.0.0.1", port))
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sent = 0
+        with connect(f"ws://127.0.0.1:{port}/ws/{table['table']}", sock=raw, max_queue=1) as lazy:
+            deadline = time.monotonic() + 30
+            with contextlib.suppress(ConnectionClosed, OSError):
+                while time.monotonic() < deadline:
+                    lazy.send("x" * 2000)  # each gets an error reply it never reads
+                    sent += 1
+            assert time.monotonic() < deadline, f"still connected after {sent} unread replies"
+        with connect(f"ws://127.0.0.1:{port}/ws/{table['table']}?token={table['token']}") as other:
+            assert json.loads(other.recv(timeout=10))["role"] == "player"
+    finally:
+        server.kill()
+        server.communicate()
