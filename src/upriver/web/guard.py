@@ -27,8 +27,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from upriver.actions import Phase
+from upriver.errors import RecordError
 from upriver.names import PlayerNameError, check_names, quoted
-from upriver.record import Record, loads
+from upriver.record import Record, RecordRuleError, loads, replay
 
 __all__ = [
     "SECURITY_HEADERS",
@@ -36,6 +38,7 @@ __all__ = [
     "InputError",
     "Limits",
     "RateLimiter",
+    "continuable_record",
     "guarded_record",
     "origin_allowed",
     "parse_json",
@@ -271,3 +274,34 @@ def guarded_record(text: str) -> Record:
     except PlayerNameError as error:
         raise InputError(f"the record's players: {error}", field="record") from None
     return record
+
+
+def continuable_record(text: str, seats: int, seed: int) -> str:
+    """``text`` if it is a game record a web table of ``seats`` can continue, dealing every new
+    round from ``seed`` (the server's secret): read safely (:func:`guarded_record`), played with
+    cards, not over, and stopping between two rounds (never inside one, whose hands its sender wrote).
+
+    :raises InputError: (``field`` ``record``) why the table cannot continue it.
+    """
+    try:
+        record = guarded_record(text)
+        game = replay(record, seed=seed)
+    except (RecordError, RecordRuleError, InputError) as error:
+        raise InputError(f"not a record this table can continue: {error}", field="record") from None
+    if len(record.players) != seats:
+        raise InputError(
+            f"the record is for {len(record.players)} players, not {seats} seats", field="record"
+        )
+    if game.phase is Phase.TRICKS or (record.rounds and not record.rounds[-1].has_cards):
+        raise InputError(
+            "the record was kept at a real table (no cards); the web table plays with cards", field="record"
+        )
+    if game.is_over:
+        raise InputError("the record's game is over: there is nothing left to play", field="record")
+    if len(game.results) != len(record.rounds):
+        raise InputError(
+            f"the record stops inside a round (round {len(record.rounds)} is dealt but not finished): "
+            "a saved game continues from the end of a round, and every new round is dealt by this server",
+            field="record",
+        )
+    return text

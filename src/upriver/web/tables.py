@@ -38,7 +38,7 @@ from upriver.record import RecordRuleError, dumps, loads, record_of, replay
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.view import TableView
 from upriver.web import protocol
-from upriver.web.guard import InputError, guarded_record
+from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, derived_token, same_token, seat_name
 from upriver.web.store import Event, Store
 
@@ -274,7 +274,10 @@ class Manager:
         base = None
         bot_names = list(BOT_NAMES)
         if record is not None:
-            base = self._check_import(record, count, seed)
+            try:
+                base = continuable_record(record, count, seed)
+            except InputError as error:
+                raise TableError(str(error)) from None
             bot_names = list(loads(base).players)
         else:
             Rules.from_options(
@@ -300,25 +303,6 @@ class Manager:
         self.tables[table_id] = table
         self._accept(table, Event(table.version + 1, "join", creator, name, None))
         return table, table.tokens[creator] or ""
-
-    def _check_import(self, text: str, seats: int, seed: int) -> str:
-        try:
-            record = guarded_record(text)
-            game = replay(record, seed=seed)
-        except (RecordError, RecordRuleError, InputError) as error:
-            raise TableError(f"not a record this table can continue: {error}") from None
-        if len(record.players) != seats:
-            raise TableError(f"the record is for {len(record.players)} players, not {seats} seats")
-        if game.phase is Phase.TRICKS or (record.rounds and not record.rounds[-1].has_cards):
-            raise TableError("the record was kept at a real table (no cards); the web table plays with cards")
-        if game.is_over:
-            raise TableError("the record's game is over: there is nothing left to play")
-        if len(game.results) != len(record.rounds):
-            raise TableError(
-                f"the record stops inside a round (round {len(record.rounds)} is dealt but not finished): "
-                "a saved game continues from the end of a round, and every new round is dealt by this server"
-            )
-        return text
 
     # ------------------------------------------------------------ restoring
 
