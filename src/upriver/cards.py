@@ -23,6 +23,7 @@ from upriver.errors import NotationError
 
 __all__ = [
     "DECK",
+    "SUIT_CARDS",
     "SUIT_MASKS",
     "Card",
     "Rank",
@@ -217,7 +218,9 @@ def _suit_table(suit_index: int) -> list[tuple[Card, ...]]:
     return table
 
 
-_CLUBS, _DIAMONDS, _HEARTS, _SPADES = (_suit_table(i) for i in range(4))
+SUIT_CARDS: tuple[list[tuple[Card, ...]], ...] = tuple(_suit_table(i) for i in range(4))
+"""Per suit index, the cards of each 13-bit pattern of that suit (bits shifted down to 0)."""
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = SUIT_CARDS
 
 
 def cards_in(mask: int) -> tuple[Card, ...]:

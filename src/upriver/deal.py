@@ -6,7 +6,7 @@ from :mod:`upriver.game` so that the state machine reads as the rules of play.
 
 from __future__ import annotations
 
-import random
+from _random import Random
 from collections.abc import Sequence
 
 from upriver.cards import DECK, Card, Rank
@@ -15,7 +15,7 @@ from upriver.errors import IllegalActionError
 __all__ = ["check_hands", "draw_for_dealer", "shuffled_deck"]
 
 
-def shuffled_deck(rng: random.Random) -> list[Card]:
+def shuffled_deck(rng: Random) -> list[Card]:
     """The deck in a uniformly random order drawn from ``rng``.
 
     Sorting by random keys costs one C-level ``random()`` a card, a third of
@@ -25,7 +25,7 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     return sorted(DECK, key=lambda _: key())
 
 
-def draw_for_dealer(rng: random.Random, players: int) -> tuple[tuple[int, Card], ...]:
+def draw_for_dealer(rng: Random, players: int) -> tuple[tuple[int, Card], ...]:
     """Cards dealt face up one at a time, clockwise from seat 0, up to and including the first Jack.
 
     The seat that receives the Jack deals first (seed 000).

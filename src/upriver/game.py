@@ -16,10 +16,10 @@ it was. Adapters (terminal, web, bots, RL) reach the rules only through here.
 
 from __future__ import annotations
 
-import random
 import secrets
+from _random import Random
 from collections.abc import Sequence
-from typing import overload
+from typing import cast, overload
 
 from upriver.actions import (
     BidAction,
@@ -30,7 +30,7 @@ from upriver.actions import (
     TricksAction,
     round_score,
 )
-from upriver.cards import SUIT_MASKS, Card, Suit, cards_in, mask_of
+from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.deal import check_hands, draw_for_dealer, shuffled_deck
 from upriver.errors import IllegalActionError, NotationError, RulesError
 from upriver.legality import BidRestriction, follow_suit_refusal, trump_lead_refusal
@@ -47,6 +47,12 @@ _SEED_MASK = (1 << 64) - 1
 _DRAW = 0xFFFF_FFFF
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
+_new = tuple.__new__
+# Per card index: the bit set of its suit, and the shift that brings its suit's bits down to 0.
+_SUIT_MASK_OF = tuple(SUIT_MASKS[card.suit] for card in DECK)
+_SHIFT_OF = tuple(13 * card.suit.index for card in DECK)
+# The cards of one suit by its bits shifted down, found by that shift (0, 13, 26 or 39).
+_CARDS_AT_SHIFT = [SUIT_CARDS[shift // 13] if shift % 13 == 0 else [] for shift in range(40)]
 
 
 class Game(GameState):
@@ -93,6 +99,9 @@ class Game(GameState):
         self._scoring = rules.scoring
         self._trump_must_break = rules.trump_lead is TrumpLead.BROKEN
         self._simultaneous = rules.bidding is Bidding.SIMULTANEOUS
+        self._free_bids = rules.dealer_bid is DealerBid.FREE
+        self._last_bid = -1 if self._simultaneous else n - 1
+        self._win_seat = self._win_mask = self._win_suit = self._lead_mask = self._lead_shift = 0
         self._dealer_draw = ()
         if dealer is None:
             if rules.first_dealer is FirstDealer.FIRST_JACK:
@@ -110,6 +119,7 @@ class Game(GameState):
         self._round = -1
         self._size = 0
         self._phase = Phase.DEALING
+        self._over = False
         self._dealer = (dealer - 1) % n
         self._start_round()
 
@@ -168,14 +178,14 @@ class Game(GameState):
 
     # --------------------------------------------------------------- dealing
 
-    def _rng_for(self, step: int) -> random.Random:
+    def _rng_for(self, step: int) -> Random:
         """A generator for one round's deal (or the dealer draw) that depends only on the seed.
 
         Seeding each deal afresh, rather than drawing from one stream, means a game
         replayed from a record deals the rounds still to come exactly as the
         original game would have.
         """
-        return random.Random((self.seed & _SEED_MASK) << 32 | step)
+        return Random((self._seed & _SEED_MASK) << 32 | step)
 
     def _start_round(self) -> None:
         self._round += 1
@@ -185,6 +195,8 @@ class Game(GameState):
         self._turned = None
         self._trump = None
         self._trump_mask = 0
+        self._blocked = 0
+        self._deal_hands = None
         self._bids = [None] * self._n
         self._bids_made = 0
         self._tricks = [0] * self._n
@@ -196,11 +208,12 @@ class Game(GameState):
         self._leader = self._to_act = (self._dealer + 1) % self._n
         if self._round >= len(self._sizes):
             self._phase = Phase.OVER
+            self._over = True
             return
         self._size = self._sizes[self._round]
         self._bid_range = tuple(range(self._size + 1))
         self._phase = Phase.DEALING
-        if self.auto_deal:
+        if self._auto_deal:
             self.deal()
 
     def check_deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> None:
@@ -227,11 +240,14 @@ class Game(GameState):
         self._turned = turned
         if turned is not None:
             self._trump = turned.suit
-            self._trump_mask = SUIT_MASKS[turned.suit]
+            self._trump_mask = _SUIT_MASK_OF[turned.index]
+            if self._trump_must_break:
+                self._blocked = self._trump_mask
+        self._deal_hands = tuple(map(cards_in, masks))
         action = DealAction(
             round=self._round + 1,
             dealer=self._dealer,
-            hands=tuple(cards_in(m) for m in masks),
+            hands=self._deal_hands,
             turned=turned,
             trump=self._trump,
         )
@@ -281,9 +297,6 @@ class Game(GameState):
             return "no one "
         return f"{self.players[seat]} " if 0 <= seat < self._n else f"seat {seat} "
 
-    def _is_last_bid(self) -> bool:
-        return not self._simultaneous and self._bids_made == self._n - 1
-
     def legal_bids(self, seat: int | None = None) -> tuple[int, ...]:
         """The bids ``seat`` (default: the seat to act) may make now; empty if it may not bid."""
         if seat is not None or self._phase is not _BIDDING:
@@ -291,12 +304,11 @@ class Game(GameState):
                 self._bidder(seat)
             except IllegalActionError:
                 return ()
-        rule = self._rules.dealer_bid
-        if rule is DealerBid.FREE or not self._is_last_bid():
+        if self._free_bids or self._bids_made != self._last_bid:
             return self._bid_range
         size = self._size
         others = sum(b for b in self._bids if b is not None)
-        if rule is DealerBid.HOOK:
+        if self._rules.dealer_bid is DealerBid.HOOK:
             return tuple(b for b in range(size + 1) if others + b != size)
         over = tuple(b for b in range(size + 1) if others + b > size)
         return over or (size,)
@@ -328,14 +340,13 @@ class Game(GameState):
         simultaneous bidding.
         """
         legal = self.legal_bids(seat)
-        rule = self._rules.dealer_bid
-        if rule is DealerBid.FREE or not legal or not self._is_last_bid():
+        if self._free_bids or not legal or self._bids_made != self._last_bid:
             return None
         forbidden = tuple(b for b in self._bid_range if b not in legal)
         if not forbidden:
             return None
         return BidRestriction(
-            rule=rule,
+            rule=self._rules.dealer_bid,
             seat=self._to_act,
             tricks=self._size,
             others=sum(b for b in self._bids if b is not None),
@@ -348,17 +359,32 @@ class Game(GameState):
         return type(bid) is int and bid in self.legal_bids(seat)
 
     def bid(self, bid: int, seat: int | None = None) -> BidAction:
-        """Make a bid for ``seat`` (default: the seat to act)."""
-        if not self.can_bid(bid, seat):
-            self.check_bid(bid, seat)
-        seat = self._to_act if seat is None else seat
-        action = BidAction(round=self._round + 1, seat=seat, bid=bid)
+        """Make a bid for ``seat`` (default: the seat to act).
+
+        :raises IllegalActionError: as :meth:`check_bid`; the game is unchanged.
+        """
+        # The common case (the seat to act, a whole number in range, not a restricted last
+        # bid) is recognised cheaply; anything else goes through the full check, which raises.
+        if (
+            seat is not None
+            or self._phase is not _BIDDING
+            or type(bid) is not int
+            or not 0 <= bid <= self._size
+            or (self._bids_made == self._last_bid and not self._free_bids)
+        ):
+            if not self.can_bid(bid, seat):
+                self.check_bid(bid, seat)
+            if seat is None:
+                seat = self._to_act
+        else:
+            seat = self._to_act
+        action = _new(BidAction, (self._round + 1, seat, bid))
         self._log.append(action)
         self._bids[seat] = bid
         self._bids_made += 1
         n = self._n
         if self._bids_made == n:
-            self._phase = Phase.PLAYING if self._dealt is not None else Phase.TRICKS
+            self._phase = _PLAYING if self._dealt is not None else Phase.TRICKS
             self._to_act = self._leader
         elif self._simultaneous:
             self._to_act = next(s for s in self.bidding_order if self._bids[s] is None)
@@ -372,15 +398,19 @@ class Game(GameState):
         hand = self._hands[self._to_act]
         if self._trick_cards:
             return hand & self._lead_mask or hand
-        if self._trump_must_break and not self._broken:
-            return hand & ~self._trump_mask or hand
-        return hand
+        return hand & ~self._blocked or hand
 
     def legal_cards(self, seat: int | None = None) -> tuple[Card, ...]:
         """The cards ``seat`` (default: the seat to act) may play now; empty if not its turn."""
-        if self._phase is not Phase.PLAYING or (seat is not None and seat != self._to_act):
+        if self._phase is not _PLAYING or (seat is not None and seat != self._to_act):
             return ()
-        return cards_in(self._legal_mask())
+        hand = self._hands[self._to_act]
+        if self._trick_cards:
+            held = hand & self._lead_mask
+            if held:  # following suit: the cards of one suit, in one table look-up
+                return _CARDS_AT_SHIFT[self._lead_shift][held >> self._lead_shift]
+            return cards_in(hand)
+        return cards_in(hand & ~self._blocked or hand)
 
     def _card(self, card: Card | str, actor: int) -> Card:
         """The card meant by ``card`` (a card or its text), or raise naming the player."""
@@ -455,30 +485,35 @@ class Game(GameState):
             if self._phase is not _PLAYING:
                 self.check_play(card, seat)
             card = self._card(card, actor)
-        if (
-            self._phase is not _PLAYING
-            or (seat is not None and seat != actor)
-            or not card.mask & self._legal_mask()
-        ):
-            self.check_play(card, seat)
-        action = PlayAction(self._round + 1, actor, card)
-        self._log.append(action)
-        self._hands[actor] ^= card.mask
-        self._plays.append(card)
+        mask = card.mask
+        hand = self._hands[actor]
         cards = self._trick_cards
-        suit = card.suit
+        # The common case is recognised with a few integer tests; anything else goes through
+        # the full check, which raises with the rule broken.
+        if self._phase is not _PLAYING or (seat is not None and seat != actor) or not hand & mask:
+            self.check_play(card, seat)
+        if cards:
+            if not mask & self._lead_mask and hand & self._lead_mask:
+                self.check_play(card, seat)
+        elif mask & self._blocked and hand & ~self._blocked:
+            self.check_play(card, seat)
+        action = _new(PlayAction, (self._round + 1, actor, card))
+        self._log.append(action)
+        self._hands[actor] = hand ^ mask
+        self._plays.append(card)
+        trump = self._trump_mask
         if not cards:
-            self._lead_mask = SUIT_MASKS[suit]
-            self._win_seat, self._win_card = actor, card
-        else:
-            best = self._win_card
-            if suit is best.suit:
-                if card.index > best.index:
-                    self._win_seat, self._win_card = actor, card
-            elif suit is self._trump:
-                self._win_seat, self._win_card = actor, card
-        if suit is self._trump:
+            self._lead_mask = self._win_suit = _SUIT_MASK_OF[card.index]
+            self._lead_shift = _SHIFT_OF[card.index]
+            self._win_seat, self._win_mask = actor, mask
+        elif mask & self._win_suit:
+            if mask > self._win_mask:  # within a suit a higher bit is a higher rank
+                self._win_seat, self._win_mask = actor, mask
+        elif mask & trump:
+            self._win_seat, self._win_mask, self._win_suit = actor, mask, trump
+        if mask & trump:
             self._broken = True
+            self._blocked = 0
         cards.append(card)
         if len(cards) < self._n:
             self._to_act = (actor + 1) % self._n
@@ -565,23 +600,24 @@ class Game(GameState):
     # --------------------------------------------------------------- scoring
 
     def _finish_round(self) -> None:
-        bids = tuple(b for b in self._bids if b is not None)
-        scores = tuple(
-            round_score(self._scoring, bid, took) for bid, took in zip(bids, self._tricks, strict=True)
-        )
+        bids = cast(tuple[int, ...], tuple(self._bids))  # every seat has bid when a round ends
+        tricks = tuple(self._tricks)
+        scoring = self._scoring
+        scores = tuple(map(round_score, (scoring,) * self._n, bids, tricks))
+        totals = self._totals
         for seat, score in enumerate(scores):
-            self._totals[seat] += score
+            totals[seat] += score
         self._results.append(
             RoundResult(
                 number=self._round + 1,
-                hand_size=self.hand_size,
+                hand_size=self._size,
                 dealer=self._dealer,
                 turned=self._turned,
                 trump=self._trump,
-                hands=None if self._dealt is None else tuple(cards_in(m) for m in self._dealt),
+                hands=self._deal_hands,
                 bids=bids,
                 plays=None if self._dealt is None else tuple(self._plays),
-                tricks_won=tuple(self._tricks),
+                tricks_won=tricks,
                 scores=scores,
             )
         )

@@ -15,8 +15,6 @@ from upriver.rules import Rules, Scoring
 
 __all__ = ["GameState"]
 
-_OVER = Phase.OVER
-
 
 class GameState:
     """A game's state and its read-only accessors; see :class:`upriver.game.Game`."""
@@ -26,18 +24,24 @@ class GameState:
         "_bid_range",
         "_bids",
         "_bids_made",
+        "_blocked",
         "_broken",
+        "_deal_hands",
         "_dealer",
         "_dealer_draw",
         "_dealt",
         "_finished",
         "_first_dealer",
+        "_free_bids",
         "_hands",
+        "_last_bid",
         "_last_finished",
         "_lead_mask",
+        "_lead_shift",
         "_leader",
         "_log",
         "_n",
+        "_over",
         "_phase",
         "_players",
         "_plays",
@@ -58,8 +62,9 @@ class GameState:
         "_trump_mask",
         "_trump_must_break",
         "_turned",
-        "_win_card",
+        "_win_mask",
         "_win_seat",
+        "_win_suit",
     )
 
     _rules: Rules
@@ -68,10 +73,15 @@ class GameState:
     _auto_deal: bool
     _dealer_draw: tuple[tuple[int, Card], ...]
     _first_dealer: int
+    _free_bids: bool
     _bid_range: tuple[int, ...]
     _bids: list[int | None]
     _bids_made: int
+    # Cards that may not be led now: the trumps until trump is broken, where it must be.
+    _blocked: int
     _broken: bool
+    # This round's dealt hands as the deal recorded them (None at a real table).
+    _deal_hands: tuple[tuple[Card, ...], ...] | None
     _dealer: int
     _dealt: list[int] | None
     # This round's finished tricks as (leader, cards, winner); Trick records are built on request.
@@ -80,10 +90,15 @@ class GameState:
     _hands: list[int]
     # The last trick finished in the game, kept past the end of its round.
     _last_finished: tuple[int, tuple[Card, ...], int] | None
+    # The value of _bids_made when the last (the dealer's) bid is due; -1 under simultaneous bidding.
+    _last_bid: int
+    # The led suit's bit set, and the shift that brings its bits down to 0.
     _lead_mask: int
+    _lead_shift: int
     _leader: int
     _log: list[Action]
     _n: int
+    _over: bool
     _phase: Phase
     _plays: list[Card]
     _results: list[RoundResult]
@@ -102,8 +117,10 @@ class GameState:
     _trump_mask: int
     _trump_must_break: bool
     _turned: Card | None
-    _win_card: Card
+    # The card winning the trick so far (its mask), its seat, and the bit set of its suit.
+    _win_mask: int
     _win_seat: int
+    _win_suit: int
 
     def copy(self) -> Self:
         """An independent copy of the game, for search that tries moves and throws them away.
@@ -163,7 +180,7 @@ class GameState:
     @property
     def is_over(self) -> bool:
         """Whether the last round of the schedule has been scored."""
-        return self._phase is _OVER
+        return self._over
 
     @property
     def round_number(self) -> int:
