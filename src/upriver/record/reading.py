@@ -126,7 +126,8 @@ def _round(data: object, where: str, n: int) -> RoundRecord:
         )
     trump = None if section.get("trump") is None else _suit(section["trump"], f"{where}.trump")
     unknown = {k: v for k, v in section.items() if k not in _ROUND_KEYS}
-    check_json(unknown, where, 2)
+    if unknown:
+        check_json(unknown, where, 2)
     extras = MappingProxyType(unknown)
     turned = None if section.get("turned") is None else _card(section["turned"], f"{where}.turned")
     if turned is not None and trump is not None and turned.suit is not trump:
