@@ -19,6 +19,7 @@ from __future__ import annotations
 import secrets
 from _random import Random
 from collections.abc import Sequence
+from itertools import repeat
 from typing import cast, overload
 
 from upriver.actions import (
@@ -492,25 +493,33 @@ class Game(GameState):
         # the full check, which raises with the rule broken.
         if self._phase is not _PLAYING or (seat is not None and seat != actor) or not hand & mask:
             self.check_play(card, seat)
+        trump = self._trump_mask
         if cards:
-            if not mask & self._lead_mask and hand & self._lead_mask:
+            lead = self._lead_mask
+            if not mask & lead and hand & lead:
                 self.check_play(card, seat)
-        elif mask & self._blocked and hand & ~self._blocked:
-            self.check_play(card, seat)
+            if mask & self._win_suit:
+                if mask > self._win_mask:  # within a suit a higher bit is a higher rank
+                    self._win_seat = actor
+                    self._win_mask = mask
+            elif mask & trump:
+                self._win_seat = actor
+                self._win_mask = mask
+                self._win_suit = trump
+        else:
+            blocked = self._blocked
+            if mask & blocked and hand & ~blocked:
+                self.check_play(card, seat)
+            index = card.index
+            self._lead_mask = self._win_suit = _SUIT_MASK_OF[index]
+            self._lead_shift = _SHIFT_OF[index]
+            self._win_seat = actor
+            self._win_mask = mask
+        # Recorded only once the card is known to be legal: a refusal above changes nothing.
         action = _new(PlayAction, (self._round + 1, actor, card))
         self._log.append(action)
         self._hands[actor] = hand ^ mask
         self._plays.append(card)
-        trump = self._trump_mask
-        if not cards:
-            self._lead_mask = self._win_suit = _SUIT_MASK_OF[card.index]
-            self._lead_shift = _SHIFT_OF[card.index]
-            self._win_seat, self._win_mask = actor, mask
-        elif mask & self._win_suit:
-            if mask > self._win_mask:  # within a suit a higher bit is a higher rank
-                self._win_seat, self._win_mask = actor, mask
-        elif mask & trump:
-            self._win_seat, self._win_mask, self._win_suit = actor, mask, trump
         if mask & trump:
             self._broken = True
             self._blocked = 0
@@ -602,8 +611,7 @@ class Game(GameState):
     def _finish_round(self) -> None:
         bids = cast(tuple[int, ...], tuple(self._bids))  # every seat has bid when a round ends
         tricks = tuple(self._tricks)
-        scoring = self._scoring
-        scores = tuple(map(round_score, (scoring,) * self._n, bids, tricks))
+        scores = tuple(map(round_score, repeat(self._scoring, self._n), bids, tricks))
         totals = self._totals
         for seat, score in enumerate(scores):
             totals[seat] += score
