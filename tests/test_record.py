@@ -630,3 +630,9 @@ def test_a_breach_quoting_a_huge_number_is_one_bounded_line() -> None:
     error = breach(_round(bids=[0, 10**4000, 0, 1]))
     assert str(error).startswith("round 1, Bob: may not bid 10000000… (4001 digits)")
     assert len(str(error)) <= 300
+
+
+def test_a_file_that_cannot_be_read_is_one_line_whatever_its_name(tmp_path: Any) -> None:
+    with pytest.raises(RecordError) as caught:
+        load(tmp_path / "two\nlines.json")
+    assert str(caught.value) == f"{tmp_path / 'two'}\\nlines.json: cannot be read: No such file or directory"

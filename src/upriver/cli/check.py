@@ -19,6 +19,7 @@ from rich.console import Console
 from upriver.cli.root import app
 from upriver.errors import RecordError
 from upriver.record import RecordRuleError, loads, replay
+from upriver.record.decoding import printable
 from upriver.sheet import ScoreSheet
 
 __all__ = ["check"]
@@ -29,19 +30,12 @@ _MESSAGE = 300
 """The most characters of the message after ``FILE: `` (the reader keeps within it already)."""
 
 
-def _printable(text: str) -> str:
-    """``text`` with anything that is not printable (a newline, a lone surrogate) escaped."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
-
-
 def _fail(file: Path, message: str, code: int) -> typer.Exit:
     """Print ``FILE: message`` as one bounded line on standard error; the exit to raise."""
-    message = _printable(message)
+    message = printable(message)
     if len(message) > _MESSAGE:
         message = message[: _MESSAGE - 1] + "…"
-    typer.echo(f"{_printable(str(file))}: {message}", err=True)
+    typer.echo(f"{printable(str(file))}: {message}", err=True)
     return typer.Exit(code=code)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from upriver.errors import RecordError
 from upriver.names import quoted
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "check_json", "decode", "kind", "shown"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "check_json", "decode", "kind", "printable", "shown"]
 
 MAX_DEPTH = 32
 """The most lists and objects inside one another a record may hold (its own structure needs 4)."""
@@ -45,6 +45,13 @@ def kind(value: object) -> str:
     if isinstance(value, list):
         return "a list"
     return "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def printable(text: str) -> str:
+    """``text`` with anything that is not printable (a newline, a lone surrogate) escaped, as in ``repr``."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def shown(value: object) -> str:

@@ -4,6 +4,9 @@ Every refusal is a :class:`~upriver.errors.RecordError` whose one-line message
 starts with where the problem is, as a path into the document
 (``rounds[2].hands[1][3]: unknown card 'XX': …``). Rule breaches that need the
 game to be played out (a revoke, a hook bid) are left to :func:`upriver.record.replay`.
+What JSON is read at all, and how a refused value is quoted (a bounded excerpt,
+whatever its size), is :mod:`upriver.record.decoding`; what a player's name may be
+is :mod:`upriver.names`, as at every other entry point.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from types import MappingProxyType
 from upriver.cards import Card, Suit
 from upriver.errors import NotationError, RecordError, RulesError
 from upriver.names import PlayerNameError, check_names
-from upriver.record.decoding import check_json, decode, kind, shown
+from upriver.record.decoding import check_json, decode, kind, printable, shown
 from upriver.record.model import FORMAT, Record, RoundRecord, canonical_rules
 from upriver.rules import OPTION_NAMES, Rules
 
@@ -211,5 +214,6 @@ def load(path: str | PathLike[str]) -> Record:
     except UnicodeDecodeError as error:
         raise RecordError(f"record: not UTF-8 text: byte {error.start} cannot be decoded") from None
     except OSError as error:
-        raise RecordError(f"{path}: cannot be read: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        raise RecordError(printable(f"{path}: cannot be read: {reason}")) from None
     return loads(text)
