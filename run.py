@@ -15,7 +15,7 @@ do). Each run:
    saying what to install and how;
 2. installs the command's lock file (``requirements.lock`` or ``requirements-dev.lock``) and the
    project itself (``-e .``) into it, but only when the lock file or ``pyproject.toml`` changed
-   since the last install: a hash of them is kept in ``.venv/upriver-install.sha256``;
+   since the last install: a hash of them is kept in ``.venv/upriver-install-<lock>.sha256``;
 3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium),
    installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
 4. runs the command with the environment's Python in the checkout, so its exit code is this
@@ -35,9 +35,17 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only in annotations, so an old python3 reaches the version check below
+    from collections.abc import Callable
+
+    Prerequisite = Callable[[str, Sequence[str]], None]
+    """A check for something outside Python, given the command to run again and its arguments;
+    raises :class:`SetupError`."""
 
 ROOT = Path(__file__).resolve().parent
 """The checkout: every command runs here."""
@@ -47,8 +55,14 @@ VENV = ROOT / ".venv"
 
 VENV_PYTHON = VENV / "bin" / "python"
 
-STAMP = VENV / "upriver-install.sha256"
-"""The hash of the lock file and ``pyproject.toml`` installed last (see :func:`install_hash`)."""
+
+def stamp(lock: str) -> Path:
+    """Where the hash of ``lock`` and ``pyproject.toml`` installed last is kept (see :func:`install_hash`).
+
+    One file a lock, so running ``serve`` and ``test`` in turn installs nothing twice.
+    """
+    return VENV / f"upriver-install-{lock}.sha256"
+
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium, which the browser tests drive (``tests/live.py`` names the same path)."""
@@ -102,18 +116,48 @@ def apt_install(package: str, needed_for: str, again: str) -> None:
 # ------------------------------------------------------------------ prerequisites
 
 
-def chromium(again: str) -> None:
-    """Debian's Chromium at :data:`CHROMIUM`, for the browser tests (which fail, never skip, without it)."""
-    if CHROMIUM.exists():
+BROWSER_TESTS = ("test_web_browser.py", "test_keep_browser.py")
+"""The test files that drive Chromium (they carry the ``browser`` marker)."""
+
+
+_VALUE_OPTIONS = frozenset(
+    {"-m", "-k", "-p", "-o", "-c", "--deselect", "--ignore", "--rootdir", "--durations"}
+)
+"""pytest options whose value is the next word, so that word is no test path."""
+
+
+def selects_browser_tests(args: Sequence[str]) -> bool:
+    """Whether pytest run with ``args`` may run a browser test.
+
+    Only two selections are known to leave them out: a marker expression that says
+    ``not browser``, and test files named explicitly, none of them a browser test file.
+    Anything else (a folder, ``-k``, no arguments) may select them.
+    """
+    paths: list[str] = []
+    words = iter(args)
+    for word in words:
+        value = next(words, "") if word in _VALUE_OPTIONS else None
+        marker = value if word == "-m" else word[2:] if word.startswith("-m") else None
+        if marker is not None and "not browser" in " ".join(marker.split()):
+            return False
+        if value is None and not word.startswith("-"):
+            paths.append(word.split("::")[0])
+    if paths and all(Path(path).is_file() for path in paths):
+        return any(Path(path).name in BROWSER_TESTS for path in paths)
+    return True
+
+
+def chromium(again: str, args: Sequence[str]) -> None:
+    """Debian's Chromium at :data:`CHROMIUM`, for the browser tests (which fail, never skip, without it).
+
+    Not needed when ``args`` leave every browser test out (:func:`selects_browser_tests`).
+    """
+    if CHROMIUM.exists() or not selects_browser_tests(args):
         return
     needed_for = f"The browser tests need Debian's Chromium at {CHROMIUM}"
     apt_install("chromium", needed_for, again)
     if not CHROMIUM.exists():
         raise SetupError(f"{needed_for}, and `apt-get install chromium` did not put it there.")
-
-
-Prerequisite = Callable[[str], None]
-"""A check for something outside Python, given the command to run again; raises :class:`SetupError`."""
 
 
 @dataclass(frozen=True)
@@ -181,16 +225,17 @@ def install_hash(lock: str) -> str:
 def ensure_installed(lock: str, again: str) -> None:
     """Make the environment if needed and install ``lock`` and the project unless that is done already."""
     wanted = install_hash(lock)
-    if VENV_PYTHON.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+    done = stamp(lock)
+    if VENV_PYTHON.exists() and done.exists() and done.read_text().strip() == wanted:
         return
     if not venv_works():
         make_venv(again)
     say(f"installing {lock} and the project (-e .) into {VENV} (a minute or two the first time)")
-    STAMP.unlink(missing_ok=True)
+    done.unlink(missing_ok=True)
     pip = [str(VENV_PYTHON), "-m", "pip", "install", "--quiet", "-r", lock, "-e", "."]
     if subprocess.run(pip, cwd=ROOT, check=False).returncode != 0:
         raise SetupError(f"`{' '.join(pip[1:])}` failed (see above): fix that, then run `{again}` again.")
-    STAMP.write_text(wanted + "\n")
+    done.write_text(wanted + "\n")
 
 
 # ------------------------------------------------------------------ main
@@ -214,7 +259,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         ensure_installed(command.lock, again)
         for prerequisite in command.prerequisites:
-            prerequisite(again)
+            prerequisite(again, args)
     except SetupError as error:
         print(f"run.py: {error}", file=sys.stderr)
         return 1

@@ -1,0 +1,44 @@
+"""run.py, the README's two commands: what it asks of the machine before it runs pytest."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+import run  # noqa: E402 - run.py lives at the checkout's root, beside no package
+
+
+@pytest.mark.parametrize(
+    ("args", "needs_chromium"),
+    [
+        ([], True),
+        (["-m", "not browser and not slow"], False),
+        (["-mnot browser"], False),
+        (["-m", "slow"], True),
+        (["tests/test_names.py", "-k", "quoted"], False),
+        (["tests/test_web_browser.py::test_x"], True),
+        (["tests"], True),
+        (["-k", "hook"], True),
+    ],
+)
+def test_the_test_command_needs_chromium_unless_its_arguments_leave_the_browser_tests_out(
+    args: list[str], needs_chromium: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert run.selects_browser_tests(args) is needs_chromium
+
+
+def test_each_lock_file_keeps_its_own_install_stamp() -> None:
+    assert run.stamp("requirements.lock") != run.stamp("requirements-dev.lock")
+
+
+def test_an_unknown_command_prints_the_usage_and_exits_2() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "run.py"), "launch"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "python3 run.py serve" in done.stderr
+    assert "python3 run.py test" in done.stderr
