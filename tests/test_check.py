@@ -357,7 +357,7 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     (
         "impossible rules",
         record({"bidding": "simultaneous", "dealer_bid": "overbid"}),
-        "rules: simultaneous bidding has no last bidder",
+        "rules.dealer_bid: simultaneous bidding has no last bidder",
     ),
     (
         "wrong type",

@@ -317,7 +317,7 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     (
         "simultaneous with hook",
         doc(rules={"bidding": "simultaneous", "dealer_bid": "hook"}),
-        "rules: simultaneous bidding",
+        "rules.dealer_bid: simultaneous bidding",
     ),
     ("too many cards", doc(rules={"max_cards": 13}), "rules.max_cards: 4 players × 13 cards"),
     (

@@ -157,6 +157,18 @@ def _choice(kind: type[_E], value: object, name: str, listed: tuple[enum.Enum, .
     raise RulesError(f"{name} must be one of {choices}, not {quoted(value)}", option=name)
 
 
+def _simultaneous_refusal(dealer_bid: DealerBid, *, option: str, preset: Preset | None = None) -> RulesError:
+    """The one refusal of simultaneous bidding with a restricted dealer's bid, given or from a preset."""
+    whose = f"the {preset.name!r} preset's dealer_bid" if preset is not None else "dealer_bid"
+    remedy = "add dealer_bid 'free'" if preset is not None else "use dealer_bid 'free' or sequential bidding"
+    if preset is not None and preset.name == "countdown":
+        remedy += " or use the 'closed-fists' preset"
+    return RulesError(
+        f"simultaneous bidding has no last bidder, so {whose} {dealer_bid.value!r} cannot apply; {remedy}",
+        option=option,
+    )
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
     """Every rule option of docs/rules.md §2, validated on construction.
@@ -196,10 +208,7 @@ class Rules:
                 f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {quoted(count)}"
             )
         if self.bidding is Bidding.SIMULTANEOUS and self.dealer_bid is not DealerBid.FREE:
-            raise RulesError(
-                f"simultaneous bidding has no last bidder, so dealer_bid {self.dealer_bid.value!r} "
-                "cannot apply; use dealer_bid 'free' or sequential bidding"
-            )
+            raise _simultaneous_refusal(self.dealer_bid, option="dealer_bid")
         object.__setattr__(self, "hand_sizes", self._resolve_sizes())
 
     def _resolve_sizes(self) -> tuple[int, ...]:
@@ -302,11 +311,8 @@ class Rules:
         kept = found.options.get("dealer_bid", DealerBid.FREE)
         hooked = isinstance(kept, DealerBid) and kept is not DealerBid.FREE
         if hooked and fields.get("bidding") is Bidding.SIMULTANEOUS and "dealer_bid" not in fields:
-            raise RulesError(
-                f"simultaneous bidding has no last bidder, so the {found.name!r} preset's "
-                f"dealer_bid {_choice(DealerBid, kept, 'dealer_bid').value!r} cannot apply; "
-                "add dealer_bid 'free' or use the 'closed-fists' preset",
-                option="bidding",
+            raise _simultaneous_refusal(
+                _choice(DealerBid, kept, "dealer_bid"), option="bidding", preset=found
             )
         return found.rules(player_count, **fields)
 
