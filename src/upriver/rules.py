@@ -473,9 +473,9 @@ def rules_catalogue() -> dict[str, object]:
     (``GET /api/sheets/options``): ``{"players": {"min", "max"}, "presets": [{"name",
     "seed", "summary", "min_players", "max_players", "options": {option: value}}],
     "rules": {option: [choice, …]}}``. A preset's ``max_cards`` is ``None`` where the
-    peak depends on the player count (:func:`default_max_cards`), and for ``down-up``
-    presets the first hand size, capped at the deck's most. ``rules`` lists the choices
-    of every option that has a fixed set of them; ``schedule`` may also be a list of
+    peak depends on the player count (:func:`default_max_cards`), and 10 for the countdown
+    family: the first hand size of its down-up game, which with more players starts at the
+    deck's most instead. ``rules`` lists the choices of every option that has a fixed set of them; ``schedule`` may also be a list of
     hand sizes and ``max_cards`` a whole number (see :meth:`Rules.from_options`).
     """
     return {

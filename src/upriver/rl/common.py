@@ -97,7 +97,7 @@ def next_seed(rng: random.Random) -> int:
 
 
 def table_text(game: Game, names: tuple[str, ...]) -> str:
-    """A spectator's picture of the table (every hand shown), for ``render()``."""
+    """The whole table with every hand shown, for ``render()`` (not a spectator's view, which shows none)."""
     n = game.rules.player_count
     if game.is_over:
         won = ", ".join(names[s] for s in game.winners)
