@@ -475,8 +475,9 @@ def rules_catalogue() -> dict[str, object]:
     "rules": {option: [choice, …]}}``. A preset's ``max_cards`` is ``None`` where the
     peak depends on the player count (:func:`default_max_cards`), and 10 for the countdown
     family: the first hand size of its down-up game, which with more players starts at the
-    deck's most instead. ``rules`` lists the choices of every option that has a fixed set of them; ``schedule`` may also be a list of
-    hand sizes and ``max_cards`` a whole number (see :meth:`Rules.from_options`).
+    deck's most instead. ``rules`` lists the choices of every option that has a fixed set of
+    them; ``schedule`` may also be a list of hand sizes and ``max_cards`` a whole number (see
+    :meth:`Rules.from_options`).
     """
     return {
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
