@@ -17,7 +17,6 @@ it was. Adapters (terminal, web, bots, RL) reach the rules only through here.
 from __future__ import annotations
 
 import secrets
-from _random import Random
 from collections.abc import Sequence
 from itertools import repeat
 from typing import cast, overload
@@ -32,9 +31,9 @@ from upriver.actions import (
     round_score,
 )
 from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
-from upriver.deal import check_hands, draw_for_dealer, shuffled_deck
+from upriver.deal import DEALER_DRAW, check_hands, draw_for_dealer, seeded_deal, seeded_rng
 from upriver.errors import IllegalActionError, NotationError, RulesError
-from upriver.legality import BidRestriction, follow_suit_refusal, trump_lead_refusal
+from upriver.legality import BidRestriction, check_trick_counts, follow_suit_refusal, trump_lead_refusal
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, TrumpLead
 from upriver.state import GameState
 from upriver.view import SeatView, TableView
@@ -44,8 +43,6 @@ __all__ = ["Game", "Move"]
 Move = Card | int | str
 """A move as :meth:`Game.move` takes it: a bid (``int``), a card, or a card's text (``"TH"``)."""
 
-_SEED_MASK = (1 << 64) - 1
-_DRAW = 0xFFFF_FFFF
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _new = tuple.__new__
@@ -106,7 +103,7 @@ class Game(GameState):
         self._dealer_draw = ()
         if dealer is None:
             if rules.first_dealer is FirstDealer.FIRST_JACK:
-                self._dealer_draw = draw_for_dealer(self._rng_for(_DRAW), n)
+                self._dealer_draw = draw_for_dealer(seeded_rng(self._seed, DEALER_DRAW), n)
                 dealer = self._dealer_draw[-1][0]
             elif rules.first_dealer is FirstDealer.LEFT_OF_KEEPER:
                 dealer = ((n - 1 if keeper is None else keeper) + 1) % n
@@ -179,15 +176,6 @@ class Game(GameState):
 
     # --------------------------------------------------------------- dealing
 
-    def _rng_for(self, step: int) -> Random:
-        """A generator for one round's deal (or the dealer draw) that depends only on the seed.
-
-        Seeding each deal afresh, rather than drawing from one stream, means a game
-        replayed from a record deals the rounds still to come exactly as the
-        original game would have.
-        """
-        return Random((self._seed & _SEED_MASK) << 32 | step)
-
     def _start_round(self) -> None:
         self._round += 1
         self._dealer = (self._dealer + 1) % self._n
@@ -228,16 +216,12 @@ class Game(GameState):
     def deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> DealAction:
         """Deal the round: shuffled from the game's generator, or exactly these hands and turn-up."""
         self.check_deal(hands, turned)
-        n, size = self._n, self._size
         if hands is None:
-            dealt = n * size
-            drawn = shuffled_deck(self._rng_for(self._round))
-            masks = [mask_of(drawn[start : start + size]) for start in range(0, dealt, size)]
-            turned = drawn[dealt] if dealt < 52 else None
+            masks, turned = seeded_deal(seeded_rng(self._seed, self._round), self._n, self._size)
         else:
             masks = [mask_of(hand) for hand in hands]
         self._hands = masks
-        self._dealt = list(masks)
+        self._dealt = tuple(masks)
         self._turned = turned
         if turned is not None:
             self._trump = turned.suit
@@ -578,24 +562,7 @@ class Game(GameState):
                 f"the game is {self._phase.value}",
                 rule="turn order",
             )
-        size = self.hand_size
-        if len(tricks) != self._n:
-            raise IllegalActionError(
-                f"round {self.round_number} needs trick counts for {self._n} players, not {len(tricks)}",
-                rule="tricks",
-            )
-        for seat, count in enumerate(tricks):
-            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= size:
-                raise IllegalActionError(
-                    f"{self.players[seat]} cannot take {count!r} tricks: from 0 to {size} in this round",
-                    rule="tricks",
-                    seat=seat,
-                )
-        if sum(tricks) != size:
-            raise IllegalActionError(
-                f"round {self.round_number}: the tricks add up to {sum(tricks)}, but {size} were played",
-                rule="tricks add up",
-            )
+        check_trick_counts(self.round_number, self._players, self._size, tricks)
 
     def record_tricks(self, tricks: Sequence[int]) -> TricksAction:
         """End a real-table round with the tricks each seat took, in seat order."""
