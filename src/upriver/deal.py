@@ -9,10 +9,32 @@ from __future__ import annotations
 from _random import Random
 from collections.abc import Sequence
 
-from upriver.cards import DECK, Card, Rank
+from upriver.cards import DECK, Card, Rank, mask_of
 from upriver.errors import IllegalActionError
 
-__all__ = ["check_hands", "draw_for_dealer", "shuffled_deck"]
+__all__ = ["DEALER_DRAW", "check_hands", "draw_for_dealer", "seeded_deal", "seeded_rng", "shuffled_deck"]
+
+_SEED_MASK = (1 << 64) - 1
+DEALER_DRAW = 0xFFFF_FFFF
+"""The step of :func:`seeded_rng` that draws for the first dealer; rounds are steps 0, 1, …"""
+
+
+def seeded_rng(seed: int, step: int) -> Random:
+    """A generator for one round's deal (step: the round's index) or the dealer draw, from the seed alone.
+
+    Seeding each deal afresh, rather than drawing from one stream, means a game
+    replayed from a record deals the rounds still to come exactly as the
+    original game would have.
+    """
+    return Random((seed & _SEED_MASK) << 32 | step)
+
+
+def seeded_deal(rng: Random, players: int, size: int) -> tuple[list[int], Card | None]:
+    """Hands of ``size`` cards (as bit sets) dealt from a shuffled deck, and the card turned up after them."""
+    dealt = players * size
+    drawn = shuffled_deck(rng)
+    masks = [mask_of(drawn[start : start + size]) for start in range(0, dealt, size)]
+    return masks, drawn[dealt] if dealt < len(DECK) else None
 
 
 def shuffled_deck(rng: Random) -> list[Card]:

@@ -15,7 +15,7 @@ from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError
 from upriver.rules import DealerBid
 
-__all__ = ["BidRestriction", "spoken"]
+__all__ = ["BidRestriction", "check_trick_counts", "spoken"]
 
 
 def spoken(items: Sequence[object]) -> str:
@@ -100,3 +100,24 @@ def trump_lead_refusal(player: str, seat: int, trump: Suit) -> IllegalActionErro
         seat=seat,
         facts={"trump": trump},
     )
+
+
+def check_trick_counts(round_number: int, players: Sequence[str], size: int, tricks: Sequence[int]) -> None:
+    """Raise :class:`IllegalActionError` unless ``tricks``, one count a seat, end a ``size``-card round."""
+    if len(tricks) != len(players):
+        raise IllegalActionError(
+            f"round {round_number} needs trick counts for {len(players)} players, not {len(tricks)}",
+            rule="tricks",
+        )
+    for seat, count in enumerate(tricks):
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= size:
+            raise IllegalActionError(
+                f"{players[seat]} cannot take {count!r} tricks: from 0 to {size} in this round",
+                rule="tricks",
+                seat=seat,
+            )
+    if sum(tricks) != size:
+        raise IllegalActionError(
+            f"round {round_number}: the tricks add up to {sum(tricks)}, but {size} were played",
+            rule="tricks add up",
+        )
