@@ -17,6 +17,7 @@ from upriver.actions import (
     TricksAction,
     round_score,
 )
+from upriver.branch import InconsistentDealError, game_from_view
 from upriver.cards import DECK, Card, Rank, Suit
 from upriver.errors import (
     IllegalActionError,
@@ -52,6 +53,7 @@ __all__ = [
     "FirstDealer",
     "Game",
     "IllegalActionError",
+    "InconsistentDealError",
     "NotationError",
     "Phase",
     "PlayAction",
@@ -69,6 +71,7 @@ __all__ = [
     "TricksAction",
     "TrumpLead",
     "UpriverError",
+    "game_from_view",
     "preset",
     "round_score",
 ]
