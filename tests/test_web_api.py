@@ -324,6 +324,28 @@ def test_an_illegal_card_is_refused_with_the_rule_it_breaks(client: TestClient, 
     assert room.game.log == log
 
 
+def test_a_refused_card_off_the_suit_led_carries_the_rule_seat_and_facts(
+    client: TestClient, stack: Any
+) -> None:
+    room = Room(client, stack, schedule=[6])
+    while True:
+        game = room.game
+        seat = game.to_act
+        if seat is not None and game.phase is Phase.PLAYING and game.trick:
+            led = game.trick[0][1].suit
+            held = [c for c in game.hand(seat) if c.suit is led]
+            off = [c for c in game.hand(seat) if c.suit is not led]
+            if held and off:
+                break
+        room.move()
+    room.clients[seat].act("play", str(off[0]))
+    error = room.clients[seat].error()
+    assert error["rule"] == "follow suit"
+    assert error["seat"] == seat
+    assert error["facts"] == {"led": led.value, "held": [str(c) for c in held]}
+    assert " ".join(error["facts"]["held"]) in error["message"]
+
+
 def test_a_card_not_in_hand_and_text_that_is_no_card_are_refused_by_the_engine(
     client: TestClient, stack: Any
 ) -> None:

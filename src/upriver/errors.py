@@ -7,6 +7,7 @@ an adapter can word the same refusal in another language or for another person
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -16,7 +17,29 @@ __all__ = [
     "RecordError",
     "RulesError",
     "UpriverError",
+    "json_facts",
 ]
+
+
+def json_facts(value: object) -> object:
+    """Facts as JSON data: enums (a suit) as their record text, cards as ``"QH"``, tuples as lists.
+
+    A card is anything that is not JSON data already and whose text is its notation
+    (:class:`upriver.cards.Card`, which this module cannot import: cards imports errors).
+
+    >>> from upriver.cards import Card, Suit
+    >>> json_facts({"led": Suit.CLUBS, "held": (Card.parse("2C"), Card.parse("QC"))})
+    {'led': 'C', 'held': ['2C', 'QC']}
+    """
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [json_facts(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): json_facts(item) for key, item in value.items()}
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 class UpriverError(Exception):
@@ -61,6 +84,10 @@ class IllegalActionError(UpriverError, ValueError):
         self.rule = rule
         self.seat = seat
         self.facts: Mapping[str, object] = MappingProxyType(dict(facts or {}))
+
+    def facts_json(self) -> dict[str, object]:
+        """:attr:`facts` as JSON-safe data (:func:`json_facts`): ``{"led": "C", "held": ["2C", "QC"]}``."""
+        return {key: json_facts(value) for key, value in self.facts.items()}
 
 
 class RecordError(UpriverError, ValueError):

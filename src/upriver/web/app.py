@@ -197,7 +197,11 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
         else:
             manager.act(table, seat, message)
     except IllegalActionError as error:
-        conn.push(protocol.error_message(table.version, error.rule, str(error), message.id))
+        conn.push(
+            protocol.error_message(
+                table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts_json()
+            )
+        )
         if error.rule == "stale":
             conn.refresh()
     except CommitError as error:

@@ -24,7 +24,6 @@ rules that cannot be played ``{"error", "rule": "rules", "option"}``. A write th
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
-from upriver.cards import Card, Suit
-from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
+from upriver.cards import Suit
+from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, json_facts
 from upriver.keeper import JACK_FROM, KeptSheet
 from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
 from upriver.names import PlayerNameError, check_names
@@ -43,7 +42,7 @@ from upriver.sheet import RowStatus
 from upriver.web.guard import AnyObject, InputError, Limits, RateLimiter, guarded_record, read_body
 from upriver.web.protocol import restriction_json, rules_json
 
-__all__ = ["KeeperRouter", "keeper_router", "plain", "rules_from", "sheet_json"]
+__all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
 
 """The rules of a sheet that names no preset: seeds 001/003/004, the most common table."""
 
@@ -58,21 +57,8 @@ def _refusal(message: str, rule: str = "request", status: int = 400, **data: obj
     return JSONResponse({"error": message, "rule": rule, **data}, status_code=status)
 
 
-def plain(value: object) -> object:
-    """A refusal's facts as JSON data: enums as their record spelling, cards as ``"QH"``, tuples as lists."""
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, tuple | list):
-        return [plain(item) for item in value]
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    return value
-
-
 def _illegal(error: IllegalActionError) -> JSONResponse:
-    return _refusal(str(error), error.rule, seat=error.seat, facts=plain(error.facts))
+    return _refusal(str(error), error.rule, seat=error.seat, facts=error.facts_json())
 
 
 def _int(value: object, what: str) -> int:
@@ -148,7 +134,7 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
             "message": flag.message,
             "rule": flag.rule,
             "seat": flag.seat,
-            "facts": plain(flag.facts),
+            "facts": json_facts(flag.facts),
         },
         "can_undo": bool(sheet.history) and not read_only,
     }
@@ -308,6 +294,8 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
             return _refusal(str(error), "rules", option=error.option)
         except IllegalActionError as error:
             return _illegal(error)
+        except ValueError as error:  # KeptSheet.start: a dealer that is no seat, or with first_jack
+            return _refusal(str(error), "dealer")
         return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.post("/import")

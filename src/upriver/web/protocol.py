@@ -19,7 +19,10 @@ Server → client, each with ``v``, the table's state version (the number of eve
   allows, the totals, and the reason in words. A damaged table's ``lobby`` says so in ``damaged``.
   A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
   seat's invite link stops working and this token (held only by that person's pages) opens it.
-- ``{"type": "error", "v": …, "id": …, "rule": …, "message": …}`` — a refused message; nothing changed.
+- ``{"type": "error", "v": …, "id": …, "rule": …, "seat": …, "facts": {…}, "message": …}`` — a
+  refused message; nothing changed. ``rule``, ``seat`` and ``facts`` are what the sentence is
+  made of (:class:`~upriver.errors.IllegalActionError`; for follow suit ``{"led": "C", "held":
+  ["2C", "QC"]}``), so a page can word the refusal its own way.
 
 An action is refused as ``stale`` when its ``v`` is older than the version at which the seat's
 choices last changed (so a click on an outdated screen never lands), and as ``duplicate`` when
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -183,9 +186,28 @@ def parse_client(text: str | bytes) -> ClientMessage:
     return ClientMessage("play", id=client_id, v=message.v, card=message.card, seat=seat)
 
 
-def error_message(version: int, rule: str, message: str, client_id: str | None = None) -> str:
-    """An ``error`` message as JSON text."""
-    return json.dumps({"type": "error", "v": version, "id": client_id, "rule": rule, "message": message})
+def error_message(
+    version: int,
+    rule: str,
+    message: str,
+    client_id: str | None = None,
+    *,
+    seat: int | None = None,
+    facts: Mapping[str, object] | None = None,
+) -> str:
+    """An ``error`` message as JSON text: the sentence, and the rule, seat and facts it is made of
+    (JSON data, as :meth:`IllegalActionError.facts_json` gives them), so a page can word it again."""
+    return json.dumps(
+        {
+            "type": "error",
+            "v": version,
+            "id": client_id,
+            "rule": rule,
+            "seat": seat,
+            "facts": dict(facts or {}),
+            "message": message,
+        }
+    )
 
 
 def card_label(card: Card) -> str:
