@@ -270,13 +270,6 @@ def test_a_chosen_dealer_sheet_has_no_jack_to_record() -> None:
         sheet.first_jack(2)
 
 
-def test_a_sheet_needs_distinct_names_for_the_rules_player_count() -> None:
-    with pytest.raises(IllegalActionError, match="no two the same"):
-        KeptSheet.start(["Ann", "Ann", "Cid", "Dee"], hook())
-    with pytest.raises(IllegalActionError, match="for 4 players but 3"):
-        KeptSheet.start(["Ann", "Bob", "Cid"], hook())
-
-
 # ------------------------------------------------------------------ export and import
 
 

@@ -32,8 +32,9 @@ from upriver.cli.options import (
 from upriver.cli.root import app
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
-from upriver.keeper.store import KeeperStore, StoredSheet
-from upriver.rules import PRESETS, Bidding
+from upriver.keeper.store import KeeperStore, StoredSheet, UnreadableSheetError
+from upriver.names import PlayerNameError
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Bidding
 
 __all__ = ["keep"]
 
@@ -312,14 +313,18 @@ def _list(store: KeeperStore, console: Console) -> None:
     for column in ("id", "title", "players", "rounds", "standing"):
         table.add_column(column)
     for s in sheets:
-        table.add_row(s.id, s.title, ", ".join(s.players), f"{s.round}/{s.rounds}", s.headline)
+        standing = s.headline if s.problem is None else f"[red]cannot be opened: {escape(s.problem)}[/red]"
+        table.add_row(s.id, escape(s.title), escape(", ".join(s.players)), f"{s.round}/{s.rounds}", standing)
     console.print(table)
 
 
 @app.command()
 def keep(
     players: Annotated[
-        str | None, typer.Option(help='Players in seating order, clockwise: "Ann,Bob,Cid,Dee" (3 to 8).')
+        str | None,
+        typer.Option(
+            help=f'Players in seating order, clockwise: "Ann,Bob,Cid,Dee" ({MIN_PLAYERS} to {MAX_PLAYERS}).',
+        ),
     ] = None,
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.")
@@ -358,7 +363,10 @@ def keep(
             _list(store, console)
             return
         if resume is not None:
-            stored = store.load(resume)
+            try:
+                stored = store.load(resume)
+            except UnreadableSheetError as error:
+                raise _fail(str(error)) from None
             if stored is None:
                 raise _fail(f"no sheet {resume!r} in {store.path}; see upriver keep --list")
             console.print(f"Resuming sheet {stored.id}: {', '.join(stored.sheet.players)}.")
@@ -419,8 +427,8 @@ def _new_sheet(
         except (EOFError, KeyboardInterrupt):
             raise typer.Exit(1) from None
     names = split_names(players)
-    if not 3 <= len(names) <= 8:
-        raise _fail(f"a sheet is for 3 to 8 players, not {len(names)}")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise _fail(f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
     if dealer is not None and first_jack:
         raise _fail("give --dealer or --first-jack, not both")
     try:
@@ -436,5 +444,5 @@ def _new_sheet(
         return KeptSheet.start(
             names, rules, dealer=seat, first_jack=True if first_jack else None, title=title
         )
-    except IllegalActionError as error:
+    except (PlayerNameError, RulesError, ValueError) as error:  # a name, the count, the dealer
         raise _fail(str(error)) from None

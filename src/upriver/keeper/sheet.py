@@ -49,10 +49,11 @@ from types import MappingProxyType
 
 from upriver.actions import Phase
 from upriver.cards import Suit
-from upriver.errors import IllegalActionError
+from upriver.errors import IllegalActionError, RulesError
 from upriver.game import Game
 from upriver.keeper.entries import EXTRA, JACK_FROM, Flag, KeptRound, SheetEntries
 from upriver.legality import BidRestriction
+from upriver.names import check_names
 from upriver.record import Record, RoundRecord, replay
 from upriver.record.model import canonical_rules
 from upriver.rules import Bidding, FirstDealer, Rules
@@ -112,26 +113,25 @@ class KeptSheet:
         first-Jack rule when no dealer is given), the sheet waits for :meth:`first_jack`.
 
         Without either, the rules choose: left of the keeper (the keeper being the last seat)
-        is seat 0, and a chosen dealer defaults to seat 0.
+        is seat 0, and a chosen dealer defaults to seat 0. The names are read as every entry
+        point reads them (:func:`upriver.names.check_names`), so a stored sheet can always be
+        read back.
+
+        :raises RulesError: when the number of names is not the rules' player count.
+        :raises PlayerNameError: (a ``ValueError``) for the first name that may not be used.
+        :raises ValueError: when ``dealer`` is not a seat, or is given with ``first_jack``.
         """
-        names = tuple(name.strip() for name in players)
-        if len(names) != rules.player_count:
-            raise IllegalActionError(
-                f"the rules are for {rules.player_count} players but {len(names)} names were given",
-                rule="players",
+        if len(players) != rules.player_count:
+            raise RulesError(
+                f"the rules are for {rules.player_count} players but {len(players)} names were given"
             )
-        if any(not name for name in names) or len(set(names)) != len(names):
-            raise IllegalActionError("every player needs a name, and no two the same", rule="players")
+        names = check_names(players)
         if dealer is not None and not 0 <= dealer < len(names):
-            raise IllegalActionError(
-                f"seat {dealer} does not exist: seats are 0 to {len(names) - 1}", rule="seat"
-            )
+            raise ValueError(f"seat {dealer} does not exist: seats are 0 to {len(names) - 1}")
         if first_jack is None:
             first_jack = dealer is None and rules.first_dealer is FirstDealer.FIRST_JACK
         if first_jack and dealer is not None:
-            raise IllegalActionError(
-                "give a first dealer or follow the first-Jack procedure, not both", rule="dealer"
-            )
+            raise ValueError("give a first dealer or follow the first-Jack procedure, not both")
         first = None if first_jack else (0 if dealer is None else dealer)
         return cls(
             rules, names, SheetEntries(first_dealer=first, jack=None), title=title, jack_procedure=first_jack

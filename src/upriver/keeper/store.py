@@ -6,6 +6,12 @@ from 1 (the start). The newest row is the sheet; undo deletes it. Each write is 
 transaction committed before it returns, so a closed browser or a killed server loses
 nothing, and the row number doubles as a version: a write based on an older version
 (another phone, or the terminal, got there first) is refused with :class:`StaleSheetError`.
+
+A sheet's players and rules are read back through the record reader. A sheet stored
+before the reader's checks were the keeper's too (two names differing only in case, a
+control character in a name) cannot be opened: :meth:`KeeperStore.load` refuses it with
+:class:`UnreadableSheetError`, saying why, and :meth:`KeeperStore.sheets` lists it with
+its :attr:`SheetSummary.problem`.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ import sqlite3
 import time
 from pathlib import Path
 
+from upriver.errors import RecordError
 from upriver.keeper.entries import SheetEntries
 from upriver.keeper.sheet import KeptSheet
 from upriver.record import Record, parse_record, to_json
+from upriver.record.decoding import printable
 
-__all__ = ["KeeperStore", "SheetSummary", "StaleSheetError", "StoredSheet"]
+__all__ = ["KeeperStore", "SheetSummary", "StaleSheetError", "StoredSheet", "UnreadableSheetError"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sheets (
@@ -47,6 +55,27 @@ class StaleSheetError(Exception):
     """The sheet changed since it was read; read it again and retry."""
 
 
+class UnreadableSheetError(RecordError):
+    """A stored sheet whose players or rules the record reader refuses; ``sheet_id`` is its id
+    and ``reason`` the reader's sentence."""
+
+    def __init__(self, sheet_id: str, reason: str) -> None:
+        super().__init__(f"sheet {sheet_id} cannot be opened: {reason}")
+        self.sheet_id = sheet_id
+        self.reason = reason
+
+
+def _record(sheet_id: str, config: dict[str, object]) -> Record:
+    """The stored sheet's rules and players, read as every record is read.
+
+    :raises UnreadableSheetError: when the reader refuses them (a sheet stored before its checks).
+    """
+    try:
+        return parse_record(config["record"])
+    except RecordError as error:
+        raise UnreadableSheetError(sheet_id, str(error)) from None
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class StoredSheet:
     """A sheet as loaded: its edit id, its read-only share id, its version and the sheet."""
@@ -68,6 +97,8 @@ class SheetSummary:
     rounds: int
     headline: str
     updated: float
+    problem: str | None = None
+    """Why the sheet cannot be opened (see :class:`UnreadableSheetError`), or ``None``."""
 
 
 def _version(sheet: KeptSheet) -> int:
@@ -133,7 +164,7 @@ class KeeperStore:
             return None
         sheet_id, share, config_text = row
         config = json.loads(config_text)
-        record = parse_record(config["record"])
+        record = _record(sheet_id, config)
         states = [
             SheetEntries.from_json(json.loads(text))
             for (text,) in self._db.execute(
@@ -152,11 +183,17 @@ class KeeperStore:
         return StoredSheet(sheet_id, share, len(states), sheet)
 
     def load(self, sheet_id: str) -> StoredSheet | None:
-        """The sheet with this edit id, or ``None``."""
+        """The sheet with this edit id, or ``None``.
+
+        :raises UnreadableSheetError: when its stored players or rules cannot be read back.
+        """
         return self._row("id", sheet_id)
 
     def load_shared(self, share: str) -> StoredSheet | None:
-        """The sheet with this read-only share id, or ``None``."""
+        """The sheet with this read-only share id, or ``None``.
+
+        :raises UnreadableSheetError: when its stored players or rules cannot be read back.
+        """
         return self._row("share", share)
 
     def save(self, stored: StoredSheet, sheet: KeptSheet, action: str) -> StoredSheet:
@@ -193,22 +230,29 @@ class KeeperStore:
         return StoredSheet(stored.id, stored.share, version, sheet)
 
     def sheets(self) -> list[SheetSummary]:
-        """Every sheet, the most recently changed first."""
+        """Every sheet, the most recently changed first; one that cannot be opened says why."""
         rows = self._db.execute(
             "SELECT id, config, summary, updated FROM sheets ORDER BY updated DESC"
         ).fetchall()
         out = []
         for sheet_id, config_text, summary_text, updated in rows:
             config, summary = json.loads(config_text), json.loads(summary_text)
+            problem = None
+            try:
+                players = _record(sheet_id, config).players
+            except UnreadableSheetError as error:
+                problem = error.reason
+                players = tuple(printable(str(name)) for name in config["record"]["players"])
             out.append(
                 SheetSummary(
                     id=sheet_id,
                     title=config["title"],
-                    players=tuple(config["record"]["players"]),
+                    players=players,
                     round=summary["round"],
                     rounds=summary["rounds"],
                     headline=summary["headline"],
                     updated=updated,
+                    problem=problem,
                 )
             )
         return out
