@@ -18,10 +18,12 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from upriver.actions import Phase
+from upriver.errors import IllegalActionError
 from upriver.game import Game
 from upriver.record import loads
 from upriver.web.app import create_app
-from upriver.web.tables import Manager, Table
+from upriver.web.protocol import ClientMessage
+from upriver.web.tables import Manager, Table, TableRefusal
 
 HUMANS4 = ["human"] * 4
 
@@ -468,6 +470,27 @@ def test_a_replayed_message_id_is_refused_and_changes_nothing(client: TestClient
     assert error["rule"] == "duplicate"
     assert error["id"] == used
     assert room.game.log == log
+
+
+def test_the_tables_own_refusals_are_table_refusals_and_the_engines_stay_illegal_actions(
+    client: TestClient, stack: Any
+) -> None:
+    room = Room(client, stack, schedule=[2])
+    manager = manager_of(client)
+    seat = room.game.awaiting[0]
+    stale = ClientMessage("bid", id="x1", v=room.table.version + 5, bid=0)
+    with pytest.raises(TableRefusal) as refused:
+        manager.act(room.table, seat, stale)
+    assert (refused.value.rule, refused.value.seat) == ("stale", seat)
+    assert not isinstance(refused.value, IllegalActionError)
+    with pytest.raises(TableRefusal) as refused:
+        manager.join(room.table, seat, "Zed")
+    assert refused.value.rule == "join"
+    too_many = ClientMessage("bid", id="x2", v=room.table.version, bid=3)
+    with pytest.raises(IllegalActionError) as illegal:
+        manager.act(room.table, seat, too_many)
+    assert illegal.value.rule == "bid range"
+    assert room.game.bids == (None,) * 4
 
 
 def test_a_spectator_sees_the_table_but_no_hand_and_cannot_act(client: TestClient, stack: Any) -> None:

@@ -49,7 +49,7 @@ from upriver.web.guard import (
 from upriver.web.keeper_api import keeper_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.store import Store
-from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError
+from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusal
 
 __all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "create_app"]
 
@@ -196,12 +196,14 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
             manager.revoke(table, seat, message.seat)
         else:
             manager.act(table, seat, message)
-    except IllegalActionError as error:
+    except IllegalActionError as error:  # the engine's refusal
         conn.push(
             protocol.error_message(
                 table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts_json()
             )
         )
+    except TableRefusal as error:  # the table's: stale, duplicate, a seat that cannot be taken, …
+        conn.push(protocol.error_message(table.version, error.rule, str(error), message.id, seat=error.seat))
         if error.rule == "stale":
             conn.refresh()
     except CommitError as error:

@@ -42,7 +42,7 @@ from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, derived_token, same_token, seat_name
 from upriver.web.store import Event, Store
 
-__all__ = ["CommitError", "Connection", "Manager", "Table", "TableError"]
+__all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusal"]
 
 log = logging.getLogger("upriver.web")
 
@@ -54,6 +54,23 @@ _SEEN_IDS = 512
 
 class TableError(Exception):
     """A request about tables that cannot be met; the message says why."""
+
+
+class TableRefusal(TableError):  # noqa: N818  # a refusal, not a fault: its rule says which
+    """A message the table refuses before the engine sees it (nothing changed): a damaged table,
+    a replayed or stale action, an event out of order, a seat that cannot be taken or revoked,
+    a name that may not sit down, a stored event that is no move.
+
+    ``rule`` names the table's rule (``"damaged"``, ``"duplicate"``, ``"stale"``, ``"order"``,
+    ``"join"``, ``"revoke"``, ``"name"``, ``"event"``, ``"turn order"`` before the game starts),
+    spelled as the WebSocket's error replies write it; ``seat`` the seat concerned (or ``None``).
+    The engine's own refusals stay :class:`~upriver.errors.IllegalActionError`.
+    """
+
+    def __init__(self, message: str, *, rule: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.seat = seat
 
 
 class CommitError(TableError):
@@ -206,8 +223,8 @@ def _encode(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def _damaged(table: Table, seat: int | None) -> IllegalActionError:
-    return IllegalActionError(
+def _damaged(table: Table, seat: int | None) -> TableRefusal:
+    return TableRefusal(
         f"this table is damaged and accepts no moves: {table.damaged}", rule="damaged", seat=seat
     )
 
@@ -221,7 +238,7 @@ def _event(version: int, seat: int, move: Move, client_id: str | None) -> Event:
 def _move(event: Event) -> Move:
     """The move a stored ``bid`` or ``play`` event holds, for the engine to check and make.
 
-    :raises IllegalActionError: a stored bid that is not a whole number, or an unknown kind.
+    :raises TableRefusal: a stored bid that is not a whole number, or an unknown kind.
     """
     if event.kind == "play":
         return event.value
@@ -230,7 +247,7 @@ def _move(event: Event) -> Move:
             return int(event.value)
         except ValueError:
             pass
-    raise IllegalActionError(
+    raise TableRefusal(
         f"a stored {event.kind} of {event.value!r} is not a move", rule="event", seat=event.seat
     )
 
@@ -320,7 +337,7 @@ class Manager:
             for event in self.store.events(row.id):
                 try:
                     self._apply(table, event, self._check(table, event))
-                except (IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
+                except (TableRefusal, IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
                     self._damage(table, event, error)
                     break
             if self.archive_after is not None and table.game is not None and table.game.is_over:
@@ -352,42 +369,46 @@ class Manager:
         """Take ``seat`` under ``name`` from ``conn``, which then holds the seat's new token; any
         other connection still holding the seat's invite is closed.
 
-        :raises IllegalActionError: the seat cannot be taken, or (rule ``name``) not under this name.
+        :raises TableRefusal: the seat cannot be taken, or (rule ``name``) not under this name.
         """
         try:
             name = seat_name(name, seat, table.names, list(BOT_KINDS))
         except PlayerNameError as error:
-            raise IllegalActionError(str(error), rule="name", seat=seat) from None
+            raise TableRefusal(str(error), rule="name", seat=seat) from None
         self._accept(table, Event(table.version + 1, "join", seat, name, None), joiner=conn)
 
     def revoke(self, table: Table, by: int, seat: int) -> None:
         """The creator (``by``) gives open ``seat`` a new invite; the old link opens nothing.
 
-        :raises IllegalActionError: (rule ``revoke``) not the creator, or not an open invited seat.
+        :raises TableRefusal: (rule ``revoke``) not the creator, or not an open invited seat.
         """
         if by != table.creator:
-            raise IllegalActionError("only the table's creator can revoke an invite", rule="revoke", seat=by)
+            raise TableRefusal("only the table's creator can revoke an invite", rule="revoke", seat=by)
         if table.seat_key is None:
-            raise IllegalActionError("this table is older than revocable invites", rule="revoke", seat=by)
+            raise TableRefusal("this table is older than revocable invites", rule="revoke", seat=by)
         self._accept(table, Event(table.version + 1, "revoke", seat, "", None))
 
     def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
 
-        :raises IllegalActionError: the move is stale, replayed or illegal; nothing changed.
+        :raises TableRefusal: the move is stale or replayed, or the game has not started; nothing changed.
+        :raises IllegalActionError: the engine refuses the move; nothing changed.
         :raises CommitError: the store failed; nothing changed.
         """
         if table.damaged is not None:
             raise _damaged(table, seat)
         if table.game is None:
-            raise IllegalActionError("the game has not started: some seats are still open", rule="turn order")
+            raise TableRefusal(
+                "the game has not started: some seats are still open", rule="turn order", seat=seat
+            )
         if message.id is not None and message.id in table.seen[seat]:
-            raise IllegalActionError(f"message {message.id!r} was already received", rule="duplicate")
+            raise TableRefusal(f"message {message.id!r} was already received", rule="duplicate", seat=seat)
         if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
-            raise IllegalActionError(
+            raise TableRefusal(
                 f"this {message.type} was made against state {message.v}, but the table is at "
                 f"{table.version}: look again and choose",
                 rule="stale",
+                seat=seat,
             )
         self._accept(table, _event(table.version + 1, seat, message.move, message.id))
 
@@ -397,7 +418,8 @@ class Manager:
         The engine checks the event first, so nothing it refuses is stored; the store commits
         it before the game changes, so nothing uncommitted is applied or announced.
 
-        :raises IllegalActionError: the engine (or the lobby, for a join) refuses it.
+        :raises TableRefusal: the table refuses it (the lobby, for a join or a revoke).
+        :raises IllegalActionError: the engine refuses it.
         :raises CommitError: the store failed; the game and every client are as before.
         """
         game = self._check(table, event)
@@ -441,7 +463,7 @@ class Manager:
         if table.damaged is not None:
             raise _damaged(table, event.seat)
         if event.version != table.version + 1:
-            raise IllegalActionError(
+            raise TableRefusal(
                 f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
             )
         if event.kind == "revoke":
@@ -452,7 +474,7 @@ class Manager:
                 or table.kinds[event.seat] != HUMAN
                 or table.names[event.seat] is not None
             ):
-                raise IllegalActionError(
+                raise TableRefusal(
                     "only the invite of an open seat can be revoked, before the game starts",
                     rule="revoke",
                     seat=event.seat,
@@ -464,13 +486,13 @@ class Manager:
                 or not 0 <= event.seat < table.seats
                 or table.names[event.seat] is not None
             ):
-                raise IllegalActionError("this seat is already taken", rule="join", seat=event.seat)
+                raise TableRefusal("this seat is already taken", rule="join", seat=event.seat)
             names = [event.value if seat == event.seat else name for seat, name in enumerate(table.names)]
             if all(name is not None for name in names):
                 return table.new_game([name or "?" for name in names])
             return None
         if table.game is None:
-            raise IllegalActionError(
+            raise TableRefusal(
                 "the game has not started: some seats are still open", rule="turn order", seat=event.seat
             )
         table.game.check_move(_move(event), event.seat)
