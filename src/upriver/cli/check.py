@@ -19,23 +19,21 @@ from rich.console import Console
 from upriver.cli.root import app
 from upriver.errors import RecordError
 from upriver.record import RecordRuleError, loads, replay
-from upriver.record.decoding import printable
+from upriver.record.decoding import clipped, printable
 from upriver.sheet import ScoreSheet
 
 __all__ = ["check"]
 
 RULE_BROKEN = 1
 NOT_A_RECORD = 2
-_MESSAGE = 300
-"""The most characters of the message after ``FILE: `` (the reader keeps within it already)."""
 
 
 def _fail(file: Path, message: str, code: int) -> typer.Exit:
-    """Print ``FILE: message`` as one bounded line on standard error; the exit to raise."""
-    message = printable(message)
-    if len(message) > _MESSAGE:
-        message = message[: _MESSAGE - 1] + "…"
-    typer.echo(f"{printable(str(file))}: {message}", err=True)
+    """Print ``FILE: message`` as one bounded line on standard error; the exit to raise.
+
+    The message is cut to :data:`upriver.record.decoding.MAX_MESSAGE`, the reader's own bound.
+    """
+    typer.echo(f"{printable(str(file))}: {clipped(printable(message))}", err=True)
     return typer.Exit(code=code)
 
 

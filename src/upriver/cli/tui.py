@@ -18,7 +18,7 @@ from upriver.actions import Phase
 from upriver.bots.hint import Hint
 from upriver.cards import Card, Suit
 from upriver.game import Game
-from upriver.legality import BidRestriction
+from upriver.legality import BidRestriction, spoken
 from upriver.rules import Bidding
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView
@@ -102,8 +102,8 @@ def bids_line(view: SeatView, restriction: BidRestriction | None = None) -> Text
 
 
 def forbidden_text(restriction: BidRestriction) -> str:
-    """The forbidden bids in words: ``2`` or ``0 or 1``."""
-    return " or ".join(str(bid) for bid in restriction.forbidden)
+    """The forbidden bids in words (:func:`upriver.legality.spoken`): ``2``, ``0 or 1``, ``0, 1 or 2``."""
+    return spoken(restriction.forbidden)
 
 
 def table_panel(view: SeatView) -> RenderableType:

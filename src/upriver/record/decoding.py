@@ -18,13 +18,26 @@ from collections.abc import Iterable
 from upriver.errors import RecordError
 from upriver.names import quoted
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "check_json", "decode", "kind", "printable", "shown"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "MAX_MESSAGE",
+    "check_json",
+    "clipped",
+    "decode",
+    "kind",
+    "printable",
+    "shown",
+]
 
 MAX_DEPTH = 32
 """The most lists and objects inside one another a record may hold (its own structure needs 4)."""
 
 MAX_DIGITS = 4300
 """The most digits a number may have: Python's own limit for reading whole numbers."""
+
+MAX_MESSAGE = 300
+"""The most characters of a message about a record (a breach, or why it is not one), after the file name."""
 
 _MAX_BITS = math.floor(MAX_DIGITS * math.log2(10))
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -52,6 +65,11 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def clipped(text: str) -> str:
+    """``text`` cut to :data:`MAX_MESSAGE` characters, its last one ``…`` when cut."""
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
 
 
 def shown(value: object) -> str:

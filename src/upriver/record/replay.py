@@ -7,20 +7,19 @@ import re
 from upriver.actions import Phase
 from upriver.errors import IllegalActionError
 from upriver.game import Game
+from upriver.record.decoding import clipped
 from upriver.record.model import Record, RecordRuleError, RoundRecord
 from upriver.rules import Bidding
 
 __all__ = ["replay"]
 
 _LONG_NUMBER = re.compile(r"\d{21,}")
-_MESSAGE = 300
-"""The most characters of a breach's message: the engine's sentence may hold a written number."""
 
 
 def _bounded(text: str) -> str:
-    """``text`` with each number of more than 20 digits shortened, and cut to :data:`_MESSAGE`."""
-    text = _LONG_NUMBER.sub(lambda found: f"{found[0][:8]}… ({len(found[0])} digits)", text)
-    return text if len(text) <= _MESSAGE else text[: _MESSAGE - 1] + "…"
+    """``text`` with each number of more than 20 digits shortened, and cut to
+    :data:`~upriver.record.decoding.MAX_MESSAGE` (the engine's sentence may hold a written number)."""
+    return clipped(_LONG_NUMBER.sub(lambda found: f"{found[0][:8]}… ({len(found[0])} digits)", text))
 
 
 def _breach(game: Game, number: int, seat: int | None, text: str, rule: str) -> RecordRuleError:
