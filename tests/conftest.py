@@ -29,6 +29,7 @@ from upriver import (
     Suit,
     TrumpLead,
 )
+from upriver.record import FORMAT
 
 
 def card(text: str) -> Card:
@@ -164,6 +165,27 @@ def custom_rules(draw: st.DrawFn, max_size: int = 4) -> Rules:
         return Rules(schedule=schedule, explicit_sizes=tuple(sizes), **options)
     peak = draw(st.integers(1, min(max_size, 51 // players)))
     return Rules(schedule=schedule, max_cards=peak, **options)
+
+
+def record_doc(**changes: Any) -> dict[str, Any]:
+    """A valid one-round record as decoded JSON, in canonical spelling (classic rules, schedule [1],
+    Ann Bob Cid Dee), with the top-level keys in ``changes`` replaced."""
+    base: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": {"preset": "classic", "schedule": [1]},
+        "players": ["Ann", "Bob", "Cid", "Dee"],
+        "rounds": [
+            {
+                "dealer": 0,
+                "hands": [["AS"], ["7H"], ["2C"], ["KD"]],
+                "turned": "QD",
+                "bids": [0, 1, 0, 1],
+                "plays": ["7H", "2C", "KD", "AS"],
+            }
+        ],
+    }
+    base.update(changes)
+    return base
 
 
 def fields_of(obj: object) -> dict[str, object]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import record_doc
 from upriver import PRESETS, Card, Game, Phase, Rules, Schedule, Suit, preset
 from upriver.errors import RecordError
 from upriver.record import (
@@ -65,26 +66,6 @@ def state(game: Game) -> dict[str, object]:
         "results": game.results,
         "totals": tuple(game.totals),
     }
-
-
-def doc(**changes: Any) -> dict[str, Any]:
-    """A valid one-round record (classic rules, schedule [1]) with some keys changed."""
-    base: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": {"preset": "classic", "schedule": [1]},
-        "players": list(NAMES),
-        "rounds": [
-            {
-                "dealer": 0,
-                "hands": [["AS"], ["7H"], ["2C"], ["KD"]],
-                "turned": "QD",
-                "bids": [0, 1, 0, 1],
-                "plays": ["7H", "2C", "KD", "AS"],
-            }
-        ],
-    }
-    base.update(changes)
-    return base
 
 
 # ------------------------------------------------------------------ round trips
@@ -185,7 +166,7 @@ def test_real_table_rounds_write_bids_and_tricks_without_cards() -> None:
 
 
 def test_reading_is_lenient_about_card_and_rule_spelling_and_writing_is_canonical() -> None:
-    data = doc(
+    data = record_doc(
         rules={
             "schedule": [1],
             "Bidding": "x",
@@ -220,7 +201,7 @@ def test_reading_is_lenient_about_card_and_rule_spelling_and_writing_is_canonica
 
 
 def test_absent_rule_keys_take_the_documented_defaults() -> None:
-    rules = parse_record(doc(rules={}, rounds=[])).rules
+    rules = parse_record(record_doc(rules={}, rounds=[])).rules
     assert json.loads(dumps(Record(rules=rules, players=tuple(NAMES), rounds=())))["rules"] == {
         "schedule": "up-down",
         "max_cards": 11,
@@ -234,14 +215,14 @@ def test_absent_rule_keys_take_the_documented_defaults() -> None:
 
 def test_preset_key_stands_for_the_preset_and_explicit_keys_override_it() -> None:
     rules = parse_record(
-        doc(rules={"preset": "countdown", "max_cards": 6, "dealer_bid": "free"}, rounds=[])
+        record_doc(rules={"preset": "countdown", "max_cards": 6, "dealer_bid": "free"}, rounds=[])
     ).rules
     assert rules == preset("countdown", 4, max_cards=6, dealer_bid=preset("classic", 4).dealer_bid)
     assert rules.hand_sizes[:2] == (6, 5)
 
 
 def test_unknown_keys_are_kept_when_a_record_is_rewritten() -> None:
-    data = doc(event="club night", started="2024-05-01T20:00")
+    data = record_doc(event="club night", started="2024-05-01T20:00")
     data["rules"]["house_note"] = "no reneging"
     data["rounds"][0]["comment"] = "Bob's lucky 7"
     written = json.loads(dumps(loads(json.dumps(data))))
@@ -252,7 +233,7 @@ def test_unknown_keys_are_kept_when_a_record_is_rewritten() -> None:
 
 
 def test_seed_extra_seeds_the_replayed_games_next_deals() -> None:
-    base = loads(json.dumps(doc(rules={"schedule": [1, 1]})))
+    base = loads(json.dumps(record_doc(rules={"schedule": [1, 1]})))
     seeded = Record(rules=base.rules, players=base.players, rounds=base.rounds, extras={"seed": 99})
     first, second = replay(seeded), replay(base, seed=99)
     first.deal()
@@ -261,7 +242,7 @@ def test_seed_extra_seeds_the_replayed_games_next_deals() -> None:
 
 
 def test_dump_and_load_use_utf8_files(tmp_path: Any) -> None:
-    record = parse_record(doc(players=["Åsa", "Bob", "Cid", "Dee"]))
+    record = parse_record(record_doc(players=["Åsa", "Bob", "Cid", "Dee"]))
     path = tmp_path / "game.json"
     dump(record, path)
     assert "Åsa" in path.read_text(encoding="utf-8")
@@ -272,23 +253,23 @@ def test_dump_and_load_use_utf8_files(tmp_path: Any) -> None:
 
 
 def _round(**changes: Any) -> dict[str, Any]:
-    return doc(rounds=[{**doc()["rounds"][0], **changes}])
+    return record_doc(rounds=[{**record_doc()["rounds"][0], **changes}])
 
 
 NOT_RECORDS: list[tuple[str, Any, str]] = [
     ("not an object", [1, 2], "record: a record must be a JSON object"),
-    ("unknown format", doc(format="upriver-record/9"), "format: unknown format 'upriver-record/9'"),
+    ("unknown format", record_doc(format="upriver-record/9"), "format: unknown format 'upriver-record/9'"),
     ("missing players", {"format": FORMAT, "rounds": []}, "record: missing key 'players'"),
-    ("missing bids", doc(rounds=[{"dealer": 0}]), "rounds[0]: missing key 'bids'"),
+    ("missing bids", record_doc(rounds=[{"dealer": 0}]), "rounds[0]: missing key 'bids'"),
     (
         "missing turned",
-        doc(rounds=[{k: v for k, v in doc()["rounds"][0].items() if k != "turned"}]),
+        record_doc(rounds=[{k: v for k, v in record_doc()["rounds"][0].items() if k != "turned"}]),
         "rounds[0]: missing key 'turned'",
     ),
-    ("players not a list", doc(players="Ann"), "players: players must be a list"),
+    ("players not a list", record_doc(players="Ann"), "players: players must be a list"),
     (
         "duplicate player",
-        doc(players=["Ann", "Bob", "Ann", "Dee"]),
+        record_doc(players=["Ann", "Bob", "Ann", "Dee"]),
         "players[2]: 'Ann' is already at the table as 'Ann' (seat 0); names must differ",
     ),
     ("bid as text", _round(bids=[0, "1", 0, 1]), "rounds[0].bids[1]: a bid must be a whole number"),
@@ -310,16 +291,16 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     ),
     (
         "unknown rule value",
-        doc(rules={"scoring": "golf"}),
+        record_doc(rules={"scoring": "golf"}),
         "rules.scoring: scoring must be one of 'ten-plus-bid', 'tricks-plus-ten', not 'golf'",
     ),
-    ("unknown preset", doc(rules={"preset": "bridge"}), "rules.preset: unknown preset 'bridge'"),
+    ("unknown preset", record_doc(rules={"preset": "bridge"}), "rules.preset: unknown preset 'bridge'"),
     (
         "simultaneous with hook",
-        doc(rules={"bidding": "simultaneous", "dealer_bid": "hook"}),
+        record_doc(rules={"bidding": "simultaneous", "dealer_bid": "hook"}),
         "rules.dealer_bid: simultaneous bidding",
     ),
-    ("too many cards", doc(rules={"max_cards": 13}), "rules.max_cards: 4 players × 13 cards"),
+    ("too many cards", record_doc(rules={"max_cards": 13}), "rules.max_cards: 4 players × 13 cards"),
     (
         "card dealt twice",
         _round(hands=[["AS"], ["7H"], ["as"], ["KD"]]),
@@ -328,7 +309,7 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     ("turned card also dealt", _round(turned="KD"), "rounds[0].turned: the turned card KD is also dealt"),
     (
         "plays without hands",
-        doc(rounds=[{"dealer": 0, "bids": [0, 0, 0, 0], "plays": ["AS"]}]),
+        record_doc(rounds=[{"dealer": 0, "bids": [0, 0, 0, 0], "plays": ["AS"]}]),
         "rounds[0].plays",
     ),
 ]
@@ -371,7 +352,7 @@ def two_card_round(**changes: Any) -> dict[str, Any]:
         "bids": [1, 1, 1, 0],
         "plays": ["3C", "KC", "QC", "7C", "4D", "5D", "9S", "AH"],
     }
-    return doc(rules={"preset": "classic", "schedule": [2]}, rounds=[{**entry, **changes}])
+    return record_doc(rules={"preset": "classic", "schedule": [2]}, rounds=[{**entry, **changes}])
 
 
 def test_the_story_record_itself_is_legal() -> None:
@@ -414,7 +395,7 @@ def test_dealer_who_does_not_overbid_is_refused() -> None:
 
 def test_wrong_dealer_for_a_later_round_is_refused() -> None:
     first = two_card_round()["rounds"][0]
-    data = doc(
+    data = record_doc(
         rules={"preset": "classic", "schedule": [2, 1]}, rounds=[first, {"dealer": 2, "bids": [None] * 4}]
     )
     error = breach(data)
@@ -423,13 +404,13 @@ def test_wrong_dealer_for_a_later_round_is_refused() -> None:
 
 
 def test_hand_of_the_wrong_size_for_the_schedule_is_refused() -> None:
-    error = breach(doc(rules={"schedule": [2]}))
+    error = breach(record_doc(rules={"schedule": [2]}))
     assert str(error).startswith("round 1, Ann: was dealt 1 cards; the schedule deals 2")
     assert error.rule == "hand size"
 
 
 def test_more_rounds_than_the_schedule_are_refused() -> None:
-    data = doc()
+    data = record_doc()
     data["rounds"].append({"dealer": 1, "bids": [None] * 4})
     error = breach(data)
     assert str(error) == "round 2, Bob: the schedule has only 1 rounds"
@@ -455,7 +436,7 @@ def test_null_turned_card_while_cards_remain_is_refused() -> None:
 
 def test_unfinished_round_followed_by_another_is_refused() -> None:
     first = two_card_round(plays=["3C"])["rounds"][0]
-    data = doc(
+    data = record_doc(
         rules={"preset": "classic", "schedule": [2, 1]}, rounds=[first, {"dealer": 1, "bids": [None] * 4}]
     )
     error = breach(data)
@@ -464,7 +445,9 @@ def test_unfinished_round_followed_by_another_is_refused() -> None:
 
 
 def test_score_only_tricks_that_do_not_add_up_are_refused() -> None:
-    data = doc(rules={"schedule": [3]}, rounds=[{"dealer": 0, "bids": [1, 1, 0, 0], "tricks": [1, 1, 0, 0]}])
+    data = record_doc(
+        rules={"schedule": [3]}, rounds=[{"dealer": 0, "bids": [1, 1, 0, 0], "tricks": [1, 1, 0, 0]}]
+    )
     error = breach(data)
     assert str(error) == "round 1: the tricks add up to 2 (Ann 1, Bob 1, Cid 0, Dee 0), but 3 were played"
     assert error.rule == "tricks add up"
@@ -472,7 +455,7 @@ def test_score_only_tricks_that_do_not_add_up_are_refused() -> None:
 
 
 def test_score_only_hook_bid_is_refused() -> None:
-    data = doc(
+    data = record_doc(
         rules={"schedule": [3], "dealer_bid": "hook"},
         rounds=[{"dealer": 0, "bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 0]}],
     )
@@ -508,13 +491,21 @@ def test_replayed_game_given_its_seed_deals_the_rounds_to_come_as_the_original_w
 # ------------------------------------------------------------------ hostile input (issue 11)
 
 HOSTILE_TEXT: list[tuple[str, str, str]] = [
-    ("4301-digit number", json.dumps(doc()).replace('"dealer": 0', '"dealer": ' + "9" * 4301), "4301 digits"),
-    ("NaN", json.dumps(doc()).replace('"dealer": 0', '"dealer": NaN'), "NaN is not JSON"),
-    ("Infinity", json.dumps(doc()).replace('"dealer": 0', '"dealer": -Infinity'), "-Infinity is not JSON"),
+    (
+        "4301-digit number",
+        json.dumps(record_doc()).replace('"dealer": 0', '"dealer": ' + "9" * 4301),
+        "4301 digits",
+    ),
+    ("NaN", json.dumps(record_doc()).replace('"dealer": 0', '"dealer": NaN'), "NaN is not JSON"),
+    (
+        "Infinity",
+        json.dumps(record_doc()).replace('"dealer": 0', '"dealer": -Infinity'),
+        "-Infinity is not JSON",
+    ),
     ("nested 100,000 deep", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
     (
         "duplicate key",
-        json.dumps(doc()).replace('"format"', '"players": ["Ann", "Bob", "Cid", "Eve"], "format"'),
+        json.dumps(record_doc()).replace('"format"', '"players": ["Ann", "Bob", "Cid", "Eve"], "format"'),
         "the key 'players' appears twice in one object",
     ),
 ]
@@ -533,7 +524,7 @@ def test_hostile_json_text_is_refused_as_not_json_this_reader_can_follow(text: s
 
 HUGE = "x" * 1_000_000
 HOSTILE_VALUES: list[tuple[str, Any, str]] = [
-    ("huge format", doc(format=HUGE), "format: unknown format 'xxxx"),
+    ("huge format", record_doc(format=HUGE), "format: unknown format 'xxxx"),
     ("huge card", _round(plays=["7H", HUGE, "KD", "AS"]), "rounds[0].plays[1]: unknown card 'xxxx"),
     (
         "huge card of spaces",
@@ -542,17 +533,21 @@ HOSTILE_VALUES: list[tuple[str, Any, str]] = [
     ),
     (
         "huge suit",
-        doc(rounds=[{"dealer": 0, "bids": [0] * 4, "trump": HUGE}]),
+        record_doc(rounds=[{"dealer": 0, "bids": [0] * 4, "trump": HUGE}]),
         "rounds[0].trump: unknown suit",
     ),
-    ("huge name", doc(players=["Ann", HUGE, "Cid", "Dee"]), "players[1]: a name may have at most 24"),
+    ("huge name", record_doc(players=["Ann", HUGE, "Cid", "Dee"]), "players[1]: a name may have at most 24"),
     ("huge dealer", _round(dealer=10**4000), "rounds[0].dealer: seat a number of about 4001 digits"),
     (
         "long list as dealer",
         _round(dealer=[0] * 10**6),
         "rounds[0].dealer: the dealer must be a whole number",
     ),
-    ("long list as format", doc(format=[[0] * 1000] * 1000), "format: unknown format a list: expected"),
+    (
+        "long list as format",
+        record_doc(format=[[0] * 1000] * 1000),
+        "format: unknown format a list: expected",
+    ),
     (
         "float dealer",
         _round(dealer=1.0),
@@ -567,27 +562,31 @@ HOSTILE_VALUES: list[tuple[str, Any, str]] = [
     ("negative dealer", _round(dealer=-1), "rounds[0].dealer: seat -1 does not exist"),
     (
         "name with a newline",
-        doc(players=["Ann", "Bob\n", "Cid\nDee", "Eve"]),
+        record_doc(players=["Ann", "Bob\n", "Cid\nDee", "Eve"]),
         "players[2]: a name may not hold",
     ),
     (
         "name with a surrogate",
-        doc(players=["Ann", "B\ud800b", "Cid", "Dee"]),
+        record_doc(players=["Ann", "B\ud800b", "Cid", "Dee"]),
         "players[1]: a name must be valid",
     ),
     (
         "name that is not text",
-        doc(players=["Ann", 7, "Cid", "Dee"]),
+        record_doc(players=["Ann", 7, "Cid", "Dee"]),
         "players[1]: a name must be text, not 7",
     ),
     (
         "name only spaces",
-        doc(players=["Ann", " ", "Cid", "Dee"]),
+        record_doc(players=["Ann", " ", "Cid", "Dee"]),
         "players[1]: a name must have at least one",
     ),
-    ("names alike but for case", doc(players=["Ann", "Bob", " bOB", "Dee"]), "players[2]: 'bOB' is already"),
-    ("huge rule value", doc(rules={"scoring": HUGE}), "rules.scoring: scoring must be one of"),
-    ("huge preset", doc(rules={"preset": HUGE}), "rules.preset: unknown preset"),
+    (
+        "names alike but for case",
+        record_doc(players=["Ann", "Bob", " bOB", "Dee"]),
+        "players[2]: 'bOB' is already",
+    ),
+    ("huge rule value", record_doc(rules={"scoring": HUGE}), "rules.scoring: scoring must be one of"),
+    ("huge preset", record_doc(rules={"preset": HUGE}), "rules.preset: unknown preset"),
 ]
 
 
@@ -604,26 +603,26 @@ def test_hostile_values_are_refused_with_one_bounded_line_quoting_an_excerpt(dat
 
 
 def test_names_are_read_trimmed_and_in_nfc_as_every_entry_point_reads_them() -> None:
-    record = parse_record(doc(players=["  Ann ", "A\u030asa", "Cid", "Dee"]))
+    record = parse_record(record_doc(players=["  Ann ", "A\u030asa", "Cid", "Dee"]))
     assert record.players == ("Ann", "\u00c5sa", "Cid", "Dee")
     assert json.loads(dumps(record))["players"] == ["Ann", "\u00c5sa", "Cid", "Dee"]
 
 
 def test_a_leading_byte_order_mark_is_read_past() -> None:
-    assert loads("\ufeff" + json.dumps(doc())) == loads(json.dumps(doc()))
+    assert loads("\ufeff" + json.dumps(record_doc())) == loads(json.dumps(record_doc()))
 
 
 def test_a_file_with_a_byte_order_mark_loads(tmp_path: Any) -> None:
     path = tmp_path / "game.json"
-    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(doc()).encode())
-    assert load(path) == loads(json.dumps(doc()))
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record_doc()).encode())
+    assert load(path) == loads(json.dumps(record_doc()))
 
 
 def test_an_extra_nested_more_than_32_deep_is_refused_with_its_path() -> None:
     with pytest.raises(RecordError) as caught:
-        loads(json.dumps(doc(note=[])).replace("[]", "[" * 900 + "]" * 900))
+        loads(json.dumps(record_doc(note=[])).replace("[]", "[" * 900 + "]" * 900))
     assert str(caught.value) == f"record.note{'[0]' * 31}: nested more than 32 deep"
-    parse_record(doc(note=json.loads("[" * 31 + "]" * 31)))
+    parse_record(record_doc(note=json.loads("[" * 31 + "]" * 31)))
 
 
 def test_a_breach_quoting_a_huge_number_is_one_bounded_line() -> None:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import upriver.cli.play
+from tests.conftest import record_doc
 from tests.test_web_api import Room
 from upriver import PRESETS, Game, Phase, Rules, Schedule, Suit, preset
 from upriver.cli import app
@@ -67,24 +68,6 @@ def random_game(rules: Rules, seed: int, moves: int | None = None, names: list[s
             game.play(rng.choice(game.legal_cards()))
         made += 1
     return game
-
-
-def story() -> dict[str, Any]:
-    """A valid one-round record in canonical spelling."""
-    return {
-        "format": FORMAT,
-        "rules": {"preset": "classic", "schedule": [1]},
-        "players": list(NAMES),
-        "rounds": [
-            {
-                "dealer": 0,
-                "hands": [["AS"], ["7H"], ["2C"], ["KD"]],
-                "turned": "QD",
-                "bids": [0, 1, 0, 1],
-                "plays": ["7H", "2C", "KD", "AS"],
-            }
-        ],
-    }
 
 
 # ------------------------------------------------------------------ the schema itself
@@ -281,8 +264,8 @@ def test_random_legal_games_under_random_presets_written_by_the_record_writer_al
 
 
 def changed(path: tuple[str | int, ...], value: object) -> dict[str, Any]:
-    """The story record with the value at ``path`` replaced (or removed, for ``...``)."""
-    document = copy.deepcopy(story())
+    """The :func:`record_doc` record with the value at ``path`` replaced (or removed, for ``...``)."""
+    document = copy.deepcopy(record_doc())
     here: Any = document
     for key in path[:-1]:
         here = here[key]
@@ -345,12 +328,12 @@ def test_the_schema_refuses_a_document_that_is_clearly_not_a_record(document: di
 
 
 def test_the_story_record_the_refusals_start_from_is_valid() -> None:
-    assert problems(story()) == []
-    loads(json.dumps(story()))
+    assert problems(record_doc()) == []
+    loads(json.dumps(record_doc()))
 
 
 def test_lenient_spellings_are_read_by_upriver_but_refused_by_the_canonical_schema_until_rewritten() -> None:
-    lenient = story()
+    lenient = record_doc()
     lenient["format"] = " UPRIVER-RECORD/1 "
     lenient["rules"] = {"preset": "classic", "schedule": [1], "dealer_bid": "HOOK", "scoring": "ten_plus_bid"}
     lenient["rounds"][0].update(
