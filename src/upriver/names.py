@@ -26,7 +26,15 @@ from collections.abc import Sequence
 
 from upriver.errors import UpriverError
 
-__all__ = ["MAX_NAME_LENGTH", "PlayerNameError", "check_names", "name_key", "player_name", "quoted"]
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "PlayerNameError",
+    "check_names",
+    "name_key",
+    "player_name",
+    "quoted",
+    "unique_name",
+]
 
 MAX_NAME_LENGTH = 24
 """The most characters a name may have: enough for "Grandma Åsa", short enough for a seat label."""
@@ -101,24 +109,39 @@ def name_key(name: str) -> str:
     return "".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
-def check_names(names: Sequence[object]) -> tuple[str, ...]:
-    """Every seat's name checked with :func:`player_name`, and no two alike.
+def unique_name(name: str, seat: int, taken: Sequence[str | None]) -> str:
+    """``name`` if no other seat's name in ``taken`` (seat by seat; ``None``: an open seat) is
+    alike (:func:`name_key`): names at one table differ in more than case and spaces.
 
-    :raises PlayerNameError: for the first name that may not be used, with its seat.
+    >>> unique_name("Cid", 2, ["Ann", None, None])
+    'Cid'
+
+    :raises PlayerNameError: (reason ``taken``, ``seat``) naming the seat that has it already.
     """
-    seen: dict[str, tuple[int, str]] = {}
-    cleaned: list[str] = []
-    for seat, value in enumerate(names):
-        name = player_name(value, seat)
-        key = name_key(name)
-        if key in seen:
-            first_seat, first = seen[key]
+    key = name_key(name)
+    for other, existing in enumerate(taken):
+        if other != seat and existing is not None and name_key(existing) == key:
             raise PlayerNameError(
-                f"{quoted(name)} is already at the table as {quoted(first)} (seat {first_seat}); "
+                f"{quoted(name)} is already at the table as {quoted(existing)} (seat {other}); "
                 "names must differ in more than case and spaces",
                 reason="taken",
                 seat=seat,
             )
-        seen[key] = (seat, name)
+    return name
+
+
+def check_names(names: Sequence[object]) -> tuple[str, ...]:
+    """Every seat's name checked with :func:`player_name`, and no two alike (:func:`unique_name`).
+
+    :raises PlayerNameError: for the first name that may not be used, with its seat.
+    """
+    seen: set[str] = set()
+    cleaned: list[str] = []
+    for seat, value in enumerate(names):
+        name = player_name(value, seat)
+        key = name_key(name)
+        if key in seen:  # a set first, so a long hostile list stays linear; unique_name words it
+            unique_name(name, seat, cleaned)
+        seen.add(key)
         cleaned.append(name)
     return tuple(cleaned)

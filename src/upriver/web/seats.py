@@ -21,7 +21,7 @@ import hmac
 import re
 from collections.abc import Sequence
 
-from upriver.names import PlayerNameError, name_key, player_name, quoted
+from upriver.names import PlayerNameError, player_name, quoted, unique_name
 
 __all__ = [
     "CLOSE_BAD_TOKEN",
@@ -42,7 +42,7 @@ _BOT_LABEL = re.compile(r"\(\s*[\w-]+\s*\)\s*$")
 
 def seat_name(value: object, seat: int, taken: Sequence[str | None], bot_kinds: Sequence[str]) -> str:
     """The name a person may take ``seat`` under: :func:`upriver.names.player_name`, unlike every
-    other name at the table (:func:`upriver.names.name_key`), and not looking like a bot's label
+    other name at the table (:func:`upriver.names.unique_name`), and not looking like a bot's label
     (a name ending in a parenthesised word, as "Dee (basic)").
 
     :raises PlayerNameError: why the name may not be used.
@@ -55,16 +55,7 @@ def seat_name(value: object, seat: int, taken: Sequence[str | None], bot_kinds: 
             reason="bot label",
             seat=seat,
         )
-    key = name_key(name)
-    for other, existing in enumerate(taken):
-        if other != seat and existing is not None and name_key(existing) == key:
-            raise PlayerNameError(
-                f"{quoted(name)} is already at the table as {quoted(existing)} (seat {other}); "
-                "names must differ in more than case and spaces",
-                reason="taken",
-                seat=seat,
-            )
-    return name
+    return unique_name(name, seat, taken)
 
 
 def derived_token(key: str, purpose: str, seat: int, version: int) -> str:
