@@ -43,6 +43,7 @@ from upriver.web.guard import (
     InputError,
     Limits,
     RateLimiter,
+    form_options,
     origin_allowed,
     read_body,
 )
@@ -71,6 +72,7 @@ def _refusal(message: str, status: int = 400, **data: object) -> JSONResponse:
 
 
 _NOT_RULES = ("seats", "name", "creator", "record")
+"""The keys of a create request that are not rule options (:func:`upriver.web.guard.form_options`)."""
 
 
 class CreateTable(AnyObject):
@@ -100,15 +102,6 @@ def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
             )
         if isinstance(value, dict | list) and len(str(value)) > 2000:
             raise InputError(f"'{key}' is too large to be a rule option", field=key)
-
-
-def rule_options(body: Mapping[str, object]) -> dict[str, object]:
-    """The rule options of a create request, spelled as in the game record (every key of the
-    body but seats, name, creator and record); a form's blank (``""``) means not given (``None``).
-
-    The engine (:meth:`Rules.from_options`) reads them and refuses unknown keys.
-    """
-    return {key: None if value == "" else value for key, value in body.items() if key not in _NOT_RULES}
 
 
 async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, conn: Connection) -> None:
@@ -315,7 +308,7 @@ def create_app(
     async def create_table(request: Request) -> JSONResponse:
         try:
             body = await read_body(request, CreateTable, limits)
-            options = rule_options(body.data())
+            options = form_options(body.data(), _NOT_RULES)
             _option_limits(options, limits)
         except InputError as error:
             return _refusal(str(error), error.status, field=error.field)

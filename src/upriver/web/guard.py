@@ -39,6 +39,7 @@ __all__ = [
     "Limits",
     "RateLimiter",
     "continuable_record",
+    "form_options",
     "guarded_record",
     "origin_allowed",
     "parse_json",
@@ -171,6 +172,19 @@ async def read_body(request: Request, model: type[Model], limits: Limits) -> Mod
 
 def _too_large(limits: Limits) -> str:
     return f"the request body is larger than this server's limit of {limits.body_bytes:,} bytes"
+
+
+def form_options(body: Mapping[str, object], not_options: Iterable[str]) -> dict[str, object]:
+    """The rule options of a request from a form: every key of ``body`` but ``not_options``,
+    spelled as in the game record, a blank field (``""``) meaning not given (``None``).
+
+    They are for :meth:`upriver.rules.Rules.from_options`, which refuses a key that is no option.
+
+    >>> form_options({"seats": ["human"], "preset": "", "dealer_bid": "hook"}, ("seats",))
+    {'preset': None, 'dealer_bid': 'hook'}
+    """
+    skip = frozenset(not_options)
+    return {key: None if value == "" else value for key, value in body.items() if key not in skip}
 
 
 def refusal(message: str, status: int = 400, **data: object) -> JSONResponse:

@@ -39,7 +39,15 @@ from upriver.names import PlayerNameError, check_names
 from upriver.record import RecordRuleError, dumps
 from upriver.rules import Rules, rules_catalogue
 from upriver.sheet import RowStatus
-from upriver.web.guard import AnyObject, InputError, Limits, RateLimiter, guarded_record, read_body
+from upriver.web.guard import (
+    AnyObject,
+    InputError,
+    Limits,
+    RateLimiter,
+    form_options,
+    guarded_record,
+    read_body,
+)
 from upriver.web.protocol import restriction_json, rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
@@ -79,13 +87,12 @@ SHEET_FIELDS = ("players", "dealer", "first_jack", "title", "version")
 
 def rules_from(body: Mapping[str, Any], players: int) -> Rules:
     """The request's rule options (every key but :data:`SHEET_FIELDS`) through
-    :meth:`Rules.from_options`, exactly as every adapter reads them; ``""`` is "not given".
+    :meth:`Rules.from_options`, read as the lobby's (:func:`upriver.web.guard.form_options`).
 
     :raises RulesError: as the engine refuses the combination (or a key that is no rule
         option, :data:`~upriver.rules.OPTION_NAMES`), naming the option at fault.
     """
-    options = {key: None if value == "" else value for key, value in body.items() if key not in SHEET_FIELDS}
-    return Rules.from_options(options, player_count=players)
+    return Rules.from_options(form_options(body, SHEET_FIELDS), player_count=players)
 
 
 def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, object]:
