@@ -41,7 +41,10 @@ from upriver.view import SeatView, TableView
 __all__ = ["Game", "Move"]
 
 Move = Card | int | str
-"""A move as :meth:`Game.move` takes it: a bid (``int``), a card, or a card's text (``"TH"``)."""
+"""A move as :meth:`Game.move` takes it: a bid (``int``), a card, or a card's text (``"TH"``).
+
+A bid is a Python ``int``: convert a NumPy integer with ``int()`` first.
+"""
 
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
@@ -254,11 +257,7 @@ class Game(GameState):
     def _bidder(self, seat: int | None) -> int:
         """The seat a bid is for, or raise if that seat may not bid now."""
         if self._phase is not Phase.BIDDING:
-            raise IllegalActionError(
-                f"{self._who(seat)}may not bid now: the game is {self._phase.value}",
-                rule="turn order",
-                seat=seat,
-            )
+            raise self._out_of_phase(seat, "bid")
         if seat is None:
             return self._to_act
         if not 0 <= seat < self._n:
@@ -276,11 +275,16 @@ class Game(GameState):
             )
         return seat
 
-    def _who(self, seat: int | None) -> str:
-        """The player's name and a space, for messages about a seat that may be unknown."""
-        if seat is None:
-            return "no one "
-        return f"{self.players[seat]} " if 0 <= seat < self._n else f"seat {seat} "
+    def _out_of_phase(self, seat: int | None, doing: str) -> IllegalActionError:
+        """The refusal of an action the phase does not allow, naming the seat (default: the seat to act)."""
+        actor = self.to_act if seat is None else seat
+        if actor is None:
+            who = "no one may"
+        else:
+            who = f"{self.players[actor] if 0 <= actor < self._n else f'seat {actor}'} may not"
+        return IllegalActionError(
+            f"{who} {doing} now: the game is {self._phase.value}", rule="turn order", seat=seat
+        )
 
     def legal_bids(self, seat: int | None = None) -> tuple[int, ...]:
         """The bids ``seat`` (default: the seat to act) may make now; empty if it may not bid."""
@@ -422,11 +426,7 @@ class Game(GameState):
             "follow suit" or "trump broken", and the facts of the refusal.
         """
         if self._phase is not Phase.PLAYING:
-            raise IllegalActionError(
-                f"{self._who(seat)}may not play a card now: the game is {self._phase.value}",
-                rule="turn order",
-                seat=seat,
-            )
+            raise self._out_of_phase(seat, "play a card")
         actor = self._to_act
         name = self.players[actor]
         if seat is not None and seat != actor:

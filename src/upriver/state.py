@@ -325,7 +325,10 @@ def _copier() -> Callable[[GameState], Any]:
     hints = GameState.__annotations__
     lines = ["def copy(self):", "    twin = new(type(self))"]
     for name in GameState.__slots__:
-        value = f"self.{name}.copy()" if hints[name].startswith("list[") else f"self.{name}"
+        is_list = hints[name].startswith("list[")
+        if is_list and "None" in hints[name].rsplit("]", 1)[-1]:
+            raise TypeError(f"GameState.{name}: a list slot that may be None is not copied by value")
+        value = f"self.{name}.copy()" if is_list else f"self.{name}"
         lines.append(f"    twin.{name} = {value}")
     lines.append("    return twin")
     namespace: dict[str, Any] = {"new": object.__new__}
