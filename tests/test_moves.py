@@ -32,7 +32,7 @@ def test_a_move_after_the_game_is_over_is_refused_without_naming_anyone() -> Non
     game = Game(preset("classic", player_count=4), seed=3)
     while not game.is_over:
         game.move(game.legal_bids()[0] if game.phase is Phase.BIDDING else game.legal_cards()[0])
-    with pytest.raises(IllegalActionError, match="^no one may bid now: the game is over$"):
+    with pytest.raises(IllegalActionError, match=r"^no one may bid now: the game is over$"):
         game.move(0)
     assert not game.can_move(0)
     assert not game.can_move("TH")
