@@ -188,6 +188,11 @@ def record_doc(**changes: Any) -> dict[str, Any]:
     return base
 
 
+def round_doc(**changes: Any) -> dict[str, Any]:
+    """:func:`record_doc` with the keys in ``changes`` replaced in its one round."""
+    return record_doc(rounds=[{**record_doc()["rounds"][0], **changes}])
+
+
 def fields_of(obj: object) -> dict[str, object]:
     """A frozen dataclass's fields by name."""
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
