@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from upriver import preset
 from upriver.keeper import KeptSheet
 from upriver.keeper.store import KeeperStore, StaleSheetError
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS
 from upriver.web.app import create_app
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -158,7 +159,9 @@ def test_a_first_jack_sheet_waits_for_the_jack(client: TestClient) -> None:
 
 
 def test_bad_starts_are_refused_with_a_reason(client: TestClient) -> None:
-    assert "3 to 8 players" in post(client, "/api/sheets", {"players": ["Ann", "Bob"]}, 400)["error"]
+    for names in (NAMES[: MIN_PLAYERS - 1], [f"P{i}" for i in range(MAX_PLAYERS + 1)]):
+        refused = post(client, "/api/sheets", {"players": names}, 400)
+        assert refused["error"] == f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
     assert (
         "most for 8 players is 6"
         in post(client, "/api/sheets", {"players": list("ABCDEFGH"), "max_cards": 9}, 400)["error"]

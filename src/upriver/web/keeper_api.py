@@ -37,7 +37,7 @@ from upriver.keeper import JACK_FROM, KeptSheet
 from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
 from upriver.names import PlayerNameError, check_names
 from upriver.record import RecordRuleError, dumps
-from upriver.rules import Rules, rules_catalogue
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_catalogue
 from upriver.sheet import RowStatus
 from upriver.web.guard import (
     AnyObject,
@@ -275,8 +275,10 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
             names = body.get("players")
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
                 raise _BadRequestError("'players' must be a list of names in seating order")
-            if not 3 <= len(names) <= 8:
-                raise _BadRequestError(f"a sheet is for 3 to 8 players, not {len(names)}")
+            if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:  # before the names: a long list is refused now
+                raise _BadRequestError(
+                    f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names):,}"
+                )
             names = list(check_names(names))
             if isinstance(body.get("title"), str) and len(body["title"]) > 80:
                 raise _BadRequestError(f"'title' has at most 80 characters, not {len(body['title']):,}")
