@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from upriver import Card, DealerBid, Game, Rules, Schedule, SeatView, preset
 from upriver.actions import BidAction, DealAction, PlayAction
 from upriver.arena.core import ArenaConfig, ArenaResult, run_arena
-from upriver.arena.match import GameResult, play_game, play_out
+from upriver.arena.match import GameResult, play_out
 from upriver.arena.openspiel import (
     Mirror,
     OpenSpielPlayer,
@@ -28,7 +28,6 @@ from upriver.arena.openspiel import (
     move_action,
     openspiel_rules,
 )
-from upriver.arena.report import dumps, output_stem, write_chart, write_json
 from upriver.arena.runner import run_games
 from upriver.arena.schedule import plan, rotations
 from upriver.arena.spec import ArenaError, BotPlayer, BotSpec, SeatPlayer, parse_spec
@@ -37,6 +36,8 @@ from upriver.bots import BOT_KINDS, Bot, make_bot
 from upriver.cards import DECK
 from upriver.cli import app
 from upriver.cli import arena as arena_cli
+
+assert arena_cli  # registers `arena` on the app, for the OpenSpiel tests' runs
 
 SHORT = preset("classic", 4, max_cards=3)
 """Six rounds of 1–3 cards: games fast enough for many tests."""
@@ -307,83 +308,6 @@ def test_ctrl_c_with_worker_processes_keeps_the_games_already_played() -> None:
     assert outcome.interrupted
     assert 2 <= len(outcome.results) < len(tasks)
     assert len({r.index for r in outcome.results}) == len(outcome.results)
-
-
-def test_the_command_reports_the_finished_games_after_ctrl_c(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    real = play_game
-    calls: list[int] = []
-
-    def flaky(task: Any) -> GameResult:
-        calls.append(task.index)
-        if len(calls) == 5:
-            raise KeyboardInterrupt
-        return real(task)
-
-    monkeypatch.setattr("upriver.arena.runner.play_game", flaky)
-    args = ["arena", "random", "basic", "--games", "10", "--seed", "1", "--jobs", "1"]
-    out = CliRunner().invoke(app, [*args, "--max-cards", "2", "--out", str(tmp_path), "--json"])
-    assert out.exit_code == arena_cli.INTERRUPTED
-    data = json.loads(out.stdout)
-    assert data["interrupted"] is True
-    assert data["games_played"] == 4
-    assert data["games_used"] == 4
-
-
-# ------------------------------------------------------- command and files
-
-
-def test_the_command_writes_json_and_png_and_prints_json_that_parses(tmp_path: Path) -> None:
-    args = ["arena", "random", "basic", "--games", "2", "--seed", "7", "--jobs", "1", "--max-cards", "2"]
-    out = CliRunner().invoke(app, [*args, "--out", str(tmp_path), "--json"])
-    assert out.exit_code == 0, out.output
-    data = json.loads(out.stdout)
-    assert data["format"] == "upriver-arena/1"
-    assert [row["bot"] for row in data["results"]] == ["random", "basic"]
-    assert data["rules"]["hand_sizes"] == [1, 2, 2, 1]
-    assert {"mean", "low", "high", "n"} <= set(data["results"][0]["points_per_game"])
-    assert len(data["games"]) == 2
-    written = sorted(path.name for path in tmp_path.iterdir())
-    assert written == ["random-vs-basic-s7-n2.json", "random-vs-basic-s7-n2.png"]
-    assert json.loads((tmp_path / written[0]).read_text()) == data
-    assert (tmp_path / written[1]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_the_command_prints_a_table_with_every_bot_and_their_difference(tmp_path: Path) -> None:
-    args = ["arena", "basic", "random", "--games", "4", "--seed", "2", "--jobs", "1", "--preset", "countdown"]
-    out = CliRunner().invoke(app, [*args, "--schedule", "3,2", "--out", str(tmp_path)])
-    assert out.exit_code == 0, out.output
-    assert "basic" in out.stdout
-    assert "random" in out.stdout
-    assert "basic − random:" in out.stdout
-    assert "points a game" in out.stdout
-
-
-def test_the_command_refuses_an_unknown_bot_naming_the_registered_kinds(tmp_path: Path) -> None:
-    out = CliRunner().invoke(app, ["arena", "random", "wizard", "--out", str(tmp_path)])
-    assert out.exit_code == 2
-    assert "unknown bot 'wizard'" in out.output
-    for kind in BOT_KINDS:
-        assert kind in out.output
-    assert not tmp_path.exists() or not any(tmp_path.iterdir())
-
-
-def test_the_command_needs_two_bots(tmp_path: Path) -> None:
-    out = CliRunner().invoke(app, ["arena", "basic", "--out", str(tmp_path)])
-    assert out.exit_code == 2
-    assert "at least two bots" in out.output
-
-
-def test_json_and_chart_are_written_where_asked(tmp_path: Path) -> None:
-    res = run_arena(ArenaConfig(bots=("random", "basic", "basic"), rules=SHORT, games=4, seed=1))
-    assert [bot.name for bot in res.summary.bots] == ["random", "basic", "basic#2"]
-    stem = output_stem(res)
-    assert stem == "random-vs-basic-vs-basic_2-s1-n4"
-    json_path = write_json(res, tmp_path / "deep" / f"{stem}.json")
-    png_path = write_chart(res, tmp_path / "deep" / f"{stem}.png")
-    assert json.loads(json_path.read_text()) == json.loads(dumps(res))
-    assert png_path.stat().st_size > 1000
 
 
 # ------------------------------------------------------------------- specs
