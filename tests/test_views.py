@@ -191,3 +191,17 @@ def test_view_of_a_seat_that_does_not_exist_is_refused() -> None:
     for seat in (-1, 4):
         with pytest.raises(ValueError, match=f"seat {seat} does not exist: seats are 0 to 3"):
             game.view(seat)
+
+
+def test_a_view_ranks_the_table_as_the_game_does_with_ties_sharing_a_place() -> None:
+    game = Game(preset("overbid", player_count=3), seed=5)
+    while not game.is_over:
+        game.move(game.legal_bids()[0] if game.phase is Phase.BIDDING else game.legal_cards()[0])
+        assert game.view(None).standings() == game.standings() == game.view(1).standings()
+    places = [place for place, _, _ in game.standings()]
+    totals = [total for _, _, total in game.standings()]
+    assert places[0] == 1
+    assert all(
+        p2 == p1 if t2 == t1 else p2 == i + 2
+        for i, (p1, p2, t1, t2) in enumerate(zip(places, places[1:], totals, totals[1:], strict=False))
+    )

@@ -16,6 +16,7 @@ from upriver.actions import (
     Trick,
     TricksAction,
     round_score,
+    standings_of,
 )
 from upriver.branch import InconsistentDealError, game_from_view
 from upriver.cards import DECK, Card, Rank, Suit
@@ -74,5 +75,6 @@ __all__ = [
     "game_from_view",
     "preset",
     "round_score",
+    "standings_of",
 ]
 __version__ = "0.1.0"

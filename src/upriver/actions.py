@@ -24,6 +24,7 @@ __all__ = [
     "Trick",
     "TricksAction",
     "round_score",
+    "standings_of",
 ]
 
 
@@ -113,3 +114,13 @@ def round_score(scoring: Scoring, bid: int, tricks: int) -> int:
     if scoring is Scoring.TEN_PLUS_BID:
         return 10 + bid if exact else 0
     return tricks + (10 if exact else 0)
+
+
+def standings_of(totals: tuple[int, ...] | list[int]) -> tuple[tuple[int, int, int], ...]:
+    """``(place, seat, total)`` from first to last; tied seats share a place (1, 1, 3)."""
+    order = sorted(range(len(totals)), key=lambda s: -totals[s])
+    rows: list[tuple[int, int, int]] = []
+    for i, seat in enumerate(order):
+        tied = rows and totals[seat] == rows[-1][2]
+        rows.append((rows[-1][0] if tied else i + 1, seat, totals[seat]))
+    return tuple(rows)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rich.table import Table
 from rich.text import Text
 
-from upriver.actions import Phase
+from upriver.actions import Phase, standings_of
 from upriver.cards import Suit
 from upriver.view import TableView
 
@@ -206,12 +206,7 @@ class ScoreSheet:
 
     def standings(self) -> tuple[tuple[int, int, int], ...]:
         """``(place, seat, total)`` from first to last; tied seats share a place (as ``Game.standings``)."""
-        order = sorted(range(len(self.totals)), key=lambda s: -self.totals[s])
-        rows: list[tuple[int, int, int]] = []
-        for i, seat in enumerate(order):
-            tied = rows and self.totals[seat] == rows[-1][2]
-            rows.append((rows[-1][0] if tied else i + 1, seat, self.totals[seat]))
-        return tuple(rows)
+        return standings_of(self.totals)
 
     @property
     def headline(self) -> str:

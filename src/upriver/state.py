@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from upriver.actions import Action, Phase, RoundResult, Trick
+from upriver.actions import Action, Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit, cards_in
 from upriver.rules import Rules, Scoring
 
@@ -307,13 +307,7 @@ class GameState:
 
     def standings(self) -> tuple[tuple[int, int, int], ...]:
         """``(place, seat, total)`` from first to last; tied seats share a place."""
-        totals = self._totals
-        order = sorted(range(self._n), key=lambda s: -totals[s])
-        rows: list[tuple[int, int, int]] = []
-        for i, seat in enumerate(order):
-            tied = rows and totals[seat] == rows[-1][2]
-            rows.append((rows[-1][0] if tied else i + 1, seat, totals[seat]))
-        return tuple(rows)
+        return standings_of(self._totals)
 
 
 def _copier() -> Callable[[GameState], Any]:

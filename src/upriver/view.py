@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from upriver.actions import Phase, RoundResult, Trick
+from upriver.actions import Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit
 from upriver.rules import Rules
 
@@ -53,6 +53,10 @@ class TableView:
     def player_count(self) -> int:
         """How many seats the table has."""
         return len(self.players)
+
+    def standings(self) -> tuple[tuple[int, int, int], ...]:
+        """``(place, seat, total)`` from first to last; tied seats share a place (as ``Game.standings``)."""
+        return standings_of(self.totals)
 
     @property
     def bidding_order(self) -> tuple[int, ...]:
