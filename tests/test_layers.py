@@ -22,14 +22,20 @@ CORE = (
     "upriver.view",
     "upriver.legality",
     "upriver.deal",
+    "upriver.branch",
+    "upriver.names",
     "upriver.record",
     "upriver.sheet",
+    "upriver.keeper",
     "upriver.bots",
     "upriver.fast",
 )
-"""The engine and what stands next to it (cards → rules → game → record/sheet → bots → fast)."""
+"""The engine and what stands next to it (cards → rules → game → record/sheet → bots → fast), with
+the names every entry point accepts and the score keeper (its SQLite store included: no web import)."""
 ADAPTERS = ("upriver.cli", "upriver.web", "upriver.rl", "upriver.pettingzoo", "upriver.arena")
 """What translates the engine for people and programs: the command line, the web, RL, the arena."""
+ENTRY = ("upriver", "upriver.__main__")
+"""The package's front door (core names only) and ``python -m upriver`` (the command line)."""
 
 
 def module_name(path: Path) -> str:
@@ -160,6 +166,15 @@ def test_the_core_imports_no_adapter() -> None:
         if within(target, ADAPTERS)
     ]
     assert wrong == []
+
+
+def test_every_module_is_core_or_adapter_so_none_escapes_the_layer_check() -> None:
+    unplaced = [name for name in MODULES if name not in ENTRY and not within(name, CORE + ADAPTERS)]
+    assert unplaced == []
+
+
+def test_the_package_root_imports_only_the_core() -> None:
+    assert [target for target in import_graph()["upriver"] if not within(target, CORE)] == []
 
 
 def test_the_cycle_finder_finds_a_cycle_through_three_modules() -> None:
