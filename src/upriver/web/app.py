@@ -46,6 +46,7 @@ from upriver.web.guard import (
     form_options,
     origin_allowed,
     read_body,
+    refusal,
 )
 from upriver.web.keeper_api import keeper_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
@@ -65,10 +66,6 @@ CLOSE_FULL = 4429
 def _options() -> dict[str, object]:
     """The rules catalogue the score keeper's form gets too, and the bot kinds for the seats."""
     return {**rules_catalogue(), "bots": list(BOT_KINDS)}
-
-
-def _refusal(message: str, status: int = 400, **data: object) -> JSONResponse:
-    return JSONResponse({"error": message, **data}, status_code=status)
 
 
 _NOT_RULES = ("seats", "name", "creator", "record")
@@ -231,7 +228,7 @@ class _Guard:
             await send(message)
 
         if scope["method"] not in ("GET", "HEAD", "OPTIONS") and not self._origin_ok(scope):
-            refused = _refusal(
+            refused = refusal(
                 "this request's origin may not change anything on this server "
                 "(a page of another site; see upriver serve --allow-origin)",
                 403,
@@ -311,9 +308,9 @@ def create_app(
             options = form_options(body.data(), _NOT_RULES)
             _option_limits(options, limits)
         except InputError as error:
-            return _refusal(str(error), error.status, field=error.field)
+            return refusal(str(error), error.status, field=error.field)
         if not creations.allow(_client(request)):
-            return _refusal(
+            return refusal(
                 f"this address created {limits.creations_per_minute} tables in the last minute, "
                 "this server's limit: wait a minute",
                 429,
@@ -324,13 +321,13 @@ def create_app(
                 name=body.name, seats=body.seats, options=options, creator=body.creator, record=body.record
             )
         except PlayerNameError as error:
-            return _refusal(f"your name: {error}", field="name")
+            return refusal(f"your name: {error}", field="name")
         except RulesError as error:
-            return _refusal(str(error), option=error.option)
+            return refusal(str(error), option=error.option)
         except CommitError as error:
-            return _refusal(str(error), 503)
+            return refusal(str(error), 503)
         except TableError as error:
-            return _refusal(str(error))
+            return refusal(str(error))
         return JSONResponse(
             {"table": table.id, "seat": body.creator, "token": token, "url": f"/t/{table.id}#token={token}"},
             status_code=201,
@@ -340,14 +337,14 @@ def create_app(
     async def export(table_id: str, token: str | None = None) -> Response:
         table = manager.tables.get(table_id)
         if table is None:
-            return _refusal("no such table", 404)
+            return refusal("no such table", 404)
         over = table.game is not None and table.game.is_over
         if not over and table.seat_of(token) is None:
-            return _refusal("while the game is on, only a player's link can export it", 403)
+            return refusal("while the game is on, only a player's link can export it", 403)
         try:
             text = manager.export(table, whole=over)
         except TableError as error:
-            return _refusal(str(error), 409)
+            return refusal(str(error), 409)
         headers = {"Content-Disposition": f'attachment; filename="upriver-{table_id}.json"'}
         return Response(text, media_type="application/json", headers=headers)
 

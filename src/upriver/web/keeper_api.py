@@ -47,6 +47,7 @@ from upriver.web.guard import (
     form_options,
     guarded_record,
     read_body,
+    refusal,
 )
 from upriver.web.protocol import restriction_json, rules_json
 
@@ -61,12 +62,8 @@ class _BadRequestError(Exception):
     """A request that is not what the API expects; the message says what is."""
 
 
-def _refusal(message: str, rule: str = "request", status: int = 400, **data: object) -> JSONResponse:
-    return JSONResponse({"error": message, "rule": rule, **data}, status_code=status)
-
-
 def _illegal(error: IllegalActionError) -> JSONResponse:
-    return _refusal(str(error), error.rule, seat=error.seat, facts=error.facts_json())
+    return refusal(str(error), rule=error.rule, seat=error.seat, facts=error.facts_json())
 
 
 def _int(value: object, what: str) -> int:
@@ -218,7 +215,7 @@ async def _body(request: Request, limits: Limits) -> dict[str, Any]:
 
 
 def _input(error: InputError) -> JSONResponse:
-    return _refusal(str(error), "request", error.status, field=error.field)
+    return refusal(str(error), error.status, rule="request", field=error.field)
 
 
 class KeeperRouter(APIRouter):
@@ -238,11 +235,11 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
     def too_many(request: Request) -> JSONResponse | None:
         if creations.allow(request.client.host if request.client is not None else "?"):
             return None
-        return _refusal(
+        return refusal(
             f"this address created {limits.creations_per_minute} sheets in the last minute, "
             "this server's limit: wait a minute",
-            "rate",
             429,
+            rule="rate",
         )
 
     router = KeeperRouter(store)
@@ -296,15 +293,15 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
         except InputError as error:
             return _input(error)
         except PlayerNameError as error:
-            return _refusal(str(error), "name", seat=error.seat, field="players")
+            return refusal(str(error), rule="name", seat=error.seat, field="players")
         except _BadRequestError as error:
-            return _refusal(str(error))
+            return refusal(str(error), rule="request")
         except RulesError as error:
-            return _refusal(str(error), "rules", option=error.option)
+            return refusal(str(error), rule="rules", option=error.option)
         except IllegalActionError as error:
             return _illegal(error)
         except ValueError as error:  # KeptSheet.start: a dealer that is no seat, or with first_jack
-            return _refusal(str(error), "dealer")
+            return refusal(str(error), rule="dealer")
         return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.post("/import")
@@ -318,23 +315,23 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
         except InputError as error:
             return _input(error)
         except _BadRequestError as error:
-            return _refusal(str(error))
+            return refusal(str(error), rule="request")
         except RecordError as error:
-            return _refusal(f"not a game record: {error}", "record")
+            return refusal(f"not a game record: {error}", rule="record")
         except RecordRuleError as error:
-            return _refusal(f"rule broken: {error}", error.rule)
+            return refusal(f"rule broken: {error}", rule=error.rule)
         return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.get("/shared/{share}")
     async def shared(share: str) -> JSONResponse:
         stored = store.load_shared(share)
         if stored is None:
-            return _refusal("no such sheet", "sheet", 404)
+            return refusal("no such sheet", 404, rule="sheet")
         return JSONResponse(sheet_json(stored, read_only=True))
 
     def _export(stored: StoredSheet | None, kind: str) -> Response:
         if stored is None:
-            return _refusal("no such sheet", "sheet", 404)
+            return refusal("no such sheet", 404, rule="sheet")
         if kind == "csv":
             text, media, ext = stored.sheet.to_csv(), "text/csv", "csv"
         else:
@@ -345,14 +342,14 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
     @api.get("/shared/{share}/{kind}")
     async def shared_export(share: str, kind: str) -> Response:
         if kind not in ("csv", "record"):
-            return _refusal("export as csv or record", "export", 404)
+            return refusal("export as csv or record", 404, rule="export")
         return _export(store.load_shared(share), kind)
 
     @api.get("/{sheet_id}")
     async def read(sheet_id: str) -> JSONResponse:
         stored = store.load(sheet_id)
         if stored is None:
-            return _refusal("no such sheet", "sheet", 404)
+            return refusal("no such sheet", 404, rule="sheet")
         return JSONResponse(sheet_json(stored))
 
     @api.get("/{sheet_id}/csv")
@@ -366,7 +363,7 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
     async def _apply(sheet_id: str, request: Request, action: Action) -> JSONResponse:
         stored = store.load(sheet_id)
         if stored is None:
-            return _refusal("no such sheet", "sheet", 404)
+            return refusal("no such sheet", 404, rule="sheet")
         try:
             body = await _body(request, limits)
             version = body.get("version")
@@ -378,11 +375,11 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
         except InputError as error:
             return _input(error)
         except _BadRequestError as error:
-            return _refusal(str(error))
+            return refusal(str(error), rule="request")
         except IllegalActionError as error:
             return _illegal(error)
         except StaleSheetError as error:
-            return _refusal(f"{error}; here is the latest", "stale", 409)
+            return refusal(f"{error}; here is the latest", 409, rule="stale")
         return JSONResponse(sheet_json(saved))
 
     @api.post("/{sheet_id}/rounds/{number}")
@@ -402,8 +399,8 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
     async def act(sheet_id: str, action: str, request: Request) -> JSONResponse:
         handler = ACTIONS.get(action)
         if handler is None:
-            return _refusal(
-                f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}", "request", 404
+            return refusal(
+                f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}", 404, rule="request"
             )
         return await _apply(sheet_id, request, handler)
 
