@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import socket
 import subprocess
@@ -22,7 +23,8 @@ from websockets.sync.client import connect
 from tests.live import free_port
 from tests.test_web_api import Room, create, manager_of
 from upriver.web.app import CLOSE_FULL, create_app
-from upriver.web.guard import Limits, RateLimiter
+from upriver.web.guard import RateLimiter
+from upriver.web.limits import Limits
 
 
 def app_client(db: Path, **limits: Any) -> TestClient:
@@ -157,3 +159,26 @@ def test_a_client_that_does_not_read_is_disconnected_and_others_are_served(tmp_p
     finally:
         server.kill()
         server.communicate()
+
+
+def test_upriver_serve_defaults_each_limit_from_limits_and_an_option_changes_only_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import upriver.web.app
+    from upriver.cli import app, serve  # noqa: F401  (importing serve registers its command)
+
+    built: list[Limits] = []
+
+    def fake_app(path: Path, *, bot_delay: float, limits: Limits, allowed_origins: Any) -> None:
+        built.append(limits)
+
+    monkeypatch.setattr(upriver.web.app, "create_app", fake_app)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    db = str(tmp_path / "t.db")
+    for args in ([], ["--max-spectators", "3", "--archive-after-days", "1"]):
+        result = CliRunner().invoke(app, ["serve", "--db", db, *args])
+        assert result.exit_code == 0, result.output
+    assert built == [Limits(), dataclasses.replace(Limits(), spectators=3, archive_after=24 * 3600.0)]

@@ -8,8 +8,13 @@ from typing import Annotated
 import typer
 
 from upriver.cli.root import app
+from upriver.web.limits import Limits
 
 __all__ = ["serve"]
+
+_DEFAULT = Limits()
+"""The limits' defaults, which each option below shows and keeps unless it is given."""
+_DAY = 24 * 3600.0
 
 
 def default_db() -> Path:
@@ -37,25 +42,28 @@ def serve(
             "(default: this server's own host and port, and its loopback names).",
         ),
     ] = None,
-    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes.")] = 1_000_000,
-    max_rounds: Annotated[int, typer.Option(help="Longest explicit schedule, in rounds.")] = 100,
+    max_body: Annotated[int, typer.Option(help="Largest request body, in bytes.")] = _DEFAULT.body_bytes,
+    max_rounds: Annotated[
+        int, typer.Option(help="Longest explicit schedule, in rounds.")
+    ] = _DEFAULT.schedule_rounds,
     creations_per_minute: Annotated[
         int, typer.Option(help="Tables (and, separately, sheets) one address may create per minute.")
-    ] = 30,
-    max_spectators: Annotated[int, typer.Option(help="Spectators of one table at once.")] = 50,
+    ] = _DEFAULT.creations_per_minute,
+    max_spectators: Annotated[
+        int, typer.Option(help="Spectators of one table at once.")
+    ] = _DEFAULT.spectators,
     outbox: Annotated[
         int, typer.Option(help="Messages queued for a client that does not read before it is disconnected.")
-    ] = 100,
+    ] = _DEFAULT.outbox,
     archive_after_days: Annotated[
         float, typer.Option(help="Days after its last move that a finished table is archived at start-up.")
-    ] = 7.0,
+    ] = _DEFAULT.archive_after / _DAY,
 ) -> None:
     """Serve the web game: create a table, invite friends, add bots, play in the browser."""
     # FastAPI and uvicorn load only here, so `upriver --help` and the other commands stay quick.
     import uvicorn
 
     from upriver.web.app import create_app
-    from upriver.web.guard import Limits
 
     path = db if db is not None else default_db()
     limits = Limits(
@@ -64,7 +72,7 @@ def serve(
         creations_per_minute=creations_per_minute,
         spectators=max_spectators,
         outbox=outbox,
-        archive_after=archive_after_days * 24 * 3600,
+        archive_after=archive_after_days * _DAY,
     )
     web = create_app(path, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or ())
     shown = f"[{host}]" if ":" in host else host

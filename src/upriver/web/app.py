@@ -41,7 +41,6 @@ from upriver.web.guard import (
     SECURITY_HEADERS,
     AnyObject,
     InputError,
-    Limits,
     RateLimiter,
     form_options,
     origin_allowed,
@@ -49,6 +48,7 @@ from upriver.web.guard import (
     refusal,
 )
 from upriver.web.keeper_api import keeper_router
+from upriver.web.limits import Limits
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.store import Store
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusal

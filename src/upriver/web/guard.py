@@ -8,15 +8,14 @@ recursion and 4,300-digit limits raise unhelpful errors) or the store (whose UTF
 encoding fails on a surrogate). A refusal is an :class:`InputError` that names the field
 at fault and what would be right, in the API's error shape ``{"error", "field"}``.
 
-:class:`Limits` holds the server's limits (``upriver serve`` sets them); :class:`RateLimiter`
-counts creations per client address; :func:`security_headers` and :func:`origin_allowed`
-are the browser-facing defences (see the README's "Security" section).
+:class:`~upriver.web.limits.Limits` holds the server's limits (``upriver serve`` sets them);
+:class:`RateLimiter` counts creations per client address; :data:`SECURITY_HEADERS` and
+:func:`origin_allowed` are the browser-facing defences (see the README's "Security" section).
 """
 
 from __future__ import annotations
 
 import collections
-import dataclasses
 import json
 import time
 from collections.abc import Iterable, Mapping
@@ -31,12 +30,12 @@ from upriver.actions import Phase
 from upriver.errors import RecordError
 from upriver.names import PlayerNameError, check_names, quoted
 from upriver.record import Record, RecordRuleError, loads, replay
+from upriver.web.limits import Limits
 
 __all__ = [
     "SECURITY_HEADERS",
     "AnyObject",
     "InputError",
-    "Limits",
     "RateLimiter",
     "continuable_record",
     "form_options",
@@ -48,24 +47,6 @@ __all__ = [
 ]
 
 Model = TypeVar("Model", bound=BaseModel)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Limits:
-    """The server's limits; each refusal says which was reached. Defaults are in the README."""
-
-    body_bytes: int = 1_000_000
-    """Largest HTTP request body (a whole game record is about 20 KB)."""
-    schedule_rounds: int = 100
-    """Longest explicit schedule (the longest any preset makes is 34 rounds)."""
-    creations_per_minute: int = 30
-    """Tables, and separately sheets, one client address may create per minute."""
-    spectators: int = 50
-    """Spectators connected to one table at once."""
-    outbox: int = 100
-    """Messages queued for a connection that does not read: one more and it is disconnected."""
-    archive_after: float = 7 * 24 * 3600.0
-    """Seconds after its last event that a finished table is archived (kept in the file, no longer loaded)."""
 
 
 class InputError(ValueError):

@@ -42,13 +42,13 @@ from upriver.sheet import RowStatus
 from upriver.web.guard import (
     AnyObject,
     InputError,
-    Limits,
     RateLimiter,
     form_options,
     guarded_record,
     read_body,
     refusal,
 )
+from upriver.web.limits import Limits
 from upriver.web.protocol import restriction_json, rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
