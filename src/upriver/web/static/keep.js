@@ -2,7 +2,7 @@
 // Every rule and every score comes from the server (the engine); this page only draws and asks.
 // The sheet itself is drawn by sheet.js, as on the table page.
 
-import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, suitText } from "./sheet.js";
+import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, suitText } from "./sheet.js";
 
 const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }));
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
@@ -17,25 +17,8 @@ let errorTimer = null;
 
 // ------------------------------------------------------------------ helpers
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "class") el.className = value;
-    else if (key === "text") el.textContent = value;
-    else if (key === "style") el.style.cssText = value; // the CSP allows the CSSOM, not style attributes
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-function fill(el, ...children) {
-  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
 
 function showError(message) {
@@ -110,7 +93,7 @@ async function loadSheet(url) {
   } catch (err) {
     const id = location.pathname.split("/").pop();
     if (err.status === 404) forget(id);
-    fill(app, h("h1", {}, "Sheet not found"), h("p", {}, err.message), h("a", { href: "/keep", class: "button" }, "All sheets"));
+    fill(app, el("h1", {}, "Sheet not found"), el("p", {}, err.message), el("a", { href: "/keep", class: "button" }, "All sheets"));
     return;
   }
   remember(sheet);
@@ -152,16 +135,16 @@ async function act(action, body = {}) {
 async function home() {
   document.title = "Score keeper · upriver";
   const options = await api("/api/sheets/options");
-  const list = h("ul", { class: "sheets", "aria-label": "Your sheets" });
+  const list = el("ul", { class: "sheets", "aria-label": "Your sheets" });
   const entries = Object.entries(known()).sort((a, b) => b[1].at - a[1].at);
   for (const [id, info] of entries) {
-    list.append(h("li", {}, h("a", { href: `/keep/${id}` },
-      h("strong", {}, info.title || "Untitled sheet"), " ", h("span", { class: "muted" }, info.players.join(", ")))));
+    list.append(el("li", {}, el("a", { href: `/keep/${id}` },
+      el("strong", {}, info.title || "Untitled sheet"), " ", el("span", { class: "muted" }, info.players.join(", ")))));
   }
   fill(app, 
-    h("h1", {}, "Score keeper"),
-    h("p", { class: "muted" }, "For a game with real cards: the sheet does the sums and the dealer's rule."),
-    entries.length ? h("section", { class: "card-box" }, h("h2", {}, "Carry on"), list) : null,
+    el("h1", {}, "Score keeper"),
+    el("p", { class: "muted" }, "For a game with real cards: the sheet does the sums and the dealer's rule."),
+    entries.length ? el("section", { class: "card-box" }, el("h2", {}, "Carry on"), list) : null,
     newSheetForm(options),
     importForm(),
   );
@@ -171,7 +154,7 @@ function playerInputs(box, count) {
   const now = [...box.querySelectorAll("input")].map((i) => i.value);
   box.replaceChildren();
   for (let i = 0; i < count; i++) {
-    box.append(h("label", {}, `Seat ${i + 1}`, h("input", {
+    box.append(el("label", {}, `Seat ${i + 1}`, el("input", {
       name: "player", value: now[i] ?? "", required: true, autocomplete: "off",
       "aria-label": `Player ${i + 1}`, placeholder: ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"][i],
     })));
@@ -179,40 +162,40 @@ function playerInputs(box, count) {
 }
 
 function newSheetForm(options) {
-  const seats = h("div", { class: "seats" });
+  const seats = el("div", { class: "seats" });
   let count = 4;
   playerInputs(seats, count);
-  const dealer = h("select", { name: "dealer", "aria-label": "First dealer" });
+  const dealer = el("select", { name: "dealer", "aria-label": "First dealer" });
   const refreshDealer = () => {
     const names = [...seats.querySelectorAll("input")].map((i, k) => i.value.trim() || `Seat ${k + 1}`);
     const chosen = dealer.value;
     dealer.replaceChildren(
-      h("option", { value: "" }, "The rules decide (first Jack, or left of the keeper)"),
-      h("option", { value: "jack" }, "Deal for the first Jack"),
-      ...names.map((n, k) => h("option", { value: String(k) }, `${n} deals first`)),
+      el("option", { value: "" }, "The rules decide (first Jack, or left of the keeper)"),
+      el("option", { value: "jack" }, "Deal for the first Jack"),
+      ...names.map((n, k) => el("option", { value: String(k) }, `${n} deals first`)),
     );
     dealer.value = [...dealer.options].some((o) => o.value === chosen) ? chosen : "";
   };
   refreshDealer();
   seats.addEventListener("input", refreshDealer);
-  const more = h("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, "+ player");
-  const fewer = h("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, "− player");
-  const select = (field, label, values) => h("label", {}, label, h("select", { name: field },
-    h("option", { value: "" }, "as the preset says"), ...values.map((v) => h("option", { value: v }, v))));
-  const form = h("form", { class: "card-box", "aria-label": "New sheet" },
-    h("h2", {}, "New sheet"),
-    h("label", {}, "Title (optional)", h("input", { name: "title", placeholder: "Friday at Ann's" })),
-    h("fieldset", {}, h("legend", {}, "Players in seating order, clockwise"), seats, h("div", { class: "row" }, fewer, more)),
-    h("label", {}, "Rules", h("select", { name: "preset" },
-      ...options.presets.map((p) => h("option", { value: p.name, selected: p.name === "countdown" }, `${p.name}: ${p.summary}`)))),
-    h("details", {}, h("summary", {}, "Rule options"),
-      h("label", {}, "Hand sizes", h("input", { name: "schedule", placeholder: "as the preset says; or up-down, down-up, or 1,2,3,2,1" })),
-      h("label", {}, "Most cards in a hand", h("input", { name: "max_cards", inputmode: "numeric", placeholder: "as the preset says" })),
+  const more = el("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, "+ player");
+  const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, "− player");
+  const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
+    el("option", { value: "" }, "as the preset says"), ...values.map((v) => el("option", { value: v }, v))));
+  const form = el("form", { class: "card-box", "aria-label": "New sheet" },
+    el("h2", {}, "New sheet"),
+    el("label", {}, "Title (optional)", el("input", { name: "title", placeholder: "Friday at Ann's" })),
+    el("fieldset", {}, el("legend", {}, "Players in seating order, clockwise"), seats, el("div", { class: "row" }, fewer, more)),
+    el("label", {}, "Rules", el("select", { name: "preset" },
+      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === "countdown" }, `${p.name}: ${p.summary}`)))),
+    el("details", {}, el("summary", {}, "Rule options"),
+      el("label", {}, "Hand sizes", el("input", { name: "schedule", placeholder: "as the preset says; or up-down, down-up, or 1,2,3,2,1" })),
+      el("label", {}, "Most cards in a hand", el("input", { name: "max_cards", inputmode: "numeric", placeholder: "as the preset says" })),
       select("bidding", "Bidding", options.rules.bidding),
       select("dealer_bid", "The dealer's bid", options.rules.dealer_bid),
       select("scoring", "Scoring", options.rules.scoring)),
-    h("label", {}, "First dealer", dealer),
-    h("button", { type: "submit", class: "primary" }, "Start the sheet"),
+    el("label", {}, "First dealer", dealer),
+    el("button", { type: "submit", class: "primary" }, "Start the sheet"),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -243,13 +226,13 @@ function newSheetForm(options) {
 }
 
 function importForm() {
-  const text = h("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": "Game record (JSON)" });
-  const file = h("input", { type: "file", accept: ".json,application/json", "aria-label": "Record file" });
+  const text = el("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": "Game record (JSON)" });
+  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": "Record file" });
   file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
-  const form = h("form", { class: "card-box", "aria-label": "Import a record" },
-    h("h2", {}, "Import a record"),
-    h("p", { class: "muted" }, "A game record (upriver check's format), e.g. a sheet exported before."),
-    file, text, h("button", { type: "submit" }, "Import"));
+  const form = el("form", { class: "card-box", "aria-label": "Import a record" },
+    el("h2", {}, "Import a record"),
+    el("p", { class: "muted" }, "A game record (upriver check's format), e.g. a sheet exported before."),
+    file, text, el("button", { type: "submit" }, "Import"));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -268,7 +251,7 @@ function importForm() {
 function render() {
   document.title = `${sheet.title || "Score sheet"} · upriver`;
   fill(app, 
-    h("h1", {}, sheet.title || "Score sheet", sheet.read_only ? h("span", { class: "muted" }, " (read-only)") : null),
+    el("h1", {}, sheet.title || "Score sheet", sheet.read_only ? el("span", { class: "muted" }, " (read-only)") : null),
     entryPanel(),
     standings(),
     sheetTable(),
@@ -281,18 +264,18 @@ function roundHead() {
   const c = sheet.current;
   const rounds = sheet.rules.hand_sizes.length;
   const cards = `${c.hand_size} card${c.hand_size === 1 ? "" : "s"}`;
-  return h("div", { class: "round-head", id: "round-head" },
-    h("div", { class: "big" }, `Round ${c.number} of ${rounds} · ${cards}`),
-    h("div", {}, h("strong", {}, name(c.dealer)), " deals · ", h("strong", {}, name(c.bidding_order[0])), " bids first"),
+  return el("div", { class: "round-head", id: "round-head" },
+    el("div", { class: "big" }, `Round ${c.number} of ${rounds} · ${cards}`),
+    el("div", {}, el("strong", {}, name(c.dealer)), " deals · ", el("strong", {}, name(c.bidding_order[0])), " bids first"),
   );
 }
 
 function trumpPicker() {
   const c = sheet.current;
   const pick = (code) => act("trump", { suit: code });
-  return h("div", { class: "row suits", role: "group", "aria-label": "Trump suit (optional)" },
-    h("span", { class: "muted" }, "Trump:"),
-    ...SUITS.map((s) => h("button", {
+  return el("div", { class: "row suits", role: "group", "aria-label": "Trump suit (optional)" },
+    el("span", { class: "muted" }, "Trump:"),
+    ...SUITS.map((s) => el("button", {
       type: "button", class: s.red ? "red" : "", "aria-label": `Trump ${s.name}`, "aria-pressed": String(c.trump === s.code),
       onclick: () => pick(c.trump === s.code ? null : s.code),
     }, s.symbol)),
@@ -300,34 +283,34 @@ function trumpPicker() {
 }
 
 function entryPanel() {
-  const box = h("section", { class: "card-box", id: "entry", "aria-label": "This round" });
+  const box = el("section", { class: "card-box", id: "entry", "aria-label": "This round" });
   if (sheet.phase === "jack") {
     box.append(
-      h("h2", {}, "Who deals first?"),
-      h("p", {}, `Deal cards face up, one at a time, starting with ${name(sheet.jack_from)} and going clockwise, until a Jack shows. Who got the first Jack?`),
-      h("div", { class: "row" }, ...(sheet.read_only ? [] : sheet.players.map((p, seat) =>
-        h("button", { type: "button", class: "primary", onclick: () => act("jack", { seat }) }, p)))),
+      el("h2", {}, "Who deals first?"),
+      el("p", {}, `Deal cards face up, one at a time, starting with ${name(sheet.jack_from)} and going clockwise, until a Jack shows. Who got the first Jack?`),
+      el("div", { class: "row" }, ...(sheet.read_only ? [] : sheet.players.map((p, seat) =>
+        el("button", { type: "button", class: "primary", onclick: () => act("jack", { seat }) }, p)))),
     );
     return box;
   }
   if (sheet.phase === "over") {
-    box.append(h("h2", {}, "Game over"), h("p", { class: "headline" }, sheet.sheet.headline));
+    box.append(el("h2", {}, "Game over"), el("p", { class: "headline" }, sheet.sheet.headline));
     return box;
   }
   if (sheet.phase === "flagged") {
     box.classList.add("flagbox");
     box.append(
-      h("h2", {}, `Round ${sheet.flag.round} needs fixing`),
-      h("p", {}, sheet.flag.message),
-      sheet.read_only ? null : h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, `Edit round ${sheet.flag.round}`),
-        h("button", { type: "button", onclick: () => act("undo") }, "Undo")),
+      el("h2", {}, `Round ${sheet.flag.round} needs fixing`),
+      el("p", {}, sheet.flag.message),
+      sheet.read_only ? null : el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, `Edit round ${sheet.flag.round}`),
+        el("button", { type: "button", onclick: () => act("undo") }, "Undo")),
     );
     return box;
   }
   box.append(roundHead());
   if (!sheet.read_only) box.append(trumpPicker());
-  else if (sheet.current.trump) box.append(h("div", {}, "Trump: ", suitText(sheet.current.trump)));
+  else if (sheet.current.trump) box.append(el("div", {}, "Trump: ", suitText(sheet.current.trump)));
   if (sheet.phase === "bidding") box.append(sheet.rules.bidding === "simultaneous" ? allBids() : nextBid());
   if (sheet.phase === "tricks") box.append(trickEntry());
   return box;
@@ -336,24 +319,24 @@ function entryPanel() {
 function bidsSoFar() {
   const c = sheet.current;
   const total = c.bids.reduce((a, b) => a + (b ?? 0), 0);
-  return h("div", { class: "bids-so-far", "aria-label": "Bids so far" },
-    ...c.bidding_order.map((seat) => h("span", { class: c.to_bid.includes(seat) ? "next" : "" },
+  return el("div", { class: "bids-so-far", "aria-label": "Bids so far" },
+    ...c.bidding_order.map((seat) => el("span", { class: c.to_bid.includes(seat) ? "next" : "" },
       `${name(seat)}: ${c.bids[seat] ?? "–"}`)),
-    h("span", { class: "muted" }, `total ${total} of ${c.hand_size}`));
+    el("span", { class: "muted" }, `total ${total} of ${c.hand_size}`));
 }
 
 function nextBid() {
   const c = sheet.current;
   const seat = c.to_bid[0];
-  const part = h("div", {}, bidsSoFar());
+  const part = el("div", {}, bidsSoFar());
   if (sheet.read_only) return part;
   const forbidden = c.restriction ? c.restriction.forbidden : [];
-  part.append(h("h2", { id: "bid-label" }, `${name(seat)}'s bid`));
-  const pad = h("div", { class: "pad", role: "group", "aria-labelledby": "bid-label" });
+  part.append(el("h2", { id: "bid-label" }, `${name(seat)}'s bid`));
+  const pad = el("div", { class: "pad", role: "group", "aria-labelledby": "bid-label" });
   for (let b = 0; b <= c.hand_size; b++) {
     const struck = forbidden.includes(b);
     // A struck-out bid can still be tapped: the server then refuses it and says why.
-    pad.append(h("button", {
+    pad.append(el("button", {
       type: "button", class: struck ? "forbidden" : "",
       "aria-label": struck ? `${b}, not allowed` : `${name(seat)} bids ${b}`,
       onclick: () => act("bid", { seat, bid: b }),
@@ -361,38 +344,38 @@ function nextBid() {
   }
   part.append(pad);
   if (c.restriction) {
-    part.append(h("p", { class: "reason", id: "forbidden-reason" },
+    part.append(el("p", { class: "reason", id: "forbidden-reason" },
       `${name(seat)} may not bid ${forbidden.join(" or ")}: ${c.restriction.reason}`));
   }
   return part;
 }
 
 function stepper(label, value, max, onchange) {
-  const out = h("output", { "aria-live": "polite", "aria-label": label }, value === null ? "–" : String(value));
+  const out = el("output", { "aria-live": "polite", "aria-label": label }, value === null ? "–" : String(value));
   const set = (v) => { onchange(v); };
-  return h("span", { class: "stepper" },
-    h("button", { type: "button", "aria-label": `${label}: fewer`, disabled: value === null || value <= 0,
+  return el("span", { class: "stepper" },
+    el("button", { type: "button", "aria-label": `${label}: fewer`, disabled: value === null || value <= 0,
       onclick: () => set(Math.max(0, (value ?? 0) - 1)) }, "−"),
     out,
-    h("button", { type: "button", "aria-label": `${label}: more`, disabled: value !== null && value >= max,
+    el("button", { type: "button", "aria-label": `${label}: more`, disabled: value !== null && value >= max,
       onclick: () => set(Math.min(max, (value ?? -1) + 1)) }, "+"));
 }
 
 function allBids() {
   const c = sheet.current;
-  const part = h("div", {});
-  if (sheet.read_only) { part.append(h("p", {}, "Bids are shown together once everyone has bid.")); return part; }
+  const part = el("div", {});
+  if (sheet.read_only) { part.append(el("p", {}, "Bids are shown together once everyone has bid.")); return part; }
   if (!draft || draft.kind !== "bids") draft = { kind: "bids", values: c.bids.map((b) => b) };
-  part.append(h("h2", {}, "Everyone's bid, shown together"));
+  part.append(el("h2", {}, "Everyone's bid, shown together"));
   c.bidding_order.forEach((seat) => {
     const entered = c.bids[seat] !== null;
-    part.append(h("div", { class: "stepper-row" }, h("span", {}, name(seat)),
-      entered ? h("strong", {}, String(c.bids[seat])) : stepper(`${name(seat)} bid`, draft.values[seat], c.hand_size,
+    part.append(el("div", { class: "stepper-row" }, el("span", {}, name(seat)),
+      entered ? el("strong", {}, String(c.bids[seat])) : stepper(`${name(seat)} bid`, draft.values[seat], c.hand_size,
         (v) => { draft.values[seat] = v; render(); })));
   });
   const ready = draft.values.every((v) => v !== null);
   const anyEntered = c.bids.some((b) => b !== null);
-  part.append(h("button", {
+  part.append(el("button", {
     type: "button", class: "primary", disabled: !ready,
     onclick: async () => {
       if (!anyEntered) return act("bids", { bids: draft.values });
@@ -406,30 +389,30 @@ function allBids() {
 
 function trickEntry() {
   const c = sheet.current;
-  const part = h("div", {});
-  if (sheet.read_only) { part.append(h("p", {}, "Waiting for the tricks taken.")); return part; }
+  const part = el("div", {});
+  if (sheet.read_only) { part.append(el("p", {}, "Waiting for the tricks taken.")); return part; }
   if (!draft || draft.kind !== "tricks") draft = { kind: "tricks", values: c.bids.map(() => 0) };
-  part.append(h("h2", {}, "Tricks taken"));
+  part.append(el("h2", {}, "Tricks taken"));
   c.bidding_order.forEach((seat) => {
-    part.append(h("div", { class: "stepper-row" },
-      h("span", {}, `${name(seat)} `, h("span", { class: "muted" }, `bid ${c.bids[seat]}`)),
+    part.append(el("div", { class: "stepper-row" },
+      el("span", {}, `${name(seat)} `, el("span", { class: "muted" }, `bid ${c.bids[seat]}`)),
       stepper(`${name(seat)} tricks`, draft.values[seat], c.hand_size, (v) => { draft.values[seat] = v; render(); })));
   });
   const sum = draft.values.reduce((a, b) => a + b, 0);
   part.append(
-    h("p", { class: `sum ${sum === c.hand_size ? "good" : "bad"}`, id: "trick-sum" }, `${sum} of ${c.hand_size} tricks`),
-    h("button", { type: "button", class: "primary", onclick: () => act("tricks", { tricks: draft.values }) }, "Save the tricks"),
+    el("p", { class: `sum ${sum === c.hand_size ? "good" : "bad"}`, id: "trick-sum" }, `${sum} of ${c.hand_size} tricks`),
+    el("button", { type: "button", class: "primary", onclick: () => act("tricks", { tricks: draft.values }) }, "Save the tricks"),
   );
   return part;
 }
 
 function standings() {
   const scored = sheet.sheet;
-  const box = h("section", { class: "card-box", "aria-label": "Standings" }, h("p", { class: "headline", id: "headline" }, scored.headline));
-  const list = h("ol", { class: "standings" });
+  const box = el("section", { class: "card-box", "aria-label": "Standings" }, el("p", { class: "headline", id: "headline" }, scored.headline));
+  const list = el("ol", { class: "standings" });
   for (const [place, seat, total] of scored.standings) {
-    list.append(h("li", { class: scored.leaders.includes(seat) ? "lead" : "" },
-      h("span", {}, `${place}. ${name(seat)}`), h("span", { "data-total": name(seat) }, String(total))));
+    list.append(el("li", { class: scored.leaders.includes(seat) ? "lead" : "" },
+      el("span", {}, `${place}. ${name(seat)}`), el("span", { "data-total": name(seat) }, String(total))));
   }
   box.append(list);
   return box;
@@ -437,42 +420,42 @@ function standings() {
 
 function sheetTable() {
   const scored = sheet.sheet;
-  const table = drawSheet(h("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit });
-  return h("section", { class: "card-box", "aria-label": "Score sheet" },
-    h("h2", {}, "Sheet"),
-    scored.rows.length ? h("div", { class: "sheet-wrap" }, table) : h("p", { class: "muted" }, "No round entered yet."),
-    h("p", { class: "muted" }, "Each player: bid/tricks +score, then the running total. Round: its cards and dealer."));
+  const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit });
+  return el("section", { class: "card-box", "aria-label": "Score sheet" },
+    el("h2", {}, "Sheet"),
+    scored.rows.length ? el("div", { class: "sheet-wrap" }, table) : el("p", { class: "muted" }, "No round entered yet."),
+    el("p", { class: "muted" }, "Each player: bid/tricks +score, then the running total. Round: its cards and dealer."));
 }
 
 function chart() {
   const scored = sheet.sheet;
   if (!scored.rows.some((row) => row.status === "scored")) return null;
   const svg = drawChart(document.createElementNS("http://www.w3.org/2000/svg", "svg"), scored, { colours: COLOURS });
-  return h("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
-    h("h2", {}, "Totals over the rounds"), svg, chartLegend(scored, { colours: COLOURS }));
+  return el("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
+    el("h2", {}, "Totals over the rounds"), svg, chartLegend(scored, { colours: COLOURS }));
 }
 
 function exportLinks(base) {
-  return h("div", { class: "row" },
-    h("a", { class: "button", href: `${base}/csv`, download: "" }, "Export CSV"),
-    h("a", { class: "button", href: `${base}/record`, download: "" }, "Export record"));
+  return el("div", { class: "row" },
+    el("a", { class: "button", href: `${base}/csv`, download: "" }, "Export CSV"),
+    el("a", { class: "button", href: `${base}/record`, download: "" }, "Export record"));
 }
 
 function exportsOnly() {
-  return h("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`));
+  return el("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`));
 }
 
 function actions() {
   const shareUrl = `${location.origin}/keep/view/${sheet.share}`;
-  const share = h("input", { readonly: true, value: shareUrl, id: "share-link", "aria-label": "Read-only link" });
-  return h("section", { class: "card-box", "aria-label": "Sheet actions" },
-    h("div", { class: "row" },
-      h("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, "↶ Undo last entry"),
-      h("button", { type: "button", onclick: () => openDealer() }, "Change first dealer")),
+  const share = el("input", { readonly: true, value: shareUrl, id: "share-link", "aria-label": "Read-only link" });
+  return el("section", { class: "card-box", "aria-label": "Sheet actions" },
+    el("div", { class: "row" },
+      el("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, "↶ Undo last entry"),
+      el("button", { type: "button", onclick: () => openDealer() }, "Change first dealer")),
     exportLinks(`/api/sheets/${sheet.id}`),
-    h("div", { class: "share" },
-      h("label", {}, "Read-only link to share", share),
-      h("button", { type: "button", onclick: async () => {
+    el("div", { class: "share" },
+      el("label", {}, "Read-only link to share", share),
+      el("button", { type: "button", onclick: async () => {
         share.select();
         try { await navigator.clipboard.writeText(shareUrl); showError("Link copied."); } catch { /* selected for copying by hand */ }
       } }, "Copy link")));
@@ -485,31 +468,31 @@ function openEdit(number) {
   if (!row) return;
   const tricksKnown = row.cells.every((c) => c.tricks !== null);
   const values = { bids: row.cells.map((c) => c.bid), tricks: tricksKnown ? row.cells.map((c) => c.tricks) : null };
-  const dialog = h("dialog", { "aria-label": `Edit round ${number}` });
+  const dialog = el("dialog", { "aria-label": `Edit round ${number}` });
   const draw = () => {
-    const body = h("div", {});
-    body.append(h("p", { class: "muted" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"}; ${name(row.dealer)} dealt.`));
+    const body = el("div", {});
+    body.append(el("p", { class: "muted" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"}; ${name(row.dealer)} dealt.`));
     sheet.players.forEach((p, seat) => {
-      body.append(h("div", { class: "stepper-row" }, h("strong", {}, p), h("span", {},
-        h("span", { class: "row" }, h("span", { class: "muted" }, "bid"),
+      body.append(el("div", { class: "stepper-row" }, el("strong", {}, p), el("span", {},
+        el("span", { class: "row" }, el("span", { class: "muted" }, "bid"),
           stepper(`${p} bid in round ${number}`, values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); })),
-        values.tricks ? h("span", { class: "row" }, h("span", { class: "muted" }, "took"),
+        values.tricks ? el("span", { class: "row" }, el("span", { class: "muted" }, "took"),
           stepper(`${p} tricks in round ${number}`, values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); })) : null)));
     });
     if (values.tricks) {
       const sum = values.tricks.reduce((a, b) => a + b, 0);
-      body.append(h("p", { class: `sum ${sum === row.hand_size ? "good" : "bad"}` }, `tricks: ${sum} of ${row.hand_size}`));
+      body.append(el("p", { class: `sum ${sum === row.hand_size ? "good" : "bad"}` }, `tricks: ${sum} of ${row.hand_size}`));
     }
     fill(dialog, 
-      h("h2", {}, `Edit round ${number}`),
-      h("p", { class: "muted" }, values.tricks ? "Each player's bid and the tricks they took." : "Each player's bid."),
+      el("h2", {}, `Edit round ${number}`),
+      el("p", { class: "muted" }, values.tricks ? "Each player's bid and the tricks they took." : "Each player's bid."),
       body,
-      h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", onclick: async () => {
+      el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", onclick: async () => {
           const ok = await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks });
           if (ok) { dialog.close(); dialog.remove(); }
         } }, "Save the round"),
-        h("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
+        el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
   };
   draw();
   document.body.append(dialog);
@@ -517,15 +500,15 @@ function openEdit(number) {
 }
 
 function openDealer() {
-  const dialog = h("dialog", { "aria-label": "Change the first dealer" });
+  const dialog = el("dialog", { "aria-label": "Change the first dealer" });
   dialog.append(
-    h("h2", {}, "Who dealt the first round?"),
-    h("p", { class: "muted" }, "Every round's dealer follows; rounds the change makes illegal are flagged for fixing."),
-    h("div", { class: "row" }, ...sheet.players.map((p, seat) => h("button", {
+    el("h2", {}, "Who dealt the first round?"),
+    el("p", { class: "muted" }, "Every round's dealer follows; rounds the change makes illegal are flagged for fixing."),
+    el("div", { class: "row" }, ...sheet.players.map((p, seat) => el("button", {
       type: "button", "aria-pressed": String(sheet.first_dealer === seat),
       onclick: async () => { if (await act("dealer", { seat })) { dialog.close(); dialog.remove(); } },
     }, p))),
-    h("div", { class: "row" }, h("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
+    el("div", { class: "row" }, el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
   document.body.append(dialog);
   dialog.showModal();
 }

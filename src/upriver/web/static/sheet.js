@@ -21,7 +21,11 @@ const SVG = "http://www.w3.org/2000/svg";
   document.head.append(link);
 })();
 
-function el(tag, attrs = {}, ...children) {
+/**
+ * A new element: `attrs` (on… listeners, class, style through the CSSOM, the rest as attributes;
+ * null, undefined and false left out) and `children` (nodes or text). The keeper's page uses it too.
+ */
+export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
