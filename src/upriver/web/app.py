@@ -262,9 +262,9 @@ def create_app(
 ) -> FastAPI:
     """The web app over the tables stored in ``db_path``; bots wait ``bot_delay`` seconds before a move.
 
-    ``limits`` are the server's limits (default :class:`Limits`); ``allowed_origins`` the
-    origins (``https://cards.example:8443``) whose pages may change state, besides none:
-    empty means this server's own host and port, and its loopback equivalents.
+    ``limits`` are the server's limits (default :class:`Limits`). ``allowed_origins`` lists the
+    origins (``https://cards.example:8443``) whose pages may change state; empty means this
+    server's own host and port and its loopback names.
     """
     limits = limits or Limits()
     store = Store(db_path)

@@ -53,8 +53,6 @@ from upriver.web.protocol import restriction_json, rules_json
 
 __all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
 
-"""The rules of a sheet that names no preset: seeds 001/003/004, the most common table."""
-
 STATIC = Path(__file__).parent / "static"
 
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from upriver.actions import Phase, Trick
-from upriver.cards import DECK, Card, Rank, Suit
+from upriver.cards import DECK, Rank, Suit
 from upriver.errors import IllegalActionError
 from upriver.game import Game, Move
 from upriver.legality import BidRestriction
@@ -51,9 +51,7 @@ from upriver.web.guard import AnyObject, InputError, parse_json
 __all__ = [
     "ClientMessage",
     "ProtocolError",
-    "card_label",
     "error_message",
-    "game_state",
     "parse_client",
     "restriction_json",
     "rules_json",
@@ -210,12 +208,7 @@ def error_message(
     )
 
 
-def card_label(card: Card) -> str:
-    """A card in words for screen readers: ``Queen of hearts``, ``10 of clubs``."""
-    return _LABELS[card]
-
-
-_LABELS = {
+_LABELS = {  # each card in words for screen readers: "Queen of hearts", "10 of clubs"
     card: f"{_RANK_WORDS.get(card.rank, str(card.rank.value))} of {card.suit.name.lower()}" for card in DECK
 }
 
@@ -334,29 +327,10 @@ def seat_part(game: Game, view: TableView) -> dict[str, object]:
     }
 
 
-def sheet_part(game: Game, view: TableView) -> dict[str, object]:
+def sheet_part(view: TableView) -> dict[str, object]:
     """The score sheet as the viewer of ``view`` may see it (a :class:`TableView`: a spectator).
 
     It is :meth:`ScoreSheet.from_view` of ``view`` as :meth:`ScoreSheet.to_json`, the shape the
-    score keeper sends too; ``game`` is not consulted, so the sheet shows nothing ``view`` hides.
+    score keeper sends too; built from the view alone, it shows nothing ``view`` hides.
     """
     return ScoreSheet.from_view(view).to_json()
-
-
-def game_state(
-    game: Game,
-    view: TableView,
-    *,
-    kinds: Sequence[str],
-    with_sheet: bool = True,
-) -> dict[str, object]:
-    """The ``game`` part of a seat's state message, built from ``view`` (a :class:`TableView`: a spectator).
-
-    ``game`` is consulted only for the engine's reasons about this seat's own moves and for
-    the score sheet as this seat may see it; every card and bid shown comes from ``view``.
-    """
-    state = table_part(game, view, kinds=kinds)
-    state.update(seat_part(game, view))
-    if with_sheet:
-        state["sheet"] = sheet_part(game, view)
-    return state

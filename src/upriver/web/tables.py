@@ -214,7 +214,7 @@ class Table:
         rounds = len(view.history)
         sheet = ""
         if conn.sheet_sent != rounds:
-            sheet = ',"sheet":' + _encode(protocol.sheet_part(game, view))
+            sheet = ',"sheet":' + _encode(protocol.sheet_part(view))
             conn.sheet_sent = rounds
         return f'{head},"lobby":{lobby},"game":{{{self._shared},{own}{sheet}}}}}'
 
@@ -297,9 +297,8 @@ class Manager:
                 raise TableError(str(error)) from None
             bot_names = list(loads(base).players)
         else:
-            Rules.from_options(
-                options, player_count=count
-            )  # refuse impossible rules now, not at the last join
+            # Refuse impossible rules now, not at the last join.
+            Rules.from_options(options, player_count=count)
         # Bots sit down at once; people take their seats by joining (the creator at creation).
         names = [None if kind == HUMAN else f"{bot_names[seat]} ({kind})" for seat, kind in enumerate(kinds)]
         name = seat_name(name, creator, names, list(BOT_KINDS))  # raises PlayerNameError
@@ -488,9 +487,8 @@ class Manager:
             ):
                 raise TableRefusal("this seat is already taken", rule="join", seat=event.seat)
             names = [event.value if seat == event.seat else name for seat, name in enumerate(table.names)]
-            if all(name is not None for name in names):
-                return table.new_game([name or "?" for name in names])
-            return None
+            seated = [name for name in names if name is not None]
+            return table.new_game(seated) if len(seated) == table.seats else None
         if table.game is None:
             raise TableRefusal(
                 "the game has not started: some seats are still open", rule="turn order", seat=event.seat
