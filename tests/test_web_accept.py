@@ -271,7 +271,7 @@ def test_a_spectator_is_sent_the_table_view_with_no_hand_and_no_hidden_bid(
     last = view.last_trick
     assert last is not None
     assert state["game"]["last_trick"] == {
-        "cards": [[seat, str(card)] for seat, card in last.plays],
+        "plays": [[seat, str(card)] for seat, card in last.plays],
         "winner": last.winner,
     }
 

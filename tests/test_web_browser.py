@@ -147,6 +147,12 @@ def test_one_person_plays_a_whole_short_game_against_three_bots_by_clicking(
     assert moves == 3 + 1 + 2 + 1  # a bid a round, then the cards of rounds of 1, 2 and 1
     expect(page.locator("#sheet tbody tr")).to_have_count(3)
     expect(page.locator("#chart polyline")).to_have_count(4)
+    # The last trick's box shows its plays (seat and card), each card once, in the order played.
+    last = live.game(table_id).last_trick
+    assert last is not None
+    shown = page.locator("#last-trick figure .card")
+    expect(shown).to_have_count(4)
+    assert [c.get_attribute("data-card") for c in shown.all()] == [str(card) for _seat, card in last.plays]
     shot(page, "03-final-standings")
 
 

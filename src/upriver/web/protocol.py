@@ -17,6 +17,8 @@ Server → client, each with ``v``, the table's state version (the number of eve
   (a spectator's from ``game.view(None)``: no hand, no hidden bid). A seat that bids last
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
   allows, the totals, and the reason in words. A damaged table's ``lobby`` says so in ``damaged``.
+  The trick on the table (``trick``) and the last one (``last_trick``: ``plays`` and ``winner``)
+  are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
   A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
   seat's invite link stops working and this token (held only by that person's pages) opens it.
 - ``{"type": "error", "v": …, "id": …, "rule": …, "seat": …, "facts": {…}, "message": …}`` — a
@@ -230,7 +232,7 @@ def _suit(suit: Suit | None) -> str | None:
 def _trick(trick: Trick | None) -> dict[str, object] | None:
     if trick is None:
         return None
-    return {"cards": [[seat, str(card)] for seat, card in trick.plays], "winner": trick.winner}
+    return {"plays": [[seat, str(card)] for seat, card in trick.plays], "winner": trick.winner}
 
 
 def _bid_options(view: SeatView) -> list[dict[str, object]]:

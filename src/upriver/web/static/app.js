@@ -103,7 +103,7 @@ function receive(message) {
 
 // A trick just completed: keep it on the table a moment before the next lead.
 function noticeTrick(game) {
-  const key = game.last_trick ? JSON.stringify(game.last_trick.cards) : null;
+  const key = game.last_trick ? JSON.stringify(game.last_trick.plays) : null;
   if (state && state.game && key && key !== seenTrick && game.trick.length === 0) {
     holdUntil = Date.now() + TRICK_HOLD_MS;
     setTimeout(render, TRICK_HOLD_MS + 20);
@@ -203,7 +203,7 @@ function renderGame(game) {
 
   // The trick: the one being played, or for a moment the one just finished.
   const holding = Date.now() < holdUntil && game.trick.length === 0 && game.last_trick;
-  const shown = holding ? game.last_trick.cards : game.trick;
+  const shown = holding ? game.last_trick.plays : game.trick;
   $("trick").replaceChildren(
     ...shown.map(([seat, card]) => {
       const i = (seat - base + n) % n;
@@ -295,7 +295,7 @@ function renderLastTrick(game) {
   $("last-trick").replaceChildren(
     ...(last
       ? [
-          ...last.cards.map(([seat, card]) => {
+          ...last.plays.map(([seat, card]) => {
             const wrap = document.createElement("figure");
             wrap.append(cardFace(card));
             const cap = document.createElement("figcaption");
