@@ -209,7 +209,9 @@ def test_a_lone_surrogate_in_a_join_name_is_refused_and_the_socket_lives(
     )
     guest.state()
     guest.ws.send_text('{"type": "join", "name": "Bea\\ud800"}')
-    assert guest.error()["rule"] in ("json", "name")
+    error = guest.error()  # pydantic-core's reader refuses the surrogate before any name rule sees it
+    assert error["rule"] == "json"
+    assert "surrogate" in error["message"]
     assert table.names[1] is None
     guest.send(type="join", name="Bea")
     assert guest.state()["lobby"]["seats"][1]["name"] == "Bea"
