@@ -418,7 +418,8 @@ def test_a_message_for_another_seat_is_refused(client: TestClient, stack: Any) -
     seat = room.game.awaiting[0]
     other = (seat + 1) % 4
     room.clients[other].send(type="bid", bid=0, v=room.table.version, id="steal", seat=seat)
-    assert room.clients[other].error()["rule"] == "seat"
+    error = room.clients[other].error()
+    assert (error["rule"], error["seat"]) == ("seat", other)
     assert room.game.bids == (None,) * 4
 
 

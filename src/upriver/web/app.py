@@ -174,6 +174,7 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
                 "seat",
                 f"this connection holds seat {seat}'s token, not seat {message.seat}'s",
                 message.id,
+                seat=seat,
             )
         )
         return

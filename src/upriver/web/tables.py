@@ -57,15 +57,10 @@ class TableError(Exception):
 
 
 class TableRefusal(TableError):  # noqa: N818  # a refusal, not a fault: its rule says which
-    """A message the table refuses before the engine sees it (nothing changed): a damaged table,
-    a replayed or stale action, an event out of order, a seat that cannot be taken or revoked,
-    a name that may not sit down, a stored event that is no move.
-
-    ``rule`` names the table's rule (``"damaged"``, ``"duplicate"``, ``"stale"``, ``"order"``,
-    ``"join"``, ``"revoke"``, ``"name"``, ``"event"``, ``"turn order"`` before the game starts),
-    spelled as the WebSocket's error replies write it; ``seat`` the seat concerned (or ``None``).
-    The engine's own refusals stay :class:`~upriver.errors.IllegalActionError`.
-    """
+    """What the table refuses before the engine sees it; nothing changed. ``rule`` as the WebSocket's
+    error reply spells it (``damaged``, ``duplicate``, ``stale``, ``order``, ``join``, ``revoke``,
+    ``name``, ``event``; ``turn order`` before the start), ``seat`` the seat concerned or ``None``.
+    The engine's refusals stay :class:`~upriver.errors.IllegalActionError`."""
 
     def __init__(self, message: str, *, rule: str, seat: int | None = None) -> None:
         super().__init__(message)
