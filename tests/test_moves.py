@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from upriver import Card, Game, IllegalActionError, Phase, preset
+from upriver import Game, IllegalActionError, Phase, PlayAction, preset
 
 
 def test_an_int_is_a_bid_and_card_text_is_a_play() -> None:
@@ -15,8 +15,8 @@ def test_an_int_is_a_bid_and_card_text_is_a_play() -> None:
     card = game.legal_cards()[0]
     assert game.can_move(str(card).lower())
     action = game.move(str(card).lower())
+    assert isinstance(action, PlayAction)
     assert action.card is card
-    assert isinstance(action.card, Card)
 
 
 def test_a_card_during_the_bidding_is_refused_naming_the_seat_to_act() -> None:
