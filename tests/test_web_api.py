@@ -23,7 +23,7 @@ from upriver.game import Game
 from upriver.record import loads
 from upriver.web.app import create_app
 from upriver.web.protocol import ClientMessage
-from upriver.web.tables import Manager, Table, TableRefusal
+from upriver.web.tables import Manager, Table, TableRefusalError
 
 HUMANS4 = ["human"] * 4
 
@@ -480,11 +480,11 @@ def test_the_tables_own_refusals_are_table_refusals_and_the_engines_stay_illegal
     manager = manager_of(client)
     seat = room.game.awaiting[0]
     stale = ClientMessage("bid", id="x1", v=room.table.version + 5, bid=0)
-    with pytest.raises(TableRefusal) as refused:
+    with pytest.raises(TableRefusalError) as refused:
         manager.act(room.table, seat, stale)
     assert (refused.value.rule, refused.value.seat) == ("stale", seat)
     assert not isinstance(refused.value, IllegalActionError)
-    with pytest.raises(TableRefusal) as refused:
+    with pytest.raises(TableRefusalError) as refused:
         manager.join(room.table, seat, "Zed")
     assert refused.value.rule == "join"
     too_many = ClientMessage("bid", id="x2", v=room.table.version, bid=3)

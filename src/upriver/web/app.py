@@ -51,7 +51,7 @@ from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.store import Store
-from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusal
+from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
 
 __all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "create_app"]
 
@@ -193,7 +193,7 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
                 table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts_json()
             )
         )
-    except TableRefusal as error:  # the table's: stale, duplicate, a seat that cannot be taken, …
+    except TableRefusalError as error:  # the table's: stale, duplicate, a seat that cannot be taken, …
         conn.push(protocol.error_message(table.version, error.rule, str(error), message.id, seat=error.seat))
         if error.rule == "stale":
             conn.refresh()

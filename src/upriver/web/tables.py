@@ -42,7 +42,7 @@ from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, derived_token, same_token, seat_name
 from upriver.web.store import Event, Store
 
-__all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusal"]
+__all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
 
 log = logging.getLogger("upriver.web")
 
@@ -56,7 +56,7 @@ class TableError(Exception):
     """A request about tables that cannot be met; the message says why."""
 
 
-class TableRefusal(TableError):  # noqa: N818  # a refusal, not a fault: its rule says which
+class TableRefusalError(TableError):
     """What the table refuses before the engine sees it; nothing changed. ``rule`` as the WebSocket's
     error reply spells it (``damaged``, ``duplicate``, ``stale``, ``order``, ``join``, ``revoke``,
     ``name``, ``event``; ``turn order`` before the start), ``seat`` the seat concerned or ``None``.
@@ -218,8 +218,8 @@ def _encode(data: object) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-def _damaged(table: Table, seat: int | None) -> TableRefusal:
-    return TableRefusal(
+def _damaged(table: Table, seat: int | None) -> TableRefusalError:
+    return TableRefusalError(
         f"this table is damaged and accepts no moves: {table.damaged}", rule="damaged", seat=seat
     )
 
@@ -233,7 +233,7 @@ def _event(version: int, seat: int, move: Move, client_id: str | None) -> Event:
 def _move(event: Event) -> Move:
     """The move a stored ``bid`` or ``play`` event holds, for the engine to check and make.
 
-    :raises TableRefusal: a stored bid that is not a whole number, or an unknown kind.
+    :raises TableRefusalError: a stored bid that is not a whole number, or an unknown kind.
     """
     if event.kind == "play":
         return event.value
@@ -242,7 +242,7 @@ def _move(event: Event) -> Move:
             return int(event.value)
         except ValueError:
             pass
-    raise TableRefusal(
+    raise TableRefusalError(
         f"a stored {event.kind} of {event.value!r} is not a move", rule="event", seat=event.seat
     )
 
@@ -331,7 +331,7 @@ class Manager:
             for event in self.store.events(row.id):
                 try:
                     self._apply(table, event, self._check(table, event))
-                except (TableRefusal, IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
+                except (TableRefusalError, IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
                     self._damage(table, event, error)
                     break
             if self.archive_after is not None and table.game is not None and table.game.is_over:
@@ -363,42 +363,42 @@ class Manager:
         """Take ``seat`` under ``name`` from ``conn``, which then holds the seat's new token; any
         other connection still holding the seat's invite is closed.
 
-        :raises TableRefusal: the seat cannot be taken, or (rule ``name``) not under this name.
+        :raises TableRefusalError: the seat cannot be taken, or (rule ``name``) not under this name.
         """
         try:
             name = seat_name(name, seat, table.names, list(BOT_KINDS))
         except PlayerNameError as error:
-            raise TableRefusal(str(error), rule="name", seat=seat) from None
+            raise TableRefusalError(str(error), rule="name", seat=seat) from None
         self._accept(table, Event(table.version + 1, "join", seat, name, None), joiner=conn)
 
     def revoke(self, table: Table, by: int, seat: int) -> None:
         """The creator (``by``) gives open ``seat`` a new invite; the old link opens nothing.
 
-        :raises TableRefusal: (rule ``revoke``) not the creator, or not an open invited seat.
+        :raises TableRefusalError: (rule ``revoke``) not the creator, or not an open invited seat.
         """
         if by != table.creator:
-            raise TableRefusal("only the table's creator can revoke an invite", rule="revoke", seat=by)
+            raise TableRefusalError("only the table's creator can revoke an invite", rule="revoke", seat=by)
         if table.seat_key is None:
-            raise TableRefusal("this table is older than revocable invites", rule="revoke", seat=by)
+            raise TableRefusalError("this table is older than revocable invites", rule="revoke", seat=by)
         self._accept(table, Event(table.version + 1, "revoke", seat, "", None))
 
     def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
 
-        :raises TableRefusal: the move is stale or replayed, or the game has not started; nothing changed.
+        :raises TableRefusalError: the move is stale or replayed, or the game has not started; nothing changed.
         :raises IllegalActionError: the engine refuses the move; nothing changed.
         :raises CommitError: the store failed; nothing changed.
         """
         if table.damaged is not None:
             raise _damaged(table, seat)
         if table.game is None:
-            raise TableRefusal(
+            raise TableRefusalError(
                 "the game has not started: some seats are still open", rule="turn order", seat=seat
             )
         if message.id is not None and message.id in table.seen[seat]:
-            raise TableRefusal(f"message {message.id!r} was already received", rule="duplicate", seat=seat)
+            raise TableRefusalError(f"message {message.id!r} was already received", rule="duplicate", seat=seat)
         if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
-            raise TableRefusal(
+            raise TableRefusalError(
                 f"this {message.type} was made against state {message.v}, but the table is at "
                 f"{table.version}: look again and choose",
                 rule="stale",
@@ -412,7 +412,7 @@ class Manager:
         The engine checks the event first, so nothing it refuses is stored; the store commits
         it before the game changes, so nothing uncommitted is applied or announced.
 
-        :raises TableRefusal: the table refuses it (the lobby, for a join or a revoke).
+        :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
         :raises IllegalActionError: the engine refuses it.
         :raises CommitError: the store failed; the game and every client are as before.
         """
@@ -457,7 +457,7 @@ class Manager:
         if table.damaged is not None:
             raise _damaged(table, event.seat)
         if event.version != table.version + 1:
-            raise TableRefusal(
+            raise TableRefusalError(
                 f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
             )
         if event.kind == "revoke":
@@ -468,7 +468,7 @@ class Manager:
                 or table.kinds[event.seat] != HUMAN
                 or table.names[event.seat] is not None
             ):
-                raise TableRefusal(
+                raise TableRefusalError(
                     "only the invite of an open seat can be revoked, before the game starts",
                     rule="revoke",
                     seat=event.seat,
@@ -480,12 +480,12 @@ class Manager:
                 or not 0 <= event.seat < table.seats
                 or table.names[event.seat] is not None
             ):
-                raise TableRefusal("this seat is already taken", rule="join", seat=event.seat)
+                raise TableRefusalError("this seat is already taken", rule="join", seat=event.seat)
             names = [event.value if seat == event.seat else name for seat, name in enumerate(table.names)]
             seated = [name for name in names if name is not None]
             return table.new_game(seated) if len(seated) == table.seats else None
         if table.game is None:
-            raise TableRefusal(
+            raise TableRefusalError(
                 "the game has not started: some seats are still open", rule="turn order", seat=event.seat
             )
         table.game.check_move(_move(event), event.seat)
