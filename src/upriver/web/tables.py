@@ -331,7 +331,13 @@ class Manager:
             for event in self.store.events(row.id):
                 try:
                     self._apply(table, event, self._check(table, event))
-                except (TableRefusalError, IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
+                except (
+                    TableRefusalError,
+                    IllegalActionError,
+                    RulesError,
+                    RecordError,
+                    RecordRuleError,
+                ) as error:
                     self._damage(table, event, error)
                     break
             if self.archive_after is not None and table.game is not None and table.game.is_over:
@@ -385,7 +391,8 @@ class Manager:
     def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
 
-        :raises TableRefusalError: the move is stale or replayed, or the game has not started; nothing changed.
+        :raises TableRefusalError: the move is stale or replayed, or the game has not started;
+            nothing changed.
         :raises IllegalActionError: the engine refuses the move; nothing changed.
         :raises CommitError: the store failed; nothing changed.
         """
@@ -396,7 +403,9 @@ class Manager:
                 "the game has not started: some seats are still open", rule="turn order", seat=seat
             )
         if message.id is not None and message.id in table.seen[seat]:
-            raise TableRefusalError(f"message {message.id!r} was already received", rule="duplicate", seat=seat)
+            raise TableRefusalError(
+                f"message {message.id!r} was already received", rule="duplicate", seat=seat
+            )
         if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
             raise TableRefusalError(
                 f"this {message.type} was made against state {message.v}, but the table is at "
