@@ -183,3 +183,18 @@ def test_keep_lists_and_refuses_to_resume_a_sheet_it_cannot_read(tmp_path: Path)
         f"Error: sheet {sheet_id} cannot be opened: players[1]: 'ann' is already at the table as "
         "'Ann' (seat 0); names must differ in more than case and spaces"
     ]
+
+
+def test_the_web_answers_a_sheet_it_cannot_read_with_409_and_the_reason(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from upriver.web.app import create_app
+
+    path = tmp_path / "db.sqlite3"
+    sheet_id = _store_with_names_written_before_they_were_checked(path, ["Ann", "ann", "Bob", "Cid"])
+    with TestClient(create_app(path)) as client:
+        for url in (f"/api/sheets/{sheet_id}", f"/api/sheets/shared/{_share_of(path, sheet_id)}"):
+            answer = client.get(url)
+            assert answer.status_code == 409
+            assert answer.json()["rule"] == "unreadable sheet"
+            assert "names must differ" in answer.json()["error"]

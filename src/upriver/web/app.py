@@ -34,6 +34,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RulesError
+from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import rules_catalogue
 from upriver.web import protocol
@@ -286,6 +287,12 @@ def create_app(
     app.state.limits = limits
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(keeper_router(db_path, limits))  # the score keeper: /keep and /api/sheets
+
+    @app.exception_handler(UnreadableSheetError)
+    async def unreadable_sheet(request: Request, error: UnreadableSheetError) -> JSONResponse:
+        # A sheet stored before its names or rules were checked: say why instead of a 500.
+        return refusal(str(error), status=409, rule="unreadable sheet")
+
     app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins))
 
     @app.get("/", include_in_schema=False)
