@@ -6,6 +6,8 @@ from :mod:`upriver.game` so that the state machine reads as the rules of play.
 
 from __future__ import annotations
 
+# The C generator behind random.Random, without its Python-level seed(): for an int seed it
+# gives the same stream, so every seed deals the cards it always dealt, and records replay.
 from _random import Random
 from collections.abc import Sequence
 
