@@ -309,11 +309,9 @@ class Rules:
             )
         found = _preset_named(name)
         kept = found.options.get("dealer_bid", DealerBid.FREE)
-        hooked = isinstance(kept, DealerBid) and kept is not DealerBid.FREE
-        if hooked and fields.get("bidding") is Bidding.SIMULTANEOUS and "dealer_bid" not in fields:
-            raise _simultaneous_refusal(
-                _choice(DealerBid, kept, "dealer_bid"), option="bidding", preset=found
-            )
+        simultaneous = fields.get("bidding") is Bidding.SIMULTANEOUS and "dealer_bid" not in fields
+        if simultaneous and isinstance(kept, DealerBid) and kept is not DealerBid.FREE:
+            raise _simultaneous_refusal(kept, option="bidding", preset=found)
         return found.rules(player_count, **fields)
 
     def options(self) -> dict[str, object]:
