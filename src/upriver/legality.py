@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError
+from upriver.names import quoted
 from upriver.rules import DealerBid
 
 __all__ = ["BidRestriction", "check_trick_counts", "spoken"]
@@ -108,16 +109,19 @@ def check_trick_counts(round_number: int, players: Sequence[str], size: int, tri
         raise IllegalActionError(
             f"round {round_number} needs trick counts for {len(players)} players, not {len(tricks)}",
             rule="tricks",
+            facts={"round": round_number, "counts": len(tricks)},
         )
     for seat, count in enumerate(tricks):
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= size:
             raise IllegalActionError(
-                f"{players[seat]} cannot take {count!r} tricks: from 0 to {size} in this round",
+                f"{players[seat]} cannot take {quoted(count)} tricks: from 0 to {size} in this round",
                 rule="tricks",
                 seat=seat,
+                facts={"round": round_number, "tricks": count, "hand_size": size},
             )
     if sum(tricks) != size:
         raise IllegalActionError(
             f"round {round_number}: the tricks add up to {sum(tricks)}, but {size} were played",
             rule="tricks add up",
+            facts={"round": round_number, "total": sum(tricks), "hand_size": size},
         )
