@@ -273,3 +273,25 @@ def test_a_damaged_table_says_why_and_offers_no_move(tmp_path: Path, browser: Br
     finally:
         context.close()
         second.stop()
+
+
+def test_each_opponent_shows_its_cards_left_face_down_and_the_leader_is_marked(
+    live: LiveServer, page: Page
+) -> None:
+    # This page's seat deals, so seat 1 leads and this seat plays last to the first trick.
+    body = live.create(seats=["human", "random", "random", "random"], schedule=[3], first_dealer="chosen")
+    page.goto(live.url + body["url"])
+    page.locator("#bids button.playable").first.click()
+    expect(page.locator("#trick .card")).to_have_count(3)
+    game = live.game(body["table"])
+    assert game.leader == 1
+    assert len(game.trick) == 3
+    for seat in (1, 2, 3):
+        backs = page.locator(f"#seats .seat[data-seat='{seat}'] .backs")
+        expect(backs).to_have_attribute("data-count", "2")  # three cards dealt, one on the table
+        expect(backs.locator(".back")).to_have_count(2)
+    expect(page.locator("#seats .seat[data-seat='0'] .backs")).to_have_count(0)  # this hand is face up
+    expect(page.locator("#seats .seat .badge.leader")).to_have_count(1)
+    expect(page.locator("#seats .seat[data-seat='1'] .badge.leader")).to_be_visible()
+    expect(page.locator("#trick .card.led")).to_have_attribute("data-card", str(game.trick[0][1]))
+    shot(page, "09-backs-and-leader")

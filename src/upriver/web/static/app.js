@@ -18,6 +18,7 @@ let waiting = false; // an action was sent and its answer has not come yet
 let holdUntil = 0;
 let seenTrick = null;
 let shownRound = null;
+let heldTurned; // the turn-up shown with the trick being played, kept while that trick is held
 
 // ------------------------------------------------------------------ cards
 
@@ -167,8 +168,6 @@ function renderLobby() {
 }
 
 function renderGame(game) {
-  const mySeat = state.seat;
-  const n = game.players.length;
   const trumpName = game.trump ? SUITS[game.trump][1] : "none";
   $("round-info").textContent = game.over
     ? `Game over after ${game.rounds} rounds`
@@ -177,53 +176,183 @@ function renderGame(game) {
   $("export").hidden = !token && !game.over;
   $("export").href = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 
-  // Seats around the felt; this page's seat at the bottom, the next seat (its left) on the left.
-  const base = mySeat === null ? 0 : mySeat;
-  const seats = [];
-  for (let i = 0; i < n; i++) {
-    const seat = (base + i) % n;
-    const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
-    const div = document.createElement("div");
-    div.className = "seat";
-    if (game.awaiting.includes(seat) && !game.over) div.classList.add("to-act");
-    if (seat === mySeat) div.classList.add("me");
-    div.style.left = `${50 + 38 * Math.cos(angle)}%`;
-    div.style.top = `${50 + 40 * Math.sin(angle)}%`;
-    const bid = game.bids[seat];
-    const bidText = bid === null ? "–" : bid;
-    const dealer = seat === game.dealer ? ' <span class="dealer" title="dealer">D</span>' : "";
-    div.innerHTML = `<div class="who"></div>${dealer}<div class="nums">bid ${bidText} · took ${game.tricks_won[seat]} · ${game.totals[seat]} pts</div>`;
-    div.querySelector(".who").textContent = name(game, seat) + (seat === mySeat ? " (you)" : "");
-    div.setAttribute("aria-label", `${name(game, seat)}: bid ${bidText}, took ${game.tricks_won[seat]}, ${game.totals[seat]} points`);
-    seats.push(div);
-  }
-  $("seats").replaceChildren(...seats);
-
-  $("turned").replaceChildren(game.turned ? cardFace(game.turned) : document.createTextNode("no trump"));
-
-  // The trick: the one being played, or for a moment the one just finished.
   const holding = Date.now() < holdUntil && game.trick.length === 0 && game.last_trick;
-  const shown = holding ? game.last_trick.plays : game.trick;
-  $("trick").replaceChildren(
-    ...shown.map(([seat, card]) => {
-      const i = (seat - base + n) % n;
-      const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
-      const face = cardFace(card);
-      face.classList.add("played");
-      if (holding && seat === game.last_trick.winner) face.classList.add("winner");
-      face.style.left = `${50 + 28 * Math.cos(angle)}%`;
-      face.style.top = `${50 + 26 * Math.sin(angle)}%`;
-      face.setAttribute("aria-label", `${name(game, seat)} played ${cardWords(card)}`);
-      return face;
-    }),
-  );
-
+  renderFelt(game, holding);
   renderStatus(game, holding);
   renderBids(game);
   renderHand(game);
   renderLastTrick(game);
   renderSummary(game);
   renderSheet(game);
+}
+
+// ------------------------------------------------------------------ the felt
+
+// Cards each seat still holds: the hand size less the cards it has played this round.
+function cardsLeft(game, seat) {
+  if (game.over || game.phase === "over") return 0;
+  const inTrick = game.trick.some(([s]) => s === seat) ? 1 : 0;
+  return Math.max(0, game.hand_size - game.tricks_done - inTrick);
+}
+
+// The seat a bot is choosing for, if the server says so (the state may carry it).
+function thinkingSeat(game) {
+  const value = game.thinking ?? state.thinking;
+  return typeof value === "number" ? value : null;
+}
+
+function seatLabel(game, seat, mySeat, leader) {
+  const div = document.createElement("div");
+  div.className = "seat";
+  div.dataset.seat = seat;
+  if (game.awaiting.includes(seat) && !game.over) div.classList.add("to-act");
+  if (seat === mySeat) div.classList.add("me");
+  const top = document.createElement("div");
+  top.className = "who";
+  top.textContent = name(game, seat) + (seat === mySeat ? " (you)" : "");
+  div.append(top);
+  const bid = game.bids[seat];
+  const bidText = bid === null ? "–" : bid;
+  const nums = document.createElement("div");
+  nums.className = "nums";
+  // Each figure stays on one line; a narrow label wraps between them.
+  for (const [k, part] of [`bid ${bidText}`, `took ${game.tricks_won[seat]}`, `${game.totals[seat]} pts`].entries()) {
+    if (k) nums.append(" · ");
+    const span = document.createElement("span");
+    span.textContent = part;
+    nums.append(span);
+  }
+  div.append(nums);
+  const left = cardsLeft(game, seat);
+  let words = `${name(game, seat)}: bid ${bidText}, took ${game.tricks_won[seat]}, ${game.totals[seat]} points`;
+  // The marks row: dealer, leader, and an opponent's hand face down (a few backs and the count).
+  const marks = document.createElement("div");
+  marks.className = "marks";
+  if (seat === game.dealer) marks.append(badge("dealer", "D", "dealer"));
+  if (seat === leader) marks.append(badge("leader", "led", "led this trick"));
+  if (seat !== mySeat) {
+    const backs = document.createElement("span");
+    backs.className = "backs";
+    backs.dataset.count = left;
+    for (let i = 0; i < Math.min(left, 5); i++) {
+      const back = document.createElement("span");
+      back.className = "back";
+      backs.append(back);
+    }
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = `${left}`;
+    backs.append(count);
+    backs.title = `${left} card${left === 1 ? "" : "s"} in hand`;
+    marks.append(backs);
+    words += `, ${left} card${left === 1 ? "" : "s"} left`;
+  }
+  if (seat === game.dealer) words += ", dealer";
+  if (marks.childElementCount) div.append(marks);
+  if (seat === leader) words += ", led this trick";
+  if (seat === thinkingSeat(game) && !game.over) {
+    const thinking = document.createElement("div");
+    thinking.className = "thinking";
+    thinking.textContent = "…thinking";
+    div.append(thinking);
+    words += ", thinking";
+  }
+  div.setAttribute("aria-label", words);
+  return div;
+}
+
+function badge(kind, text, title) {
+  const span = document.createElement("span");
+  span.className = `badge ${kind}`;
+  span.textContent = text;
+  span.title = title;
+  return span;
+}
+
+// Seats sit at the rim of the felt, this page's seat at the bottom and the next (its left) on the
+// left; each played card lies just inside its player's label, on the line toward the centre, so it
+// is never under a label, the trump or another card. Positions are in pixels from the measured boxes.
+function renderFelt(game, holding) {
+  const mySeat = state.seat;
+  const n = game.players.length;
+  const base = mySeat === null ? 0 : mySeat;
+  const shown = holding ? game.last_trick.plays : game.trick;
+  const leader = shown.length ? shown[0][0] : game.phase === "playing" ? game.leader : null;
+  const felt = $("felt");
+  felt.dataset.seats = n;
+  const labels = [];
+  for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, mySeat, leader));
+  $("seats").replaceChildren(...labels);
+  // A held trick is shown with the trump it was played under, not the next round's.
+  const turned = holding && heldTurned !== undefined ? heldTurned : game.turned;
+  if (!holding) heldTurned = game.turned;
+  $("turned").replaceChildren(turned ? cardFace(turned) : document.createTextNode("no trump"));
+  // A card already on the table keeps its element (and so does not play its arrival again).
+  const before = new Map([...$("trick").children].map((el) => [el.dataset.card, el]));
+  const cards = shown.map(([seat, card]) => {
+    const face = before.get(card) || cardFace(card);
+    face.classList.add("played");
+    face.classList.toggle("led", seat === leader);
+    face.classList.toggle("winner", Boolean(holding && seat === game.last_trick.winner));
+    face.dataset.seat = seat;
+    face.setAttribute("aria-label", `${name(game, seat)} played ${cardWords(card)}${seat === leader ? " (led)" : ""}`);
+    return face;
+  });
+  for (const [card, el] of before) if (!shown.some(([, c]) => c === card)) el.remove();
+  for (const face of cards) if (!face.isConnected) $("trick").append(face);
+  layOut(felt, labels, cards, shown.map(([seat]) => (seat - base + n) % n));
+}
+
+// Pixel positions: labels at the rim; each card the shortest step from its label toward the centre
+// that clears the label, and no nearer the centre than clears the trump.
+function layOut(felt, labels, cards, places) {
+  const width = felt.clientWidth;
+  const height = felt.clientHeight;
+  const cx = width / 2;
+  const cy = height / 2;
+  const rim = felt.clientLeft + 2; // a label may lie over the wooden rim
+  const gap = 6; // the space kept between a card and a label or the trump
+  const n = labels.length;
+  const centres = labels.map((label, i) => {
+    const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
+    const lw = label.offsetWidth;
+    const lh = label.offsetHeight;
+    const x = cx + (cx - lw / 2 + rim) * Math.cos(angle);
+    const y = cy + (cy - lh / 2 + rim) * Math.sin(angle);
+    label.style.left = `${x}px`;
+    label.style.top = `${y}px`;
+    return { x, y, lw, lh };
+  });
+  const origin = felt.getBoundingClientRect();
+  const box = $("turned-box").getBoundingClientRect();
+  const trump = {
+    left: box.left - origin.left - felt.clientLeft,
+    right: box.right - origin.left - felt.clientLeft,
+    top: box.top - origin.top - felt.clientTop,
+    bottom: box.bottom - origin.top - felt.clientTop,
+  };
+  const along = (low, high, from, v, half) => {
+    // The least distance d >= 0 from `from` along v (one axis) at which [p - half, p + half] clears [low, high].
+    if (v > 1e-6) return Math.max(0, (high + gap + half - from) / v);
+    if (v < -1e-6) return Math.max(0, (from - low + gap + half) / -v);
+    return from - half >= high + gap || from + half <= low - gap ? 0 : Infinity;
+  };
+  cards.forEach((face, k) => {
+    const at = centres[places[k]];
+    const cw = face.offsetWidth;
+    const ch = face.offsetHeight;
+    const length = Math.hypot(at.x - cx, at.y - cy) || 1;
+    const vx = (at.x - cx) / length; // from the centre toward the label
+    const vy = (at.y - cy) / length;
+    const clearLabel = Math.min(
+      Math.abs(vx) > 1e-6 ? (at.lw / 2 + cw / 2 + gap) / Math.abs(vx) : Infinity,
+      Math.abs(vy) > 1e-6 ? (at.lh / 2 + ch / 2 + gap) / Math.abs(vy) : Infinity,
+    );
+    const clearTrump = Math.min(along(trump.left, trump.right, cx, vx, cw / 2), along(trump.top, trump.bottom, cy, vy, ch / 2));
+    const d = Math.max(length - clearLabel, clearTrump, 0);
+    face.style.left = `${cx + vx * d}px`;
+    face.style.top = `${cy + vy * d}px`;
+  });
 }
 
 function renderStatus(game, holding) {
@@ -265,6 +394,7 @@ function renderBids(game) {
       b.textContent = o.bid;
       b.dataset.bid = o.bid;
       b.disabled = !o.legal || waiting || damaged();
+      b.classList.toggle("playable", !b.disabled);
       b.setAttribute("aria-label", o.legal ? `Bid ${o.bid}` : `Bid ${o.bid}, not allowed: ${reason}`);
       if (!o.legal) b.title = reason;
       b.addEventListener("click", () => act("bid", o.bid));
@@ -281,6 +411,7 @@ function renderHand(game) {
       b.type = "button";
       const playable = entry.legal && !waiting && !damaged() && game.phase === "playing";
       b.disabled = !playable;
+      b.classList.toggle("playable", playable);
       b.classList.toggle("legal", entry.legal);
       b.setAttribute("aria-label", entry.legal ? entry.label : `${entry.label} (${entry.reason})`);
       if (!entry.legal && entry.reason) b.title = entry.reason;
@@ -388,6 +519,13 @@ document.addEventListener("keydown", (event) => {
       event.preventDefault();
     }
   }
+});
+
+// The felt's layout is in pixels: lay it out again when the window changes size.
+let resizing = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(resizing);
+  resizing = requestAnimationFrame(() => state && state.game && !$("play").hidden && render());
 });
 
 connect();
