@@ -32,8 +32,20 @@ def serve(
         Path | None, typer.Option(help="SQLite file of the tables [default: in the user data folder].")
     ] = None,
     bot_delay: Annotated[
-        float, typer.Option("--bot-delay", help="Seconds a bot waits before it moves.")
+        float,
+        typer.Option(
+            "--bot-delay",
+            help="Seconds a bot waits before it moves at a normal pace (slow: twice that, fast: a quarter).",
+        ),
     ] = 0.8,
+    warm: Annotated[
+        bool,
+        typer.Option(
+            "--warm/--no-warm",
+            help="Make the search bots' compiled kernel ready in the background at start "
+            "(else a searching bot's first move on this machine compiles it, for seconds).",
+        ),
+    ] = True,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -74,7 +86,7 @@ def serve(
         outbox=outbox,
         archive_after=archive_after_days * _DAY,
     )
-    web = create_app(path, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or ())
+    web = create_app(path, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or (), warm=warm)
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"upriver: tables in {path}")
     typer.echo(f"upriver: open http://{shown}:{port}/", nl=True)

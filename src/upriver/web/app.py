@@ -7,9 +7,11 @@ event the engine refuses comes up damaged, saying why; the others come up as the
 HTTP:
 
 - ``GET /`` the lobby page (create a table, import a record); ``GET /t/{id}`` a table's page.
-- ``GET /api/options`` presets, rule options and bot kinds for the create form.
+- ``GET /api/options`` presets, rule options, bot kinds and paces (``paces``, default ``pace``) for
+  the create form.
 - ``POST /api/tables`` ``{"name", "seats": ["human", "basic", …], "creator": 0, "record": text?,
-  …rule options spelled as in the game record ("preset", "schedule", "dealer_bid", …)}`` →
+  "pace": "slow" | "normal" | "fast" (default normal; :mod:`upriver.web.bots`), …rule options
+  spelled as in the game record ("preset", "schedule", "dealer_bid", …)}`` →
   ``{"table", "seat", "token", "url"}``; a refusal is 400 ``{"error"}``, and for rules the engine
   refuses also ``"option"``, the option at fault (or ``null``).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
@@ -37,7 +39,7 @@ from upriver.errors import IllegalActionError, RulesError
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import rules_catalogue
-from upriver.web import protocol
+from upriver.web import bots, protocol
 from upriver.web.guard import (
     SECURITY_HEADERS,
     AnyObject,
@@ -65,17 +67,22 @@ CLOSE_FULL = 4429
 
 
 def _options() -> dict[str, object]:
-    """The rules catalogue the score keeper's form gets too, and the bot kinds for the seats."""
-    return {**rules_catalogue(), "bots": list(BOT_KINDS)}
+    """The rules catalogue the score keeper's form gets too, the bot kinds for the seats, and the paces."""
+    return {
+        **rules_catalogue(),
+        "bots": list(BOT_KINDS),
+        "paces": list(bots.PACES),
+        "pace": bots.DEFAULT_PACE,
+    }
 
 
-_NOT_RULES = ("seats", "name", "creator", "record")
+_NOT_RULES = ("seats", "name", "creator", "record", "pace")
 """The keys of a create request that are not rule options (:func:`upriver.web.guard.form_options`)."""
 
 
 class CreateTable(AnyObject):
-    """``POST /api/tables``: the seats, the creator's name and seat, a record to continue, and
-    (as the other keys) the rule options spelled as in the game record."""
+    """``POST /api/tables``: the seats, the creator's name and seat, a record to continue, the
+    table's pace, and (as the other keys) the rule options spelled as in the game record."""
 
     model_config = ConfigDict(extra="allow", strict=True)
 
@@ -83,6 +90,7 @@ class CreateTable(AnyObject):
     seats: list[str] = Field(default_factory=lambda: [HUMAN, "basic", "basic", "basic"], max_length=64)
     creator: int = 0
     record: str | None = None
+    pace: bots.PaceName = bots.DEFAULT_PACE
 
 
 def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
@@ -261,8 +269,11 @@ def create_app(
     bot_delay: float = 0.8,
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
+    warm: bool = False,
 ) -> FastAPI:
-    """The web app over the tables stored in ``db_path``; bots wait ``bot_delay`` seconds before a move.
+    """The web app over the tables stored in ``db_path``; bots wait ``bot_delay`` seconds before a move
+    at a ``normal`` pace (:data:`upriver.web.bots.PACES`). With ``warm``, the search bots' kernel is
+    made ready in a background thread as the app starts (:func:`upriver.web.bots.warm_in_background`).
 
     ``limits`` are the server's limits (default :class:`Limits`). ``allowed_origins`` lists the
     origins (``https://cards.example:8443``) whose pages may change state; empty means this
@@ -275,6 +286,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if warm:
+            bots.warm_in_background()
         manager.wake_all_bots()
         yield
         for table in manager.tables.values():
@@ -326,7 +339,12 @@ def create_app(
             )
         try:
             table, token = manager.create(
-                name=body.name, seats=body.seats, options=options, creator=body.creator, record=body.record
+                name=body.name,
+                seats=body.seats,
+                options=options,
+                creator=body.creator,
+                record=body.record,
+                pace=body.pace,
             )
         except PlayerNameError as error:
             return refusal(f"your name: {error}", field="name")

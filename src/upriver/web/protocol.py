@@ -12,8 +12,12 @@ Client → server (one JSON object per message):
 
 Server → client, each with ``v``, the table's state version (the number of events it has accepted):
 
-- ``{"type": "state", "v": …, "table": …, "role": "player" | "spectator", "seat": …, "lobby": {…},
-  "game": {…} | null}`` — the whole picture for this seat, built only from ``game.view(seat)``
+- ``{"type": "state", "v": …, "table": …, "role": "player" | "spectator", "seat": …, "pace": …,
+  "trick_pause_ms": …, "thinking": …, "lobby": {…}, "game": {…} | null}`` — the whole picture for
+  this seat. ``pace`` is the table's (``slow`` | ``normal`` | ``fast``), ``trick_pause_ms`` how
+  long a finished trick stays up before the next bot moves, ``thinking`` the seat whose bot is
+  choosing its move now, or ``null`` (a state is sent when it changes, at the same ``v``). The
+  game part is built only from ``game.view(seat)``
   (a spectator's from ``game.view(None)``: no hand, no hidden bid). A seat that bids last
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
   allows, the totals, and the reason in words. A damaged table's ``lobby`` says so in ``damaged``.

@@ -7,10 +7,10 @@ connection is marked out of date and its writer task sends the newest state for 
 (so a slow client gets one fresh state rather than a backlog). So nothing the engine
 refuses is ever stored, and nothing uncommitted is ever shown.
 
-Bots move from asyncio tasks after a configurable delay. A bot whose move the engine
-refuses (or that fails to choose one) is logged and the table goes on with the first
-legal move — the lowest legal bid, or the first legal card in the engine's order — so
-what is committed is always legal and the same for the same game.
+Bots move from asyncio tasks after the table's pace (:mod:`upriver.web.bots`). A bot whose
+move the engine refuses (or that fails to choose one) is logged and the table goes on with
+the first legal move — the lowest legal bid, or the first legal card in the engine's order —
+so what is committed is always legal and the same for the same game.
 
 On start-up each stored table is replayed through the same check. A stored event the
 engine refuses is logged and marks that table damaged: it keeps its state up to the last
@@ -37,7 +37,7 @@ from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of, replay
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.view import TableView
-from upriver.web import protocol
+from upriver.web import bots, protocol
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, derived_token, same_token, seat_name
 from upriver.web.store import Event, Store
@@ -75,7 +75,8 @@ class CommitError(TableError):
 class Table:
     """One table: configuration, the game once every seat is taken, connections and bot seats."""
 
-    def __init__(self, table_id: str, config: dict[str, object]) -> None:
+    def __init__(self, table_id: str, config: dict[str, object], *, bot_delay: float = 0.8) -> None:
+        """``bot_delay``: the server's bot delay, the ``normal`` pace (:mod:`upriver.web.bots`)."""
         self.id = table_id
         self.config = config
         self.kinds: list[str] = list(config["kinds"])  # type: ignore[call-overload]
@@ -108,11 +109,21 @@ class Table:
         self._shared = ""
         self._lobby = ""
         self.bot_task: asyncio.Task[None] | None = None
+        self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)
+        self.thinking: int | None = None
+        """The seat whose bot is choosing its move now (its turn's wait included), or ``None``."""
+        self.gathered = -1
+        """The version whose event finished a trick: the next bot waits the trick's pause after it."""
 
     @property
     def seats(self) -> int:
         """How many seats the table has."""
         return len(self.kinds)
+
+    def announce(self) -> None:
+        """Send every connection the newest state (one that changed without a new event)."""
+        for conn in self.connections:
+            conn.refresh()
 
     def invalidate(self) -> None:
         """Forget the encoded shared state, so the next state message is built afresh."""
@@ -199,6 +210,9 @@ class Table:
                 "role": "spectator" if seat is None else "player",
                 "seat": seat,
                 **({} if seat is None else {"token": self.tokens[seat]}),
+                "pace": self.pace.name,
+                "trick_pause_ms": round(self.pace.trick_pause * 1000),
+                "thinking": self.thinking,
             }
         )[:-1]
         if game is None or view is None:
@@ -271,6 +285,7 @@ class Manager:
         options: dict[str, object],
         creator: int = 0,
         record: str | None = None,
+        pace: str = bots.DEFAULT_PACE,
     ) -> tuple[Table, str]:
         """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`."""
         count = len(seats)
@@ -282,6 +297,10 @@ class Manager:
                 raise TableError(f"unknown seat {kind!r}: 'human' or a bot: {', '.join(BOT_KINDS)}")
         if not 0 <= creator < count or kinds[creator] != HUMAN:
             raise TableError(f"the creator's seat {creator} must be one of the human seats")
+        try:
+            bots.pace_of(pace, self.bot_delay)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         seed = secrets.randbits(63)
         base = None
         bot_names = list(BOT_NAMES)
@@ -307,10 +326,11 @@ class Manager:
             "base": base,
             "options": options,
             "seat_key": secrets.token_hex(16),
+            "pace": pace,
         }
         table_id = secrets.token_urlsafe(9)
         self.store.add_table(table_id, config)
-        table = Table(table_id, config)
+        table = Table(table_id, config, bot_delay=self.bot_delay)
         self.tables[table_id] = table
         self._accept(table, Event(table.version + 1, "join", creator, name, None))
         return table, table.tokens[creator] or ""
@@ -321,7 +341,7 @@ class Manager:
         """Replay every stored table; a table whose events the engine refuses is kept, damaged."""
         for row in self.store.tables():
             try:
-                table = Table(row.id, row.config)
+                table = Table(row.id, row.config, bot_delay=self.bot_delay)
             except (KeyError, TypeError, ValueError) as error:
                 log.error(
                     "table %s cannot be restored: its stored configuration is unreadable (%s)", row.id, error
@@ -513,6 +533,8 @@ class Manager:
                 table.tokens[event.seat] = derived_token(table.seat_key, "invite", event.seat, event.version)
         elif table.game is not None:
             table.game.move(_move(event), event.seat)
+            if event.kind == "play" and not table.game.trick:
+                table.gathered = event.version
         table.version = event.version
         table.last_event = time.time()
         if event.client_id is not None:
@@ -529,73 +551,16 @@ class Manager:
     # ------------------------------------------------------------ bots
 
     def _wake_bots(self, table: Table) -> None:
-        game = table.game
-        if game is None or table.bot_task is not None or table.damaged is not None:
-            return
-        if any(seat in table.bots for seat in game.awaiting):
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return
-            table.bot_task = loop.create_task(self._bot_loop(table))
+        bots.wake(table, self._bot_move)
 
-    async def _bot_loop(self, table: Table) -> None:
+    def _bot_move(self, table: bots.BotTable, seat: int, move: Move) -> bool:
+        """A bot's move through the one path of every event; ``False`` if the store failed."""
+        assert isinstance(table, Table)
         try:
-            while table.game is not None and table.damaged is None:
-                seats = [seat for seat in table.game.awaiting if seat in table.bots]
-                if not seats:
-                    return
-                await asyncio.sleep(self.bot_delay)
-                game = table.game
-                seat = seats[0]
-                if table.damaged is not None or seat not in game.awaiting:
-                    continue
-                # A searching bot may think for a while: it does so in a worker thread, on its frozen
-                # view, so the other tables keep playing meanwhile.
-                version = table.version
-                move = await self._think(table, seat, game)
-                if table.version != version:
-                    continue  # only people can have moved meanwhile (simultaneous bids); think again
-                move = self._legal_or_fallback(table, seat, game, move)
-                try:
-                    self._accept(table, _event(table.version + 1, seat, move, None))
-                except CommitError:
-                    await asyncio.sleep(max(self.bot_delay, 1.0))  # nothing changed; try again later
-        except Exception:  # an engine or server fault must not take the server down; the table waits
-            log.exception("the bots of table %s stopped", table.id)
-        finally:
-            table.bot_task = None
-
-    async def _think(self, table: Table, seat: int, game: Game) -> object:
-        """The bot's move, or ``None`` when the bot fails (logged; the fallback then moves for it)."""
-        try:
-            return await asyncio.to_thread(table.bots[seat].act, game.view(seat))
-        except Exception:
-            log.exception(
-                "table %s: the %s bot at seat %d failed to choose a move", table.id, table.kinds[seat], seat
-            )
-            return None
-
-    def _legal_or_fallback(self, table: Table, seat: int, game: Game, move: object) -> Move:
-        """``move`` if the engine accepts it; else, logged, the first legal move (the lowest legal
-        bid, or the first legal card in the engine's order), so the table goes on reproducibly."""
-        try:
-            game.check_move(move, seat)  # type: ignore[arg-type]  # a faulty bot may return anything
-        except IllegalActionError as error:
-            fallback: Move = (game.legal_bids(seat) or game.legal_cards(seat))[0]
-            log.warning(
-                "table %s: the %s bot at seat %d chose %r, which the engine refused (%s: %s); "
-                "it plays the first legal move, %s, instead",
-                table.id,
-                table.kinds[seat],
-                seat,
-                move,
-                error.rule,
-                error,
-                fallback,
-            )
-            return fallback
-        return move  # type: ignore[return-value]  # the engine accepted it, so it is a move
+            self._accept(table, _event(table.version + 1, seat, move, None))
+        except CommitError:
+            return False
+        return True
 
     def wake_all_bots(self) -> None:
         """Start the bots of every table that waits for one (after a restart)."""
