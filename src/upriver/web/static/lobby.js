@@ -53,6 +53,24 @@ function fillRuleOptions() {
   }
 }
 
+// The bots' pace is the table's: a select after the seats, of the server's paces.
+const PACE_WORDS = {
+  slow: "Slow: bots take their time, finished tricks stay up longer",
+  normal: "Normal",
+  fast: "Fast: bots answer at once",
+};
+
+function addPace() {
+  const select = document.createElement("select");
+  select.id = "pace";
+  select.name = "pace";
+  for (const pace of options.paces) select.append(new Option(PACE_WORDS[pace] || pace, pace));
+  select.value = options.pace;
+  const label = document.createElement("label");
+  label.append("Pace ", select);
+  $("seats").after(label);
+}
+
 function seats() {
   const n = Number($("players").value);
   const out = ["human"];
@@ -82,7 +100,7 @@ $("create").addEventListener("submit", (event) => {
   event.preventDefault();
   // Rule options go as the game record spells them; a blank field is sent as "" and the server
   // reads it as "not given" (the one place blanks are translated).
-  const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value };
+  const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value, pace: $("pace").value };
   for (const key of Object.keys(options.rules)) body[key] = $(`rule-${key}`).value;
   // Hand sizes typed in ("1,2,1") are the schedule; else the schedule chosen above (or the preset's).
   const sizes = $("schedule").value.trim();
@@ -107,11 +125,12 @@ $("import").addEventListener("submit", async (event) => {
   }
   const chosen = seats();
   const kinds = Array.from({ length: players }, (_, i) => chosen[i] || options.bots[0]);
-  create({ name: $("name").value, seats: kinds, creator: 0, record }, $("import-error"));
+  create({ name: $("name").value, seats: kinds, creator: 0, record, pace: $("pace").value }, $("import-error"));
 });
 
 $("preset").addEventListener("change", fillPlayers);
 $("players").addEventListener("change", fillSeats);
 fillPresets();
 fillPlayers();
+addPace();
 fillRuleOptions();
