@@ -104,8 +104,8 @@ def moves_by(game: Game, seat: int) -> int:
 
 def play_one_move(page: Page, live: LiveServer, table_id: str, seat: int = 0) -> bool:
     """Click a legal bid or card if one is offered and wait until the server took it; False at the end."""
-    enabled_bid = page.locator("#bids button:not([disabled])")
-    enabled_card = page.locator("#hand button.card:not([disabled])")
+    enabled_bid = page.locator("#bids button.playable")
+    enabled_card = page.locator("#hand button.card.playable")
     final = page.locator("#final:not([hidden])")
     expect(enabled_bid.or_(enabled_card).or_(final).first).to_be_visible()
     if final.count():
@@ -194,9 +194,7 @@ def test_reloading_the_page_mid_trick_resumes_the_same_trick_and_hand(live: Live
         # Play until it is this seat's turn with the bots' cards already on the table.
         while play_one_move(page, live, table_id):
             expect(
-                page.locator(
-                    "#bids button:not([disabled]), #hand button.card:not([disabled]), #final:not([hidden])"
-                ).first
+                page.locator("#bids button.playable, #hand button.card.playable, #final:not([hidden])").first
             ).to_be_visible()
             game = live.game(body["table"])
             if game.phase is Phase.PLAYING and game.to_act == 0 and game.trick:
@@ -234,10 +232,12 @@ def test_the_dealers_hooked_bid_is_disabled_with_the_reason(live: LiveServer, pa
     assert "hook" in str(button.get_attribute("title"))
     assert "not allowed" in str(button.get_attribute("aria-label"))
     expect(page.locator("#bid-reason")).to_contain_text("hook")
-    button.click(force=True)  # a click on a disabled button does nothing
+    button.click(force=True)  # Playwright holds back on an aria-disabled button; a person's click does not
+    expect(page.locator("#notice")).to_be_visible()
+    expect(page.locator("#notice")).to_contain_text("hook")
     assert live.game(body["table"]).bids[0] is None
     shot(page, "07-hook-bid-disabled")
-    expect(page.locator("#bids button:not([disabled])").first).to_be_enabled()
+    expect(page.locator("#bids button.playable").first).to_be_enabled()
 
 
 def test_a_damaged_table_says_why_and_offers_no_move(tmp_path: Path, browser: Browser) -> None:
@@ -265,9 +265,9 @@ def test_a_damaged_table_says_why_and_offers_no_move(tmp_path: Path, browser: Br
         expect(banner).to_be_visible()
         expect(page.locator("#damaged-reason")).to_contain_text("may not bid 9")
         expect(page.locator("#bids button")).to_have_count(4)  # the bids it would have had
-        expect(page.locator("#bids button:not([disabled])")).to_have_count(0)
+        expect(page.locator("#bids button.playable")).to_have_count(0)
         expect(page.locator("#status")).to_contain_text("damaged")
-        expect(page.locator("#hand button.card:not([disabled])")).to_have_count(0)
+        expect(page.locator("#hand button.card.playable")).to_have_count(0)
         shot(page, "08-damaged-table")
         assert second.table(body["table"]).version == version
     finally:
@@ -295,3 +295,44 @@ def test_each_opponent_shows_its_cards_left_face_down_and_the_leader_is_marked(
     expect(page.locator("#seats .seat[data-seat='1'] .badge.leader")).to_be_visible()
     expect(page.locator("#trick .card.led")).to_have_attribute("data-card", str(game.trick[0][1]))
     shot(page, "09-backs-and-leader")
+
+
+def test_tapping_a_card_or_bid_that_is_not_allowed_on_a_phone_shows_why(
+    live: LiveServer, browser: Browser
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        for _attempt in range(20):
+            # This seat deals, so it bids last, under the hook: with few bids before it one is forbidden.
+            body = live.create(
+                seats=["human", "random", "random"], schedule=[2], dealer_bid="hook", first_dealer="chosen"
+            )
+            page.goto(live.url + body["url"])
+            expect(page.locator("#bids button.playable").first).to_be_visible()
+            game = live.game(body["table"])
+            if sum(bid or 0 for bid in game.bids) <= game.hand_size:
+                break
+        else:
+            pytest.fail("the bots never left the dealer a forbidden bid")
+        notice = page.locator("#notice")
+        expect(notice).to_be_hidden()
+        card = page.locator("#hand button.card").first
+        expect(card).to_have_attribute("aria-disabled", "true")  # no card is played during the bidding
+        card.tap(force=True)  # aria-disabled: Playwright would wait, a finger does not
+        expect(notice).to_be_visible()
+        expect(notice).to_contain_text("Wait for the bids")
+        forbidden = game.hand_size - sum(bid or 0 for bid in game.bids)
+        page.locator(f"#bids button[data-bid='{forbidden}']").tap(force=True)
+        expect(notice).to_contain_text("hook")
+        box = notice.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0  # the reason is on screen, not below the fold
+        assert box["y"] >= 0
+        assert box["x"] + box["width"] <= 390
+        assert box["y"] + box["height"] <= 844
+        assert live.game(body["table"]).bids[0] is None
+        shot(page, "10-phone-tap-shows-why")
+    finally:
+        context.close()

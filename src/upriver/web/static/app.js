@@ -393,11 +393,17 @@ function renderBids(game) {
       b.className = "bid";
       b.textContent = o.bid;
       b.dataset.bid = o.bid;
-      b.disabled = !o.legal || waiting || damaged();
-      b.classList.toggle("playable", !b.disabled);
+      // A forbidden bid stays focusable and tappable: a tap says why it is not allowed.
+      const allowed = o.legal && !waiting && !damaged();
+      b.setAttribute("aria-disabled", String(!allowed));
+      b.classList.toggle("playable", allowed);
       b.setAttribute("aria-label", o.legal ? `Bid ${o.bid}` : `Bid ${o.bid}, not allowed: ${reason}`);
       if (!o.legal) b.title = reason;
-      b.addEventListener("click", () => act("bid", o.bid));
+      b.addEventListener("click", () => {
+        if (allowed) act("bid", o.bid);
+        else if (!o.legal) notice(reason || "This bid is not allowed.");
+        else if (damaged()) notice("This table is damaged: it accepts no moves.");
+      });
       return b;
     }),
   );
@@ -410,15 +416,36 @@ function renderHand(game) {
       const b = cardFace(entry.card, "button");
       b.type = "button";
       const playable = entry.legal && !waiting && !damaged() && game.phase === "playing";
-      b.disabled = !playable;
+      // A card that may not be played stays focusable and tappable: a tap says why.
+      b.setAttribute("aria-disabled", String(!playable));
       b.classList.toggle("playable", playable);
       b.classList.toggle("legal", entry.legal);
       b.setAttribute("aria-label", entry.legal ? entry.label : `${entry.label} (${entry.reason})`);
       if (!entry.legal && entry.reason) b.title = entry.reason;
-      b.addEventListener("click", () => act("play", entry.card));
+      b.addEventListener("click", () => {
+        if (playable) act("play", entry.card);
+        else if (damaged()) notice("This table is damaged: it accepts no moves.");
+        else if (!entry.legal && entry.reason) notice(`${entry.label}: ${sentence(entry.reason)}`);
+      });
       return b;
     }),
   );
+}
+
+// A reason as a sentence a person reads: a capital first and a full stop.
+function sentence(text) {
+  const words = text.trim();
+  return words[0].toUpperCase() + words.slice(1) + (/[.!?]$/.test(words) ? "" : ".");
+}
+
+// The message area over the table: why a tap did nothing, for a few seconds (a tap closes it).
+let noticeTimer = 0;
+function notice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (box.hidden = true), 5000);
 }
 
 function renderLastTrick(game) {
@@ -497,6 +524,8 @@ function renderSheet(game) {
 }
 
 // ------------------------------------------------------------------ wiring
+
+$("notice").addEventListener("click", () => ($("notice").hidden = true));
 
 $("join").addEventListener("submit", (event) => {
   event.preventDefault();
