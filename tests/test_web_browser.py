@@ -336,3 +336,69 @@ def test_tapping_a_card_or_bid_that_is_not_allowed_on_a_phone_shows_why(
         shot(page, "10-phone-tap-shows-why")
     finally:
         context.close()
+
+
+def wait_until(check: Any, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_the_rules_in_play_are_one_tap_away_in_words_and_the_bids_are_counted_against_the_tricks(
+    live: LiveServer, page: Page
+) -> None:
+    # This seat deals, so the three bots bid before it: the tally has their bids when it is its turn.
+    body = live.create(
+        seats=["human", "basic", "basic", "basic"], preset="classic-hook", first_dealer="chosen"
+    )
+    page.goto(live.url + body["url"])
+    game = live.game(body["table"])
+    wait_until(lambda: game.awaiting == (0,), "the bots never bid")
+    expect(page.locator("#bids button.playable").first).to_be_visible()
+    total = sum(bid or 0 for bid in game.bids)
+    verdict = "under" if total < game.hand_size else "over" if total > game.hand_size else "even"
+    expect(page.locator("#bid-total")).to_have_text(f"Bids {total} of {game.hand_size} — {verdict}")
+    panel = page.locator("#rules-panel")
+    expect(panel).to_be_hidden()
+    page.click("#rules-button")
+    expect(panel).to_be_visible()
+    expect(page.locator("#rules-preset")).to_have_text(
+        "The “classic-hook” preset, with its own first dealer."
+    )
+    sizes = ", ".join(str(size) for size in game.rules.hand_sizes)
+    for words in (
+        f"{len(game.rules.hand_sizes)} rounds, up from 1 and back down: {sizes} cards",
+        "The first dealer was chosen at the table",  # an option given over the preset is the one in play
+        "Dealer may not make the bids total the tricks (the hook)",
+        "Trump may not be led until broken",
+        "Exact bid: 10 + bid; otherwise 0",
+    ):
+        expect(page.locator("#rules-list li", has_text=words)).to_have_count(1)
+    shot(page, "11-rules-panel")
+    page.click("#rules-close")
+    expect(panel).to_be_hidden()
+
+
+def test_under_closed_fists_the_page_shows_who_has_bid_but_not_the_bid(live: LiveServer, page: Page) -> None:
+    body = live.create(seats=["human", "basic", "basic", "basic"], preset="closed-fists", schedule=[3])
+    page.goto(live.url + body["url"])
+    game = live.game(body["table"])
+    wait_until(lambda: game.awaiting == (0,), "the bots never bid")
+    hidden = [
+        bid for seat, bid in enumerate(game.bids) if seat
+    ]  # the bots' bids, which this page may not see
+    assert None not in hidden
+    expect(page.locator("#bid-total")).to_contain_text("3 of 4 have bid")
+    for seat in (1, 2, 3):
+        label = page.locator(f"#seats .seat[data-seat='{seat}']")
+        expect(label.locator(".has-bid")).to_have_text("bid ✓")
+        assert "has bid (hidden)" in str(label.get_attribute("aria-label"))
+    expect(page.locator("#seats .seat[data-seat='0'] .has-bid")).to_have_count(0)  # this seat has not bid
+    shot(page, "12-closed-fists")
+    page.locator("#bids button.playable").first.click()
+    # All four are in: the bids are shown together, each seat's own.
+    for seat in (1, 2, 3):
+        expect(page.locator(f"#seats .seat[data-seat='{seat}'] .nums span").first).to_have_text(
+            f"bid {game.bids[seat]}"
+        )

@@ -179,6 +179,8 @@ function renderGame(game) {
   const holding = Date.now() < holdUntil && game.trick.length === 0 && game.last_trick;
   renderFelt(game, holding);
   renderStatus(game, holding);
+  renderBidTotal(game);
+  renderRules(game);
   renderBids(game);
   renderHand(game);
   renderLastTrick(game);
@@ -212,7 +214,9 @@ function seatLabel(game, seat, mySeat, leader) {
   top.textContent = name(game, seat) + (seat === mySeat ? " (you)" : "");
   div.append(top);
   const bid = game.bids[seat];
-  const bidText = bid === null ? "–" : bid;
+  // Under closed fists the bids stay hidden until all are in: a seat that has bid shows ✓, not its bid.
+  const hasBid = bid === null && game.phase === "bidding" && hiddenBids(game) && !game.awaiting.includes(seat);
+  const bidText = bid === null ? (hasBid ? "✓" : "–") : bid;
   const nums = document.createElement("div");
   nums.className = "nums";
   // Each figure stays on one line; a narrow label wraps between them.
@@ -220,11 +224,12 @@ function seatLabel(game, seat, mySeat, leader) {
     if (k) nums.append(" · ");
     const span = document.createElement("span");
     span.textContent = part;
+    if (k === 0 && hasBid) span.className = "has-bid";
     nums.append(span);
   }
   div.append(nums);
   const left = cardsLeft(game, seat);
-  let words = `${name(game, seat)}: bid ${bidText}, took ${game.tricks_won[seat]}, ${game.totals[seat]} points`;
+  let words = `${name(game, seat)}: ${hasBid ? "has bid (hidden)" : `bid ${bidText}`}, took ${game.tricks_won[seat]}, ${game.totals[seat]} points`;
   // The marks row: dealer, leader, and an opponent's hand face down (a few backs and the count).
   const marks = document.createElement("div");
   marks.className = "marks";
@@ -355,6 +360,123 @@ function layOut(felt, labels, cards, places) {
   });
 }
 
+// Closed fists: the bids are revealed together, once every seat has bid.
+function hiddenBids(game) {
+  return game.rules.bidding === "simultaneous";
+}
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+// The bids so far against the tricks ("Bids 3 of 4 — under"); under closed fists, how many have bid.
+function renderBidTotal(game) {
+  const box = $("bid-total");
+  const n = game.players.length;
+  if (game.over || (game.phase !== "bidding" && game.phase !== "playing")) {
+    box.replaceChildren();
+    return;
+  }
+  if (game.phase === "bidding" && hiddenBids(game)) {
+    const done = n - game.awaiting.length;
+    box.replaceChildren(`Closed fists: ${done} of ${n} have bid; the bids are shown together.`);
+    return;
+  }
+  const made = game.bids.filter((b) => b !== null);
+  if (!made.length) {
+    box.replaceChildren(`No bids yet · ${plural(game.hand_size, "trick")} to take`);
+    return;
+  }
+  const total = made.reduce((a, b) => a + b, 0);
+  const word = total < game.hand_size ? "under" : total > game.hand_size ? "over" : "even";
+  const tally = document.createElement("span");
+  tally.className = `tally ${word}`;
+  tally.textContent = word;
+  box.dataset.total = total;
+  box.dataset.verdict = word;
+  box.replaceChildren(`Bids ${total} of ${game.hand_size} — `, tally);
+}
+
+// ------------------------------------------------------------------ the rules, in words
+
+const RULE_WORDS = {
+  first_dealer: {
+    "first-jack": "The first player dealt a Jack deals first",
+    "left-of-keeper": "The player left of the score keeper deals first",
+    chosen: "The first dealer was chosen at the table",
+  },
+  bidding: {
+    sequential: "Bids are called in turn, starting left of the dealer",
+    simultaneous: "Closed fists: everyone bids at once, and the bids are shown together",
+  },
+  dealer_bid: {
+    free: "The dealer may bid anything",
+    hook: "Dealer may not make the bids total the tricks (the hook)",
+    overbid: "Dealer must make the bids total more than the tricks (overbid)",
+  },
+  trump_lead: {
+    any: "Trump may be led at any time",
+    broken: "Trump may not be led until broken",
+  },
+  scoring: {
+    "ten-plus-bid": "Exact bid: 10 + bid; otherwise 0",
+    "tricks-plus-ten": "1 point a trick, plus 10 for an exact bid; no penalty",
+  },
+};
+const CHOICES = Object.keys(RULE_WORDS);
+let presets = null; // the server's presets (/api/options), to name the rules in play
+
+fetch("/api/options")
+  .then((answer) => (answer.ok ? answer.json() : null))
+  .then((options) => {
+    presets = (options && options.presets) || [];
+    drawn.rules = "";
+    if (state && state.game) renderRules(state.game);
+  })
+  .catch(() => (presets = []));
+
+// The preset nearest these rules and the options the table changed from it (none: that preset).
+function presetOf(rules) {
+  let best = null;
+  for (const p of presets || []) {
+    const changed = CHOICES.filter((k) => p.options[k] !== rules[k]);
+    if (typeof rules.schedule !== "string" || p.options.schedule !== rules.schedule) changed.push("schedule");
+    if (!best || changed.length < best[1].length) best = [p, changed];
+  }
+  return best && best[1].length <= 2 ? best : [null, []];
+}
+
+function renderRules(game) {
+  const rules = game.rules;
+  if (unchanged("rules", [rules, presets !== null])) return;
+  const [preset, changed] = presetOf(rules);
+  const what = changed.map((k) => k.replace("_", " ")).join(" and ");
+  $("rules-preset").textContent = preset
+    ? changed.length
+      ? `The “${preset.name}” preset, with its own ${what}.`
+      : `Preset “${preset.name}”: ${preset.summary}.`
+    : presets === null
+      ? ""
+      : "Rules of this table's own choosing.";
+  const sizes = rules.hand_sizes;
+  const schedule =
+    rules.schedule === "up-down"
+      ? "up from 1 and back down"
+      : rules.schedule === "down-up"
+        ? `down from ${sizes[0]} and back up`
+        : "as chosen";
+  const items = [
+    `${plural(sizes.length, "round")}, ${schedule}: ${sizes.join(", ")} cards`,
+    ...CHOICES.map((k) => RULE_WORDS[k][rules[k]] || `${k.replace("_", " ")}: ${rules[k]}`),
+  ];
+  $("rules-list").replaceChildren(
+    ...items.map((text, i) => {
+      const li = document.createElement("li");
+      li.textContent = text;
+      li.dataset.rule = i ? CHOICES[i - 1] : "schedule";
+      return li;
+    }),
+  );
+}
+
 function renderStatus(game, holding) {
   let text;
   if (damaged()) text = "This table is damaged: it accepts no moves.";
@@ -369,7 +491,7 @@ function renderStatus(game, holding) {
 }
 
 // Buttons are rebuilt only when they change, so a click is never lost to a redraw under the pointer.
-const drawn = { bids: "", hand: "" };
+const drawn = { bids: "", hand: "", rules: "" };
 
 function unchanged(part, value) {
   const key = JSON.stringify(value);
@@ -526,6 +648,8 @@ function renderSheet(game) {
 // ------------------------------------------------------------------ wiring
 
 $("notice").addEventListener("click", () => ($("notice").hidden = true));
+$("rules-button").addEventListener("click", () => $("rules-panel").showModal());
+$("rules-close").addEventListener("click", () => $("rules-panel").close());
 
 $("join").addEventListener("submit", (event) => {
   event.preventDefault();
