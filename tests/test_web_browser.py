@@ -402,3 +402,57 @@ def test_under_closed_fists_the_page_shows_who_has_bid_but_not_the_bid(live: Liv
         expect(page.locator(f"#seats .seat[data-seat='{seat}'] .nums span").first).to_have_text(
             f"bid {game.bids[seat]}"
         )
+
+
+# Records, in the page, when the trick on the felt became whole and when it was gathered, and the
+# round and trump the header showed while it was whole.
+WATCH_TRICK = """(seats) => {
+  window.held = {};
+  const trick = document.getElementById("trick");
+  const info = document.getElementById("round-info");
+  new MutationObserver(() => {
+    const count = trick.children.length;
+    if (count === seats && window.held.whole === undefined) {
+      window.held = { whole: performance.now(), round: info.dataset.round, trump: info.dataset.trump };
+    } else if (count < seats && window.held.whole !== undefined && window.held.gathered === undefined) {
+      window.held.gathered = performance.now();
+    }
+  }).observe(trick, { childList: true });
+}"""
+
+
+def test_a_finished_trick_stays_for_the_tables_pause_under_its_own_rounds_trump(
+    tmp_path: Path, browser: Browser
+) -> None:
+    paced = LiveServer(tmp_path / "paced.db", bot_delay=0.4)  # a normal pace: a finished trick stays 0.6 s
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        # This seat deals a one-card round, so its card finishes the round's only trick.
+        body = paced.create(
+            seats=["human", "random", "random", "random"], schedule=[1, 1], first_dealer="chosen"
+        )
+        page = context.new_page()
+        page.goto(paced.url + body["url"])
+        page.locator("#bids button.playable").first.click()
+        expect(page.locator("#hand button.card.playable")).to_have_count(1)
+        game = paced.game(body["table"])
+        first_trump = game.trump
+        assert first_trump is not None
+        page.evaluate(WATCH_TRICK, 4)
+        page.locator("#hand button.card.playable").click()
+        page.wait_for_function("() => window.held.gathered !== undefined")
+        held = page.evaluate("() => window.held")
+        pause = paced.table(body["table"]).pace.trick_pause * 1000
+        assert game.round_number == 2  # the next round was dealt while the trick was still up
+        assert held["round"] == "1"
+        assert held["trump"] == first_trump.value
+        assert pause * 0.8 <= held["gathered"] - held["whole"] <= pause + 400  # not the page's own 1.2 s
+        expect(page.locator("#round-info")).to_have_attribute("data-round", "2")
+        second_trump = game.trump
+        assert second_trump is not None
+        expect(page.locator("#round-info")).to_have_attribute("data-trump", second_trump.value)
+        expect(page.locator("#round-info")).to_contain_text(f"trump {second_trump.name.lower()}")
+    finally:
+        context.close()
+        paced.stop()

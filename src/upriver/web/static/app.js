@@ -6,7 +6,7 @@ import { chartLegend, drawChart, drawSheet } from "./sheet.js";
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANKS = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
-const TRICK_HOLD_MS = 1200; // how long a finished trick stays on the table
+const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
 
 const tableId = location.pathname.split("/").pop();
 let token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -19,6 +19,7 @@ let holdUntil = 0;
 let seenTrick = null;
 let shownRound = null;
 let heldTurned; // the turn-up shown with the trick being played, kept while that trick is held
+let heldRound = null; // the round (number, size, trump) of the trick being played, kept likewise
 
 // ------------------------------------------------------------------ cards
 
@@ -96,18 +97,20 @@ function receive(message) {
   $("lobby-error").textContent = "";
   const game = message.game;
   if (game && game.sheet) sheet = game.sheet;
-  if (game) noticeTrick(game);
+  if (game) noticeTrick(game, message.trick_pause_ms);
   state = message;
   document.body.dataset.v = message.v; // the version shown, for people debugging and for tests
   render();
 }
 
-// A trick just completed: keep it on the table a moment before the next lead.
-function noticeTrick(game) {
+// A trick just completed: keep it on the table for the server's pause (the table's pace: no bot
+// leads before it is over), then gather it. The game's last trick stays: nothing follows it.
+function noticeTrick(game, pause) {
   const key = game.last_trick ? JSON.stringify(game.last_trick.plays) : null;
+  const hold = typeof pause === "number" ? pause : TRICK_HOLD_MS;
   if (state && state.game && key && key !== seenTrick && game.trick.length === 0) {
-    holdUntil = Date.now() + TRICK_HOLD_MS;
-    setTimeout(render, TRICK_HOLD_MS + 20);
+    holdUntil = Date.now() + hold;
+    setTimeout(render, hold + 20);
   }
   seenTrick = key;
 }
@@ -168,15 +171,22 @@ function renderLobby() {
 }
 
 function renderGame(game) {
-  const trumpName = game.trump ? SUITS[game.trump][1] : "none";
-  $("round-info").textContent = game.over
+  const holding = Boolean((game.over || Date.now() < holdUntil) && game.trick.length === 0 && game.last_trick);
+  // A held trick is shown under its own round and trump, even when the next round is already dealt.
+  const current = { round: game.round, size: game.hand_size, trump: game.trump };
+  const shown = holding && heldRound ? heldRound : current;
+  if (!holding) heldRound = current;
+  const trumpName = shown.trump ? SUITS[shown.trump][1] : "none";
+  const info = $("round-info");
+  info.dataset.trump = shown.trump || "";
+  info.dataset.round = shown.round;
+  info.textContent = game.over
     ? `Game over after ${game.rounds} rounds`
-    : `Round ${game.round} of ${game.rounds} · ${game.hand_size} card${game.hand_size > 1 ? "s" : ""} · trump ${trumpName}`;
+    : `Round ${shown.round} of ${game.rounds} · ${plural(shown.size, "card")} · trump ${trumpName}`;
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
   $("export").hidden = !token && !game.over;
   $("export").href = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 
-  const holding = Date.now() < holdUntil && game.trick.length === 0 && game.last_trick;
   renderFelt(game, holding);
   renderStatus(game, holding);
   renderBidTotal(game);
