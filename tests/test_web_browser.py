@@ -31,10 +31,10 @@ TIMEOUT_MS = 15_000
 class LiveServer:
     """The app under uvicorn in a background thread, on a free loopback port."""
 
-    def __init__(self, db: Path, bot_delay: float) -> None:
+    def __init__(self, db: Path, bot_delay: float, port: int | None = None) -> None:
         app = create_app(db, bot_delay=bot_delay)
         self.manager: Manager = app.state.manager
-        self.port = free_port()
+        self.port = free_port() if port is None else port
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
@@ -456,3 +456,55 @@ def test_a_finished_trick_stays_for_the_tables_pause_under_its_own_rounds_trump(
     finally:
         context.close()
         paced.stop()
+
+
+def test_a_lost_connection_is_said_over_the_table_moves_are_off_and_the_page_catches_up_on_reconnecting(
+    tmp_path: Path, browser: Browser
+) -> None:
+    db = tmp_path / "restart.db"
+    first = LiveServer(db, bot_delay=0.05)
+    away = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = browser.new_context()  # the same seat in another browser, which stays online
+    second = None
+    try:
+        for context in (away, other):
+            context.set_default_timeout(TIMEOUT_MS)
+        body = first.create(seats=["human", "random", "random"], schedule=[2], first_dealer="chosen")
+        page = away.new_page()
+        page.goto(first.url + body["url"])
+        banner = page.locator("#offline")
+        expect(page.locator("#bids button.playable").first).to_be_visible()
+        expect(banner).to_be_hidden()
+        version = first.table(body["table"]).version
+        first.stop()  # the server goes away, closing the page's socket
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("Connection lost — reconnecting…")
+        expect(page.locator("#bids button.playable")).to_have_count(0)
+        expect(page.locator("#bids button[aria-disabled='true']")).to_have_count(3)
+        expect(page.locator("#status")).to_contain_text("Connection lost")
+        page.locator("#bids button[data-bid='0']").click(force=True)
+        expect(page.locator("#notice")).to_contain_text("Not connected: nothing was sent")
+        shot(page, "13-connection-lost")
+        away.set_offline(True)  # this page stays away while the game moves on without it
+        second = LiveServer(db, bot_delay=0.05, port=first.port)  # back, from the stored table
+        assert second.table(body["table"]).version == version  # the click while away was not sent
+        elsewhere = other.new_page()
+        elsewhere.goto(second.url + body["url"])
+        elsewhere.locator("#bids button.playable").first.click()
+        wait_until(lambda: second.game(body["table"]).bids[0] is not None, "the other tab's bid never landed")
+        bid = second.game(body["table"]).bids[0]
+        time.sleep(1)
+        expect(banner).to_be_visible()
+        away.set_offline(False)  # back online: the page reconnects and draws the fresh state
+        expect(banner).to_be_hidden()
+        expect(page.locator("#connection")).to_have_text("connected")
+        expect(page.locator("#bidding")).to_be_hidden()
+        expect(page.locator("#seats .seat[data-seat='0'] .nums span").first).to_have_text(f"bid {bid}")
+        expect(
+            page.locator("#hand button.card.playable").or_(page.locator("#trick .card")).first
+        ).to_be_visible()
+    finally:
+        away.close()
+        other.close()
+        if second is not None:
+            second.stop()

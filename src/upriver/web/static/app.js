@@ -41,22 +41,56 @@ function cardFace(text, tag = "div") {
 
 // ------------------------------------------------------------------ socket
 
+// The socket reconnects after a loss, waiting longer each time (0.5 s doubling up to 10 s), and the
+// server's fresh state on reconnecting redraws the page. Closed for good: no seat, no table, full.
+const FINAL_CLOSES = [4403, 4404, 4429];
+let connected = false;
+let attempts = 0;
+let retryTimer = 0;
+
 function connect() {
+  clearTimeout(retryTimer);
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${tableId}${query}`);
-  socket.onopen = () => setConnection("connected", true);
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = (event) => {
-    setConnection("disconnected — reconnecting…", false);
-    if (![4403, 4404, 4429].includes(event.code)) setTimeout(connect, 1000);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${tableId}${query}`);
+  socket = ws;
+  ws.onopen = () => {
+    attempts = 0;
+    setConnection("connected", true);
+  };
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    const final = FINAL_CLOSES.includes(event.code);
+    const delay = Math.min(10000, 500 * 2 ** attempts) * (0.8 + 0.4 * Math.random());
+    attempts += 1;
+    setConnection(final ? "disconnected" : "disconnected — reconnecting…", false, !final);
+    $("offline-detail").textContent = final
+      ? "This link opens no seat at this table any more."
+      : `Trying again in ${Math.max(1, Math.round(delay / 1000))} s. Moves are off until the table is back; nothing already played is lost.`;
+    if (!final) retryTimer = setTimeout(connect, delay);
   };
 }
 
-function setConnection(text, ok) {
+// Back online (the browser says so): try at once rather than at the end of the wait.
+window.addEventListener("online", () => {
+  if (!connected) connect();
+});
+
+function setConnection(text, ok, retrying = false) {
+  const was = connected;
+  connected = ok;
   $("connection").textContent = text;
   $("connection").classList.toggle("ok", ok);
+  $("offline").hidden = ok || (!retrying && state === null);
+  $("offline").querySelector(".offline-title").textContent = retrying || ok
+    ? "Connection lost — reconnecting…"
+    : "Connection lost";
+  document.body.classList.toggle("is-offline", !ok);
+  if (!ok) waiting = false; // no answer comes on a closed socket; the state on reconnecting says what landed
+  if (was !== ok && state) render();
 }
+
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -66,7 +100,10 @@ function send(message) {
 // A damaged table accepts no moves (the server refuses them): the page offers none.
 const damaged = () => Boolean(state && state.lobby.damaged);
 
+const OFFLINE = "Not connected: nothing was sent. The page is reconnecting; try again when it is back.";
+
 function act(type, value) {
+  if (!connected) return notice(OFFLINE);
   if (waiting || !state || damaged()) return;
   waiting = true;
   counter += 1;
@@ -80,7 +117,10 @@ function receive(message) {
     waiting = false;
     $("error").textContent = message.message;
     $("lobby-error").textContent = message.message;
-    if (message.rule === "token" || message.rule === "table") setConnection(message.message, false);
+    if (message.rule === "token" || message.rule === "table") {
+      $("connection").textContent = message.message;
+      $("connection").classList.remove("ok");
+    }
     if (state) render();
     return;
   }
@@ -490,6 +530,7 @@ function renderRules(game) {
 function renderStatus(game, holding) {
   let text;
   if (damaged()) text = "This table is damaged: it accepts no moves.";
+  else if (!connected) text = "Connection lost: moves are off until the table is back.";
   else if (game.over) text = "The game is over.";
   else if (holding) text = `${name(game, game.last_trick.winner)} takes the trick.`;
   else if (game.my_turn) text = game.phase === "bidding" ? "Your bid." : "Your turn: play a card.";
@@ -512,7 +553,7 @@ function unchanged(part, value) {
 
 function renderBids(game) {
   const options = game.bid_options;
-  if (unchanged("bids", [options, game.bid_restriction, waiting, damaged()])) return;
+  if (unchanged("bids", [options, game.bid_restriction, waiting, damaged(), connected])) return;
   $("bidding").hidden = options.length === 0;
   // The engine's restriction on the dealer's bid, as data: its rule, the bids it forbids, and why.
   const restriction = game.bid_restriction;
@@ -526,13 +567,14 @@ function renderBids(game) {
       b.textContent = o.bid;
       b.dataset.bid = o.bid;
       // A forbidden bid stays focusable and tappable: a tap says why it is not allowed.
-      const allowed = o.legal && !waiting && !damaged();
+      const allowed = o.legal && !waiting && !damaged() && connected;
       b.setAttribute("aria-disabled", String(!allowed));
       b.classList.toggle("playable", allowed);
       b.setAttribute("aria-label", o.legal ? `Bid ${o.bid}` : `Bid ${o.bid}, not allowed: ${reason}`);
       if (!o.legal) b.title = reason;
       b.addEventListener("click", () => {
         if (allowed) act("bid", o.bid);
+        else if (!connected) notice(OFFLINE);
         else if (!o.legal) notice(reason || "This bid is not allowed.");
         else if (damaged()) notice("This table is damaged: it accepts no moves.");
       });
@@ -542,12 +584,12 @@ function renderBids(game) {
 }
 
 function renderHand(game) {
-  if (unchanged("hand", [game.hand, game.phase, waiting, damaged()])) return;
+  if (unchanged("hand", [game.hand, game.phase, waiting, damaged(), connected])) return;
   $("hand").replaceChildren(
     ...game.hand.map((entry) => {
       const b = cardFace(entry.card, "button");
       b.type = "button";
-      const playable = entry.legal && !waiting && !damaged() && game.phase === "playing";
+      const playable = entry.legal && !waiting && !damaged() && connected && game.phase === "playing";
       // A card that may not be played stays focusable and tappable: a tap says why.
       b.setAttribute("aria-disabled", String(!playable));
       b.classList.toggle("playable", playable);
@@ -556,6 +598,7 @@ function renderHand(game) {
       if (!entry.legal && entry.reason) b.title = entry.reason;
       b.addEventListener("click", () => {
         if (playable) act("play", entry.card);
+        else if (!connected) notice(OFFLINE);
         else if (damaged()) notice("This table is damaged: it accepts no moves.");
         else if (!entry.legal && entry.reason) notice(`${entry.label}: ${sentence(entry.reason)}`);
       });
