@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port
 from upriver.actions import Phase
@@ -508,3 +508,66 @@ def test_a_lost_connection_is_said_over_the_table_moves_are_off_and_the_page_cat
         other.close()
         if second is not None:
             second.stop()
+
+
+def inside(page: Page, selector: str) -> None:
+    """The element is wholly on screen: seen without scrolling."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None
+    assert size is not None
+    assert box["x"] >= 0, box
+    assert box["y"] >= 0, box
+    assert box["x"] + box["width"] <= size["width"], (box, size)
+    assert box["y"] + box["height"] <= size["height"], (box, size)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_round_summary_comes_over_the_table_and_the_end_names_the_winners_on_a_podium(
+    live: LiveServer, browser: Browser, device: str
+) -> None:
+    viewport: ViewportSize = (
+        {"width": 1280, "height": 800} if device == "desktop" else {"width": 390, "height": 844}
+    )
+    context = browser.new_context(viewport=viewport, is_mobile=device == "phone", has_touch=device == "phone")
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        body = live.create(seats=["human", "random", "random", "random"], schedule=[1, 2])
+        table_id = body["table"]
+        page.goto(live.url + body["url"])
+        summary = page.locator("#summary")
+        while live.game(table_id).round_number == 1:
+            assert play_one_move(page, live, table_id)
+        # Round 1 is over: its summary is over the table, each seat's bid, tricks and points.
+        expect(summary).to_be_visible()
+        inside(page, "#summary")
+        first = live.game(table_id).view(None).history[0]
+        for seat in range(4):
+            row = page.locator(f"#summary-rows tr[data-seat='{seat}'] td")
+            exact = first.bids[seat] == first.tricks_won[seat]
+            expect(row.nth(0)).to_have_text(str(first.bids[seat]))
+            expect(row.nth(1)).to_have_text(str(first.tricks_won[seat]))
+            expect(row.nth(2)).to_contain_text("made ✓" if exact else "missed ✗")
+            expect(row.nth(2)).to_contain_text(str(first.scores[seat]))
+        shot(page, f"14-round-summary-{device}")
+        page.click("#summary-close")  # the player closes it
+        expect(summary).to_be_hidden()
+        while play_one_move(page, live, table_id):
+            pass
+        final = page.locator("#final")
+        expect(final).to_be_visible()
+        expect(summary).to_be_hidden()
+        inside(page, "#final")
+        standings = live.game(table_id).standings()
+        winners = [live.game(table_id).players[seat] for place, seat, _total in standings if place == 1]
+        for winner in winners:
+            expect(page.locator("#winners")).to_contain_text(winner)
+            expect(page.locator("#podium .place-1 .names")).to_contain_text(winner)
+        expect(page.locator("#winners")).to_contain_text("share the win" if len(winners) > 1 else "wins")
+        places = sorted({place for place, _seat, _total in standings if place <= 3})
+        expect(page.locator("#podium .step")).to_have_count(len(places))
+        expect(page.locator("#standings li")).to_have_count(4)
+        shot(page, f"15-final-podium-{device}")
+    finally:
+        context.close()

@@ -234,7 +234,7 @@ function renderGame(game) {
   renderBids(game);
   renderHand(game);
   renderLastTrick(game);
-  renderSummary(game);
+  renderSummary(game, holding);
   renderSheet(game);
 }
 
@@ -641,41 +641,97 @@ function renderLastTrick(game) {
   );
 }
 
-function renderSummary(game) {
-  const last = game.last_round;
+// A round's summary, over the table once its last trick is gathered, until the player closes it or
+// the next round's first card is played. At the end: the winner(s), a podium and the standings.
+let dismissedRound = null;
+let finalDismissed = false;
+
+function renderSummary(game, holding) {
   const box = $("summary");
   if (game.over) {
     box.hidden = true;
-    $("final").hidden = false;
-    $("standings").replaceChildren(
-      ...game.standings.map(([place, seat, total]) => {
-        const li = document.createElement("li");
-        li.textContent = `${place}. ${name(game, seat)} — ${total} points`;
-        return li;
-      }),
-    );
+    renderFinal(game);
     return;
   }
   $("final").hidden = true;
-  if (!last || game.tricks_done > 0 || game.trick.length > 0) {
-    box.hidden = true;
-    return;
-  }
-  if (shownRound !== last.number) shownRound = last.number;
-  box.hidden = false;
-  const rows = game.players
-    .map((p, seat) => {
-      const made = last.bids[seat] === last.tricks[seat] ? "made it" : "missed";
-      return `<li>${escapeHtml(p)}: bid ${last.bids[seat]}, took ${last.tricks[seat]} (${made}) → +${last.scores[seat]}</li>`;
-    })
-    .join("");
-  box.innerHTML = `<h2>Round ${last.number} (${last.hand_size} card${last.hand_size > 1 ? "s" : ""})</h2><ul>${rows}</ul>`;
+  const last = game.last_round;
+  const open = Boolean(last) && !holding && game.tricks_done === 0 && game.trick.length === 0 && dismissedRound !== last.number;
+  box.hidden = !open;
+  if (!open || box.dataset.round === String(last.number)) return;
+  box.dataset.round = last.number;
+  const made = game.players.filter((_, seat) => last.bids[seat] === last.tricks[seat]);
+  $("summary-title").textContent = `Round ${last.number} · ${plural(last.hand_size, "card")}`;
+  $("summary-rows").replaceChildren(
+    ...game.players.map((player, seat) => {
+      const tr = document.createElement("tr");
+      const exact = last.bids[seat] === last.tricks[seat];
+      tr.className = exact ? "made" : "missed";
+      tr.dataset.seat = seat;
+      const score = last.scores[seat];
+      const cells = [player, last.bids[seat], last.tricks[seat], `${exact ? "made ✓" : "missed ✗"} ${score > 0 ? "+" : ""}${score}`, game.totals[seat]];
+      tr.append(
+        ...cells.map((text, k) => {
+          const cell = document.createElement(k ? "td" : "th");
+          if (!k) cell.scope = "row";
+          cell.textContent = text;
+          return cell;
+        }),
+      );
+      return tr;
+    }),
+  );
+  box.setAttribute("aria-label", `Round ${last.number}: ${made.length ? `${made.join(", ")} made the bid` : "nobody made the bid"}`);
 }
 
-function escapeHtml(text) {
-  const div = document.createElement("div");
-  div.textContent = text;
-  return div.innerHTML;
+const PLACES = ["1st", "2nd", "3rd"];
+
+function listNames(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function renderFinal(game) {
+  const box = $("final");
+  box.hidden = finalDismissed || Date.now() < holdUntil; // the last trick is seen gathered first
+  const key = JSON.stringify(game.standings);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  // Standings are [place, seat, total] rows, best first; tied seats share a place.
+  const byPlace = new Map();
+  for (const [place, seat, total] of game.standings) {
+    if (!byPlace.has(place)) byPlace.set(place, { names: [], total });
+    byPlace.get(place).names.push(name(game, seat));
+  }
+  const first = byPlace.get(1) || { names: [], total: 0 };
+  $("winners").textContent =
+    first.names.length > 1
+      ? `${listNames(first.names)} share the win with ${plural(first.total, "point")}!`
+      : `${first.names[0]} wins with ${plural(first.total, "point")}!`;
+  const steps = [2, 1, 3].filter((place) => byPlace.has(place));
+  $("podium").replaceChildren(
+    ...steps.map((place) => {
+      const step = document.createElement("div");
+      step.className = `step place-${place}`;
+      step.dataset.place = place;
+      const names = document.createElement("div");
+      names.className = "names";
+      names.textContent = listNames(byPlace.get(place).names);
+      const points = document.createElement("div");
+      points.className = "points";
+      points.textContent = plural(byPlace.get(place).total, "point");
+      const block = document.createElement("div");
+      block.className = "block";
+      block.textContent = PLACES[place - 1];
+      step.append(names, points, block);
+      return step;
+    }),
+  );
+  $("standings").replaceChildren(
+    ...game.standings.map(([place, seat, total]) => {
+      const li = document.createElement("li");
+      li.textContent = `${place}. ${name(game, seat)} — ${plural(total, "point")}`;
+      return li;
+    }),
+  );
 }
 
 // The sheet is drawn by sheet.js, as on the score keeper's page.
@@ -703,6 +759,14 @@ function renderSheet(game) {
 $("notice").addEventListener("click", () => ($("notice").hidden = true));
 $("rules-button").addEventListener("click", () => $("rules-panel").showModal());
 $("rules-close").addEventListener("click", () => $("rules-panel").close());
+$("summary-close").addEventListener("click", () => {
+  dismissedRound = Number($("summary").dataset.round);
+  $("summary").hidden = true;
+});
+$("final-close").addEventListener("click", () => {
+  finalDismissed = true;
+  $("final").hidden = true;
+});
 
 $("join").addEventListener("submit", (event) => {
   event.preventDefault();
