@@ -27,9 +27,11 @@ __all__ = [
     "CLOSE_BAD_TOKEN",
     "CLOSE_TOO_SLOW",
     "Connection",
+    "bot_label",
     "derived_token",
     "same_token",
     "seat_name",
+    "unlabelled",
 ]
 
 CLOSE_BAD_TOKEN = 4403
@@ -56,6 +58,17 @@ def seat_name(value: object, seat: int, taken: Sequence[str | None], bot_kinds: 
             seat=seat,
         )
     return unique_name(name, seat, taken)
+
+
+def unlabelled(name: str) -> str:
+    """``name`` without a bot's label at its end ("Bob (basic)" → "Bob"); a name without one as it is."""
+    return _BOT_LABEL.sub("", name).strip() or name
+
+
+def bot_label(name: str, kind: str) -> str:
+    """The name a bot of ``kind`` sits under: ``name`` (a saved game's player, perhaps already
+    labelled as a bot of any kind) with exactly one label, its kind's ("Bob (basic)")."""
+    return f"{unlabelled(name)} ({kind})"
 
 
 def derived_token(key: str, purpose: str, seat: int, version: int) -> str:

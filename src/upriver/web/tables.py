@@ -39,7 +39,15 @@ from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.view import TableView
 from upriver.web import bots, protocol
 from upriver.web.guard import InputError, continuable_record
-from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, derived_token, same_token, seat_name
+from upriver.web.seats import (
+    CLOSE_BAD_TOKEN,
+    Connection,
+    bot_label,
+    derived_token,
+    same_token,
+    seat_name,
+    unlabelled,
+)
 from upriver.web.store import Event, Store
 
 __all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
@@ -309,12 +317,16 @@ class Manager:
                 base = continuable_record(record, count, seed)
             except InputError as error:
                 raise TableError(str(error)) from None
+            # A saved game keeps its players' names: a bot's once labelled (as its new kind), and the
+            # creator's own unless they typed another.
             bot_names = list(loads(base).players)
+            if not name.strip():
+                name = unlabelled(bot_names[creator])
         else:
             # Refuse impossible rules now, not at the last join.
             Rules.from_options(options, player_count=count)
         # Bots sit down at once; people take their seats by joining (the creator at creation).
-        names = [None if kind == HUMAN else f"{bot_names[seat]} ({kind})" for seat, kind in enumerate(kinds)]
+        names = [None if kind == HUMAN else bot_label(bot_names[s], kind) for s, kind in enumerate(kinds)]
         name = seat_name(name, creator, names, list(BOT_KINDS))  # raises PlayerNameError
         tokens = [secrets.token_urlsafe(16) if kind == HUMAN else None for kind in kinds]
         config: dict[str, object] = {
