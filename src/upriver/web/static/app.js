@@ -648,6 +648,8 @@ let finalDismissed = false;
 
 function renderSummary(game, holding) {
   const box = $("summary");
+  // The overlays open just under the header, however many lines it takes (a phone wraps it).
+  document.documentElement.style.setProperty("--bar-h", `${document.querySelector(".bar").offsetHeight}px`);
   if (game.over) {
     box.hidden = true;
     renderFinal(game);
