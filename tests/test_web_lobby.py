@@ -77,3 +77,111 @@ def test_a_new_table_still_needs_a_name(client: TestClient) -> None:
     response = client.post("/api/tables", json={"name": "", "seats": ["human", "basic", "basic"]})
     assert response.status_code == 400
     assert response.json()["field"] == "name"
+
+
+# ------------------------------------------------------------------ the host gives a seat to a bot
+
+
+def test_the_host_gives_an_open_seat_to_a_bot_and_its_invite_stops_working(client: TestClient) -> None:
+    body = create(client, name="Ann", seats=["human", "human", "human"])
+    table = manager_of(client).tables[body["table"]]
+    invite = table.tokens[1]
+    response = client.post(
+        f"/api/tables/{table.id}/seats/1/bot", json={"token": body["token"], "kind": "basic"}
+    )
+    assert response.status_code == 200, response.text
+    summary = response.json()
+    assert summary["seats"][1] == {"seat": 1, "name": "Bob (basic)", "kind": "basic", "joined": True}
+    assert [invite["seat"] for invite in summary["invites"]] == [2]
+    assert not summary["started"]
+    assert client.get(f"/api/tables/{table.id}?token={invite}").status_code == 403
+
+
+def test_giving_the_last_open_seat_to_a_bot_starts_the_game(client: TestClient) -> None:
+    body = create(client, name="Ann", seats=["human", "human", "basic"])
+    url = f"/api/tables/{body['table']}/seats/1/bot"
+    summary = client.post(url, json={"token": body["token"], "kind": "random"}).json()
+    assert summary["started"]
+    game = manager_of(client).tables[body["table"]].game
+    assert game is not None
+    assert game.players == ("Ann", "Bob (random)", "Cid (basic)")
+
+
+@pytest.mark.parametrize(
+    ("seat", "kind", "status", "words"),
+    [
+        (0, "basic", 400, "open seat"),  # the host's own seat
+        (2, "basic", 400, "open seat"),  # already a bot
+        (5, "basic", 400, "open seat"),  # no such seat
+        (1, "wizard", 400, "unknown bot 'wizard'"),
+    ],
+)
+def test_a_seat_that_is_not_open_or_a_kind_that_is_no_bot_is_refused(
+    client: TestClient, seat: int, kind: str, status: int, words: str
+) -> None:
+    body = create(client, name="Ann", seats=["human", "human", "basic"])
+    response = client.post(
+        f"/api/tables/{body['table']}/seats/{seat}/bot", json={"token": body["token"], "kind": kind}
+    )
+    assert response.status_code == status
+    assert words in response.json()["error"]
+    assert manager_of(client).tables[body["table"]].kinds == ["human", "human", "basic"]
+
+
+def test_only_the_host_gives_a_seat_to_a_bot(client: TestClient) -> None:
+    body = create(client, name="Ann", seats=["human", "human", "human"])
+    table = manager_of(client).tables[body["table"]]
+    response = client.post(
+        f"/api/tables/{table.id}/seats/2/bot", json={"token": table.tokens[1], "kind": "basic"}
+    )
+    assert response.status_code == 403
+    assert table.kinds[2] == "human"
+
+
+def test_a_seat_given_to_a_bot_stays_a_bot_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    with TestClient(create_app(path, bot_delay=0.0)) as first:
+        body = create(first, name="Ann", seats=["human", "human", "human"])
+        first.post(f"/api/tables/{body['table']}/seats/2/bot", json={"token": body["token"], "kind": "basic"})
+    with TestClient(create_app(path, bot_delay=0.0)) as second:
+        table = manager_of(second).tables[body["table"]]
+        assert table.kinds == ["human", "human", "basic"]
+        assert table.names == ["Ann", None, "Cid (basic)"]
+        assert table.tokens[2] is None
+
+
+def test_the_host_gives_a_seat_to_a_bot_over_the_websocket(client: TestClient) -> None:
+    body = create(client, name="Ann", seats=["human", "human", "human"])
+    with client.websocket_connect(f"/ws/{body['table']}?token={body['token']}") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "bot", "seat": 1, "kind": "basic"})
+        state = ws.receive_json()
+        assert state["lobby"]["seats"][1]["name"] == "Bob (basic)"
+        ws.send_json({"type": "bot", "seat": 1, "kind": "basic"})
+        assert ws.receive_json()["rule"] == "bot"
+
+
+# ------------------------------------------------------------------ the start page's list
+
+
+def test_a_table_summary_shows_the_host_its_invites_and_a_guest_none(client: TestClient) -> None:
+    body = create(client, name="Ann", seats=["human", "human", "basic"], schedule=[1, 2, 1])
+    table = manager_of(client).tables[body["table"]]
+    host = client.get(f"/api/tables/{table.id}?token={body['token']}").json()
+    assert host["host"]
+    assert host["seat"] == 0
+    assert host["rounds"] == 3
+    assert not host["started"]
+    assert [invite["seat"] for invite in host["invites"]] == [1]
+    assert host["spectate"].endswith(f"/t/{table.id}")
+    guest = client.get(f"/api/tables/{table.id}?token={table.tokens[1]}").json()
+    assert guest["seat"] == 1
+    assert not guest["host"]
+    assert "invites" not in guest
+    watcher = client.get(f"/api/tables/{table.id}").json()
+    assert watcher["seat"] is None
+    assert "invites" not in watcher
+
+
+def test_a_table_summary_of_an_unknown_table_is_404(client: TestClient) -> None:
+    assert client.get("/api/tables/nosuchtable").status_code == 404

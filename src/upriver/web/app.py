@@ -14,6 +14,13 @@ HTTP:
   spelled as in the game record ("preset", "schedule", "dealer_bid", …)}`` →
   ``{"table", "seat", "token", "url"}``; a refusal is 400 ``{"error"}``, and for rules the engine
   refuses also ``"option"``, the option at fault (or ``null``).
+- ``GET /api/tables/{id}?token=…`` a table as the start page lists it: ``seats`` (name, kind,
+  joined), ``started``, ``over``, ``round`` and ``rounds``, ``damaged``, ``seat`` (the token's, or
+  ``null``), ``host``, and for the host the open seats' ``invites`` and the ``spectate`` link.
+- ``POST /api/tables/{id}/seats/{seat}/bot`` ``{"token", "kind"}`` the host gives an open seat to a
+  bot before the game starts (its invite opens nothing any more) → the table as above; 403 for
+  another token, 400 ``{"error"}`` for a seat or kind that cannot be given.
+- ``GET /favicon.ico`` the site's icon (an SVG).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
   for a seat's token and only the finished rounds, so no card still in a hand leaves the server.
 
@@ -38,7 +45,7 @@ from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RulesError
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
-from upriver.rules import rules_catalogue
+from upriver.rules import Rules, rules_catalogue
 from upriver.web import bots, protocol
 from upriver.web.guard import (
     SECURITY_HEADERS,
@@ -91,6 +98,36 @@ class CreateTable(AnyObject):
     creator: int = 0
     record: str | None = None
     pace: bots.PaceName = bots.DEFAULT_PACE
+
+
+class SeatBot(AnyObject):
+    """``POST /api/tables/{id}/seats/{seat}/bot``: the host's token and the bot's kind."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str = Field(max_length=200)
+    kind: str = Field(max_length=16)
+
+
+def _summary(table: Table, seat: int | None, base_url: str) -> dict[str, object]:
+    """The table as the start page lists it, for ``seat`` (the host also gets the open seats' invites)."""
+    game = table.game
+    rounds: int | None = None
+    if game is not None:
+        rounds = game.rules.rounds
+    elif table.base is None:
+        with contextlib.suppress(RulesError):  # checked at creation; a restored table may differ
+            rounds = Rules.from_options(table.options, player_count=table.seats).rounds
+    return {
+        "table": table.id,
+        "seat": seat,
+        "host": seat is not None and seat == table.creator,
+        "over": game is not None and game.is_over,
+        "round": 0 if game is None else min(game.round_number, game.rules.rounds),
+        "rounds": rounds,
+        "pace": table.pace.name,
+        **table.lobby(seat, base_url),
+    }
 
 
 def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
@@ -176,7 +213,7 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
             )
         )
         return
-    if message.type != "revoke" and message.seat is not None and message.seat != seat:
+    if message.type not in ("revoke", "bot") and message.seat is not None and message.seat != seat:
         conn.push(
             protocol.error_message(
                 table.version,
@@ -194,6 +231,10 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
         elif message.type == "revoke":
             assert message.seat is not None
             manager.revoke(table, seat, message.seat)
+        elif message.type == "bot":
+            assert message.seat is not None
+            assert message.kind is not None
+            manager.give_to_bot(table, seat, message.seat, message.kind)
         else:
             manager.act(table, seat, message)
     except IllegalActionError as error:  # the engine's refusal
@@ -358,6 +399,38 @@ def create_app(
             {"table": table.id, "seat": body.creator, "token": token, "url": f"/t/{table.id}#token={token}"},
             status_code=201,
         )
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(table_id: str, token: str | None = None) -> JSONResponse:
+        table = manager.tables.get(table_id)
+        if table is None:
+            return refusal("no such table (or it was archived)", 404)
+        seat = table.seat_of(token)
+        if token and seat is None:
+            return refusal("this token opens no seat at this table (its invite was used or revoked)", 403)
+        return JSONResponse(_summary(table, seat, manager.base_url))
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    async def seat_bot(table_id: str, seat: int, request: Request) -> JSONResponse:
+        table = manager.tables.get(table_id)
+        if table is None:
+            return refusal("no such table", 404)
+        try:
+            body = await read_body(request, SeatBot, limits)
+        except InputError as error:
+            return refusal(str(error), error.status, field=error.field)
+        host = table.seat_of(body.token)
+        if host is None or host != table.creator:
+            return refusal("only the table's creator can give a seat to a bot", 403, rule="bot")
+        try:
+            manager.give_to_bot(table, host, seat, body.kind)
+        except TableRefusalError as error:
+            return refusal(str(error), rule=error.rule)
+        except CommitError as error:
+            return refusal(str(error), 503)
+        except (RulesError, TableError) as error:
+            return refusal(str(error))
+        return JSONResponse(_summary(table, host, manager.base_url))
 
     @app.get("/api/tables/{table_id}/record")
     async def export(table_id: str, token: str | None = None) -> Response:

@@ -9,6 +9,8 @@ Client → server (one JSON object per message):
 - ``{"type": "sync"}`` — send me the state again.
 - ``{"type": "revoke", "seat": 2}`` — the table's creator only: a new invite link for that open
   seat; the old link opens nothing any more.
+- ``{"type": "bot", "seat": 2, "kind": "basic"}`` — the table's creator only, before the game
+  starts: an open seat is given to a bot of that kind; its invite opens nothing any more.
 
 Server → client, each with ``v``, the table's state version (the number of events it has accepted):
 
@@ -69,7 +71,7 @@ __all__ = [
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters: a real one is under 100."""
 
-_TYPES = ("join", "bid", "play", "sync", "revoke")
+_TYPES = ("join", "bid", "play", "sync", "revoke", "bot")
 _RANK_WORDS = {
     Rank.JACK: "Jack",
     Rank.QUEEN: "Queen",
@@ -99,6 +101,8 @@ class ClientMessage:
     """The card's text as the client sent it; the engine reads it (and refuses text that is no card)."""
     name: str | None = None
     seat: int | None = None
+    kind: str | None = None
+    """The bot kind a ``bot`` message gives the seat to."""
 
     @property
     def move(self) -> Move:
@@ -122,6 +126,7 @@ class _Message(BaseModel):
     card: str | None = Field(None, min_length=1, max_length=8)
     name: str | None = Field(None, max_length=200)
     seat: int | None = None
+    kind: str | None = Field(None, min_length=1, max_length=16)
 
 
 _WHAT = {
@@ -131,6 +136,7 @@ _WHAT = {
     "seat": "a whole number",
     "card": "a card like 'QH'",
     "name": "a name of 1 to 24 characters",
+    "kind": "a bot kind like 'basic'",
     "type": f"one of {', '.join(_TYPES)}",
 }
 
@@ -177,6 +183,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if seat is None:
             raise ProtocolError("a revoke needs the 'seat' whose invite to renew", rule="field")
         return ClientMessage("revoke", id=client_id, seat=seat)
+    if kind == "bot":
+        if seat is None or message.kind is None:
+            raise ProtocolError("a bot message needs the 'seat' to give and the bot's 'kind'", rule="field")
+        return ClientMessage("bot", id=client_id, seat=seat, kind=message.kind)
     if client_id is None:
         raise ProtocolError(f"a {kind} needs an 'id' chosen by the client", rule="field")
     if message.v is None:

@@ -66,7 +66,7 @@ class TableError(Exception):
 
 class TableRefusalError(TableError):
     """What the table refuses before the engine sees it; nothing changed. ``rule`` as the WebSocket's
-    error reply spells it (``damaged``, ``duplicate``, ``stale``, ``order``, ``join``, ``revoke``,
+    error reply spells it (``damaged``, ``duplicate``, ``stale``, ``order``, ``join``, ``revoke``, ``bot``,
     ``name``, ``event``; ``turn order`` before the start), ``seat`` the seat concerned or ``None``.
     The engine's refusals stay :class:`~upriver.errors.IllegalActionError`."""
 
@@ -146,6 +146,18 @@ class Table:
                 return seat
         return None
 
+    def bot_name(self, seat: int, kind: str) -> str:
+        """The name a bot of ``kind`` sits under at ``seat``: the saved game's player, or a bot's name."""
+        names = loads(self.base).players if self.base is not None else BOT_NAMES
+        return bot_label(names[seat], kind)
+
+    def seat_bot(self, seat: int, kind: str) -> None:
+        """Seat a bot of ``kind`` at open ``seat`` (checked by the manager): no token opens it now."""
+        self.kinds[seat] = kind
+        self.names[seat] = self.bot_name(seat, kind)
+        self.tokens[seat] = None
+        self.bots[seat] = make_bot(kind, seed=self.seed ^ (seat + 1))
+
     def full(self) -> bool:
         """Whether every seat has a name, so the game can start."""
         return all(name is not None for name in self.names)
@@ -163,6 +175,12 @@ class Table:
                 game.deal()
             return game
         return Game(Rules.from_options(self.options, player_count=self.seats), names, seed=self.seed)
+
+    def started_by(self, seat: int, name: str) -> Game | None:
+        """The game that ``name`` taking open ``seat`` starts, if it is the last open seat (else ``None``)."""
+        names = [name if s == seat else known for s, known in enumerate(self.names)]
+        seated = [known for known in names if known is not None]
+        return self.new_game(seated) if len(seated) == self.seats else None
 
     def choices(self, seat: int) -> tuple[object, ...]:
         """What ``seat`` may do now, to notice when its choices change (a new turn)."""
@@ -409,6 +427,16 @@ class Manager:
             raise TableRefusalError(str(error), rule="name", seat=seat) from None
         self._accept(table, Event(table.version + 1, "join", seat, name, None), joiner=conn)
 
+    def give_to_bot(self, table: Table, by: int, seat: int, kind: str) -> None:
+        """The creator (``by``) seats a bot of ``kind`` in open ``seat`` before the game starts; the
+        seat's invite opens nothing any more. The last open seat so filled starts the game.
+
+        :raises TableRefusalError: (rule ``bot``) not the creator, not an open seat, or no such bot.
+        """
+        if by != table.creator:
+            raise TableRefusalError("only the table's creator can give a seat to a bot", rule="bot", seat=by)
+        self._accept(table, Event(table.version + 1, "bot", seat, str(kind).strip().lower(), None))
+
     def revoke(self, table: Table, by: int, seat: int) -> None:
         """The creator (``by``) gives open ``seat`` a new invite; the old link opens nothing.
 
@@ -501,7 +529,7 @@ class Manager:
             raise TableRefusalError(
                 f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
             )
-        if event.kind == "revoke":
+        if event.kind in ("revoke", "bot"):
             if (
                 table.game is not None
                 or not 0 <= event.seat < table.seats
@@ -509,12 +537,21 @@ class Manager:
                 or table.kinds[event.seat] != HUMAN
                 or table.names[event.seat] is not None
             ):
+                what = "revoked" if event.kind == "revoke" else "given to a bot"
                 raise TableRefusalError(
-                    "only the invite of an open seat can be revoked, before the game starts",
-                    rule="revoke",
+                    f"only the invite of an open seat can be {what}, before the game starts",
+                    rule=event.kind,
                     seat=event.seat,
                 )
-            return None
+            if event.kind == "revoke":
+                return None
+            if event.value not in BOT_KINDS:
+                raise TableRefusalError(
+                    f"unknown bot {event.value[:20]!r}: expected one of {', '.join(BOT_KINDS)}",
+                    rule="bot",
+                    seat=event.seat,
+                )
+            return table.started_by(event.seat, table.bot_name(event.seat, event.value))
         if event.kind == "join":
             if (
                 table.game is not None
@@ -522,9 +559,7 @@ class Manager:
                 or table.names[event.seat] is not None
             ):
                 raise TableRefusalError("this seat is already taken", rule="join", seat=event.seat)
-            names = [event.value if seat == event.seat else name for seat, name in enumerate(table.names)]
-            seated = [name for name in names if name is not None]
-            return table.new_game(seated) if len(seated) == table.seats else None
+            return table.started_by(event.seat, event.value)
         if table.game is None:
             raise TableRefusalError(
                 "the game has not started: some seats are still open", rule="turn order", seat=event.seat
@@ -538,6 +573,10 @@ class Manager:
             table.names[event.seat] = event.value
             if table.seat_key is not None:
                 table.tokens[event.seat] = derived_token(table.seat_key, "seat", event.seat, event.version)
+            if started is not None:
+                table.game = started
+        elif event.kind == "bot":
+            table.seat_bot(event.seat, event.value)
             if started is not None:
                 table.game = started
         elif event.kind == "revoke":
