@@ -2,6 +2,7 @@
 // The server is the judge: this page only shows what it is sent and offers what is legal.
 
 import { chartLegend, drawChart, drawSheet } from "./sheet.js";
+import { plural, presetLine, ruleItems, standingsParts, summaryRows } from "./table-panels.js";
 
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
@@ -17,7 +18,6 @@ let counter = 0;
 let waiting = false; // an action was sent and its answer has not come yet
 let holdUntil = 0;
 let seenTrick = null;
-let shownRound = null;
 let heldTurned; // the turn-up shown with the trick being played, kept while that trick is held
 let heldRound = null; // the round (number, size, trump) of the trick being played, kept likewise
 
@@ -415,7 +415,6 @@ function hiddenBids(game) {
   return game.rules.bidding === "simultaneous";
 }
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // The bids so far against the tricks ("Bids 3 of 4 — under"); under closed fists, how many have bid.
 function renderBidTotal(game) {
@@ -447,31 +446,6 @@ function renderBidTotal(game) {
 
 // ------------------------------------------------------------------ the rules, in words
 
-const RULE_WORDS = {
-  first_dealer: {
-    "first-jack": "The first player dealt a Jack deals first",
-    "left-of-keeper": "The player left of the score keeper deals first",
-    chosen: "The first dealer was chosen at the table",
-  },
-  bidding: {
-    sequential: "Bids are called in turn, starting left of the dealer",
-    simultaneous: "Closed fists: everyone bids at once, and the bids are shown together",
-  },
-  dealer_bid: {
-    free: "The dealer may bid anything",
-    hook: "Dealer may not make the bids total the tricks (the hook)",
-    overbid: "Dealer must make the bids total more than the tricks (overbid)",
-  },
-  trump_lead: {
-    any: "Trump may be led at any time",
-    broken: "Trump may not be led until broken",
-  },
-  scoring: {
-    "ten-plus-bid": "Exact bid: 10 + bid; otherwise 0",
-    "tricks-plus-ten": "1 point a trick, plus 10 for an exact bid; no penalty",
-  },
-};
-const CHOICES = Object.keys(RULE_WORDS);
 let presets = null; // the server's presets (/api/options), to name the rules in play
 
 fetch("/api/options")
@@ -483,48 +457,10 @@ fetch("/api/options")
   })
   .catch(() => (presets = []));
 
-// The preset nearest these rules and the options the table changed from it (none: that preset).
-function presetOf(rules) {
-  let best = null;
-  for (const p of presets || []) {
-    const changed = CHOICES.filter((k) => p.options[k] !== rules[k]);
-    if (typeof rules.schedule !== "string" || p.options.schedule !== rules.schedule) changed.push("schedule");
-    if (!best || changed.length < best[1].length) best = [p, changed];
-  }
-  return best && best[1].length <= 2 ? best : [null, []];
-}
-
 function renderRules(game) {
-  const rules = game.rules;
-  if (unchanged("rules", [rules, presets !== null])) return;
-  const [preset, changed] = presetOf(rules);
-  const what = changed.map((k) => k.replace("_", " ")).join(" and ");
-  $("rules-preset").textContent = preset
-    ? changed.length
-      ? `The “${preset.name}” preset, with its own ${what}.`
-      : `Preset “${preset.name}”: ${preset.summary}.`
-    : presets === null
-      ? ""
-      : "Rules of this table's own choosing.";
-  const sizes = rules.hand_sizes;
-  const schedule =
-    rules.schedule === "up-down"
-      ? "up from 1 and back down"
-      : rules.schedule === "down-up"
-        ? `down from ${sizes[0]} and back up`
-        : "as chosen";
-  const items = [
-    `${plural(sizes.length, "round")}, ${schedule}: ${sizes.join(", ")} cards`,
-    ...CHOICES.map((k) => RULE_WORDS[k][rules[k]] || `${k.replace("_", " ")}: ${rules[k]}`),
-  ];
-  $("rules-list").replaceChildren(
-    ...items.map((text, i) => {
-      const li = document.createElement("li");
-      li.textContent = text;
-      li.dataset.rule = i ? CHOICES[i - 1] : "schedule";
-      return li;
-    }),
-  );
+  if (unchanged("rules", [game.rules, presets !== null])) return;
+  $("rules-preset").textContent = presetLine(game.rules, presets);
+  $("rules-list").replaceChildren(...ruleItems(game.rules));
 }
 
 function renderStatus(game, holding) {
@@ -661,34 +597,8 @@ function renderSummary(game, holding) {
   box.hidden = !open;
   if (!open || box.dataset.round === String(last.number)) return;
   box.dataset.round = last.number;
-  const made = game.players.filter((_, seat) => last.bids[seat] === last.tricks[seat]);
   $("summary-title").textContent = `Round ${last.number} · ${plural(last.hand_size, "card")}`;
-  $("summary-rows").replaceChildren(
-    ...game.players.map((player, seat) => {
-      const tr = document.createElement("tr");
-      const exact = last.bids[seat] === last.tricks[seat];
-      tr.className = exact ? "made" : "missed";
-      tr.dataset.seat = seat;
-      const score = last.scores[seat];
-      const cells = [player, last.bids[seat], last.tricks[seat], `${exact ? "made ✓" : "missed ✗"} ${score > 0 ? "+" : ""}${score}`, game.totals[seat]];
-      tr.append(
-        ...cells.map((text, k) => {
-          const cell = document.createElement(k ? "td" : "th");
-          if (!k) cell.scope = "row";
-          cell.textContent = text;
-          return cell;
-        }),
-      );
-      return tr;
-    }),
-  );
-  box.setAttribute("aria-label", `Round ${last.number}: ${made.length ? `${made.join(", ")} made the bid` : "nobody made the bid"}`);
-}
-
-const PLACES = ["1st", "2nd", "3rd"];
-
-function listNames(names) {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  $("summary-rows").replaceChildren(...summaryRows(game, last));
 }
 
 function renderFinal(game) {
@@ -697,43 +607,10 @@ function renderFinal(game) {
   const key = JSON.stringify(game.standings);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
-  // Standings are [place, seat, total] rows, best first; tied seats share a place.
-  const byPlace = new Map();
-  for (const [place, seat, total] of game.standings) {
-    if (!byPlace.has(place)) byPlace.set(place, { names: [], total });
-    byPlace.get(place).names.push(name(game, seat));
-  }
-  const first = byPlace.get(1) || { names: [], total: 0 };
-  $("winners").textContent =
-    first.names.length > 1
-      ? `${listNames(first.names)} share the win with ${plural(first.total, "point")}!`
-      : `${first.names[0]} wins with ${plural(first.total, "point")}!`;
-  const steps = [2, 1, 3].filter((place) => byPlace.has(place));
-  $("podium").replaceChildren(
-    ...steps.map((place) => {
-      const step = document.createElement("div");
-      step.className = `step place-${place}`;
-      step.dataset.place = place;
-      const names = document.createElement("div");
-      names.className = "names";
-      names.textContent = listNames(byPlace.get(place).names);
-      const points = document.createElement("div");
-      points.className = "points";
-      points.textContent = plural(byPlace.get(place).total, "point");
-      const block = document.createElement("div");
-      block.className = "block";
-      block.textContent = PLACES[place - 1];
-      step.append(names, points, block);
-      return step;
-    }),
-  );
-  $("standings").replaceChildren(
-    ...game.standings.map(([place, seat, total]) => {
-      const li = document.createElement("li");
-      li.textContent = `${place}. ${name(game, seat)} — ${plural(total, "point")}`;
-      return li;
-    }),
-  );
+  const [winners, steps, items] = standingsParts(game);
+  $("winners").textContent = winners;
+  $("podium").replaceChildren(...steps);
+  $("standings").replaceChildren(...items);
 }
 
 // The sheet is drawn by sheet.js, as on the score keeper's page.
