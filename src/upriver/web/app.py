@@ -73,13 +73,26 @@ CLOSE_NO_TABLE = 4404
 CLOSE_FULL = 4429
 
 
-def _options() -> dict[str, object]:
-    """The rules catalogue the score keeper's form gets too, the bot kinds for the seats, and the paces."""
+def _options(bot_delay: float) -> dict[str, object]:
+    """The rules catalogue the score keeper's form gets too, the bot kinds for the seats, and the paces;
+    for the start page's estimate of a game's length, each pace's seconds (a bot's move, a finished
+    trick's pause) and, per preset and player count, the rounds and the cards dealt to a seat."""
+    catalogue = rules_catalogue()
+    lengths: dict[str, dict[str, dict[str, int]]] = {}
+    for preset in catalogue["presets"]:  # type: ignore[attr-defined]
+        name = preset["name"]
+        lengths[name] = {}
+        for count in range(preset["min_players"], preset["max_players"] + 1):
+            rules = Rules.from_options({"preset": name}, player_count=count)
+            lengths[name][str(count)] = {"rounds": rules.rounds, "cards": sum(rules.hand_sizes)}
+    paces = {name: bots.pace_of(name, bot_delay) for name in bots.PACES}
     return {
-        **rules_catalogue(),
+        **catalogue,
         "bots": list(BOT_KINDS),
         "paces": list(bots.PACES),
         "pace": bots.DEFAULT_PACE,
+        "pace_seconds": {name: {"move": p.bot_delay, "trick": p.trick_pause} for name, p in paces.items()},
+        "lengths": lengths,
     }
 
 
@@ -353,6 +366,10 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         if table_id not in manager.tables:
@@ -361,7 +378,7 @@ def create_app(
 
     @app.get("/api/options")
     async def options() -> dict[str, object]:
-        return _options()
+        return _options(bot_delay)
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
