@@ -11,10 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.live import CHROMIUM, CHROMIUM_ARGS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, shot
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, shot
+
+__all__ = ["browser"]  # the table page's Chromium fixture, shared
 
 VIEWPORTS: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
@@ -75,14 +76,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path_factory.mktemp("geometry") / "tables.db", bot_delay=0.01)
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 def open_table(live: LiveServer, browser: Browser, device: str, seats: int) -> Page:
