@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 
 from upriver.actions import Phase
 from upriver.cards import Card, cards_in, format_cards
-from upriver.errors import UpriverError
+from upriver.errors import RefusalError
 from upriver.game import Game
 from upriver.rules import Bidding, TrumpLead
 from upriver.view import SeatView
@@ -35,7 +35,7 @@ from upriver.view import SeatView
 __all__ = ["InconsistentDealError", "game_from_view"]
 
 
-class InconsistentDealError(UpriverError, ValueError):
+class InconsistentDealError(RefusalError):
     """A deal of the hidden cards (or hidden bids) that does not fit what a seat's view shows.
 
     ``rule`` names what does not fit: ``"phase"``, ``"seats"``, ``"card"``, ``"own hand"``,
@@ -43,19 +43,6 @@ class InconsistentDealError(UpriverError, ValueError):
     ``"bids"``; ``seat`` is the seat whose hand (or bid) is at fault, or ``None``; ``facts``
     holds the values of the sentence.
     """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        rule: str,
-        seat: int | None = None,
-        facts: Mapping[str, object] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.seat = seat
-        self.facts: Mapping[str, object] = dict(facts or {})
 
 
 def game_from_view(

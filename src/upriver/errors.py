@@ -15,6 +15,7 @@ __all__ = [
     "IllegalActionError",
     "NotationError",
     "RecordError",
+    "RefusalError",
     "RulesError",
     "UpriverError",
     "json_facts",
@@ -63,13 +64,13 @@ class RulesError(UpriverError, ValueError):
         self.option = option
 
 
-class IllegalActionError(UpriverError, ValueError):
-    """A bid, card or other action the rules refuse; the game is left exactly as it was.
+class RefusalError(UpriverError, ValueError):
+    """A refusal that carries its facts: the base of :class:`IllegalActionError` and of
+    :class:`upriver.InconsistentDealError`.
 
-    ``rule`` is a short name of the rule broken (``"follow suit"``, ``"hook"``, …),
-    ``seat`` the seat that tried to act (``None`` when no seat is concerned) and
-    ``facts`` the values the sentence is made of (for ``"follow suit"``: the suit
-    ``led`` and the cards ``held`` of it), so the refusal can be worded again.
+    ``rule`` is a short name of what is refused, ``seat`` the seat concerned (``None``
+    when no seat is), and ``facts`` a read-only mapping of the values the sentence is
+    made of, so the refusal can be worded again.
     """
 
     def __init__(
@@ -88,6 +89,16 @@ class IllegalActionError(UpriverError, ValueError):
     def facts_json(self) -> dict[str, object]:
         """:attr:`facts` as JSON-safe data (:func:`json_facts`): ``{"led": "C", "held": ["2C", "QC"]}``."""
         return {key: json_facts(value) for key, value in self.facts.items()}
+
+
+class IllegalActionError(RefusalError):
+    """A bid, card or other action the rules refuse; the game is left exactly as it was.
+
+    ``rule`` is a short name of the rule broken (``"follow suit"``, ``"hook"``, …),
+    ``seat`` the seat that tried to act (``None`` when no seat is concerned) and
+    ``facts`` the values the sentence is made of (for ``"follow suit"``: the suit
+    ``led`` and the cards ``held`` of it), so the refusal can be worded again.
+    """
 
 
 class RecordError(UpriverError, ValueError):
