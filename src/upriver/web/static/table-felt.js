@@ -1,0 +1,206 @@
+// The felt: seat labels at the rim (this page's seat at the bottom, the next on its left), the trump
+// card in the middle and each played card between its player's label and the centre.
+
+import { cardFace, cardWords } from "./table-cards.js";
+import { plural } from "./table-panels.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Every word the felt shows, in one place.
+const WORDS = {
+  you: " (you)",
+  bid: (text) => `bid ${text}`,
+  took: (n) => `took ${n}`,
+  points: (n) => `${n} pts`,
+  dealer: "D",
+  dealerTitle: "dealer",
+  led: "led",
+  ledTitle: "led this trick",
+  inHand: (n) => `${plural(n, "card")} in hand`,
+  thinking: "…thinking",
+  noTrump: "no trump",
+  label: (who, bid, took, points) => `${who}: ${bid}, took ${took}, ${plural(points, "point")}`,
+  hiddenBid: "has bid (hidden)",
+  left: (n) => `, ${plural(n, "card")} left`,
+  isDealer: ", dealer",
+  isLeader: ", led this trick",
+  isThinking: ", thinking",
+  played: (who, card, led) => `${who} played ${cardWords(card)}${led ? " (led)" : ""}`,
+};
+
+// Cards each seat still holds: the hand size less the cards it has played this round.
+function cardsLeft(game, seat) {
+  if (game.over || game.phase === "over") return 0;
+  const inTrick = game.trick.some(([s]) => s === seat) ? 1 : 0;
+  return Math.max(0, game.hand_size - game.tricks_done - inTrick);
+}
+
+// Closed fists: the bids are revealed together, once every seat has bid.
+export function hiddenBids(game) {
+  return game.rules.bidding === "simultaneous";
+}
+
+function badge(kind, text, title) {
+  const span = document.createElement("span");
+  span.className = `badge ${kind}`;
+  span.textContent = text;
+  span.title = title;
+  return span;
+}
+
+function seatLabel(game, seat, { mySeat, leader, thinking }) {
+  const name = game.players[seat];
+  const div = document.createElement("div");
+  div.className = "seat";
+  div.dataset.seat = seat;
+  if (game.awaiting.includes(seat) && !game.over) div.classList.add("to-act");
+  if (seat === mySeat) div.classList.add("me");
+  const top = document.createElement("div");
+  top.className = "who";
+  top.textContent = name + (seat === mySeat ? WORDS.you : "");
+  div.append(top);
+  const bid = game.bids[seat];
+  // Under closed fists the bids stay hidden until all are in: a seat that has bid shows ✓, not its bid.
+  const hasBid = bid === null && game.phase === "bidding" && hiddenBids(game) && !game.awaiting.includes(seat);
+  const bidText = bid === null ? (hasBid ? "✓" : "–") : bid;
+  const nums = document.createElement("div");
+  nums.className = "nums";
+  // Each figure stays on one line; a narrow label wraps between them.
+  const parts = [WORDS.bid(bidText), WORDS.took(game.tricks_won[seat]), WORDS.points(game.totals[seat])];
+  for (const [k, part] of parts.entries()) {
+    if (k) nums.append(" · ");
+    const span = document.createElement("span");
+    span.textContent = part;
+    if (k === 0 && hasBid) span.className = "has-bid";
+    nums.append(span);
+  }
+  div.append(nums);
+  const left = cardsLeft(game, seat);
+  let words = WORDS.label(name, hasBid ? WORDS.hiddenBid : WORDS.bid(bidText), game.tricks_won[seat], game.totals[seat]);
+  // The marks row: dealer, leader, and an opponent's hand face down (a few backs and the count);
+  // once the game is over no hand is left, and the row goes.
+  const marks = document.createElement("div");
+  marks.className = "marks";
+  const over = game.over || game.phase === "over";
+  if (seat === game.dealer && !over) marks.append(badge("dealer", WORDS.dealer, WORDS.dealerTitle));
+  if (seat === leader && !over) marks.append(badge("leader", WORDS.led, WORDS.ledTitle));
+  if (seat !== mySeat && !over) {
+    const backs = document.createElement("span");
+    backs.className = "backs";
+    backs.dataset.count = left;
+    for (let i = 0; i < Math.min(left, 5); i++) {
+      const back = document.createElement("span");
+      back.className = "back";
+      backs.append(back);
+    }
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = `${left}`;
+    backs.append(count);
+    backs.title = WORDS.inHand(left);
+    marks.append(backs);
+    words += WORDS.left(left);
+  }
+  if (seat === game.dealer && !over) words += WORDS.isDealer;
+  if (marks.childElementCount) div.append(marks);
+  if (seat === leader && !over) words += WORDS.isLeader;
+  if (seat === thinking && !over) {
+    const mark = document.createElement("div");
+    mark.className = "thinking";
+    mark.textContent = WORDS.thinking;
+    div.append(mark);
+    words += WORDS.isThinking;
+  }
+  div.setAttribute("aria-label", words);
+  return div;
+}
+
+let heldTurned; // the turn-up shown with the trick being played, kept while that trick is held
+
+// Seats sit at the rim of the felt; each played card lies just inside its player's label, on the
+// line toward the centre, so it is never under a label, the trump or another card. Positions are in
+// pixels from the measured boxes. `holding`: the finished trick is still shown (with its own trump).
+export function renderFelt(game, { mySeat, holding, thinking }) {
+  const n = game.players.length;
+  const base = mySeat === null ? 0 : mySeat;
+  const shown = holding ? game.last_trick.plays : game.trick;
+  const leader = shown.length ? shown[0][0] : game.phase === "playing" ? game.leader : null;
+  const felt = $("felt");
+  felt.dataset.seats = n;
+  const labels = [];
+  for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, { mySeat, leader, thinking }));
+  $("seats").replaceChildren(...labels);
+  // A held trick is shown with the trump it was played under, not the next round's.
+  const turned = holding && heldTurned !== undefined ? heldTurned : game.turned;
+  if (!holding) heldTurned = game.turned;
+  const shownTurned = $("turned").firstElementChild;
+  if (!shownTurned || shownTurned.dataset.card !== (turned || undefined)) {
+    $("turned").replaceChildren(turned ? cardFace(turned) : document.createTextNode(WORDS.noTrump));
+  }
+  // A card already on the table keeps its element (and so does not play its arrival again).
+  const before = new Map([...$("trick").children].map((el) => [el.dataset.card, el]));
+  const cards = shown.map(([seat, card]) => {
+    const face = before.get(card) || cardFace(card);
+    face.classList.add("played");
+    face.classList.toggle("led", seat === leader);
+    face.classList.toggle("winner", Boolean(holding && seat === game.last_trick.winner));
+    face.dataset.seat = seat;
+    face.setAttribute("aria-label", WORDS.played(game.players[seat], card, seat === leader));
+    return face;
+  });
+  for (const [card, el] of before) if (!shown.some(([, c]) => c === card)) el.remove();
+  for (const face of cards) if (!face.isConnected) $("trick").append(face);
+  layOut(felt, labels, cards, shown.map(([seat]) => (seat - base + n) % n));
+}
+
+// Pixel positions: labels at the rim; each card the shortest step from its label toward the centre
+// that clears the label, and no nearer the centre than clears the trump.
+function layOut(felt, labels, cards, places) {
+  const width = felt.clientWidth;
+  const height = felt.clientHeight;
+  const cx = width / 2;
+  const cy = height / 2;
+  const rim = felt.clientLeft + 2; // a label may lie over the wooden rim
+  const gap = 6; // the space kept between a card and a label or the trump
+  const n = labels.length;
+  const centres = labels.map((label, i) => {
+    const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
+    const lw = label.offsetWidth;
+    const lh = label.offsetHeight;
+    const x = cx + (cx - lw / 2 + rim) * Math.cos(angle);
+    const y = cy + (cy - lh / 2 + rim) * Math.sin(angle);
+    label.style.left = `${x}px`;
+    label.style.top = `${y}px`;
+    return { x, y, lw, lh };
+  });
+  const origin = felt.getBoundingClientRect();
+  const box = $("turned-box").getBoundingClientRect();
+  const trump = {
+    left: box.left - origin.left - felt.clientLeft,
+    right: box.right - origin.left - felt.clientLeft,
+    top: box.top - origin.top - felt.clientTop,
+    bottom: box.bottom - origin.top - felt.clientTop,
+  };
+  const along = (low, high, from, v, half) => {
+    // The least distance d >= 0 from `from` along v (one axis) at which [p - half, p + half] clears [low, high].
+    if (v > 1e-6) return Math.max(0, (high + gap + half - from) / v);
+    if (v < -1e-6) return Math.max(0, (from - low + gap + half) / -v);
+    return from - half >= high + gap || from + half <= low - gap ? 0 : Infinity;
+  };
+  cards.forEach((face, k) => {
+    const at = centres[places[k]];
+    const cw = face.offsetWidth;
+    const ch = face.offsetHeight;
+    const length = Math.hypot(at.x - cx, at.y - cy) || 1;
+    const vx = (at.x - cx) / length; // from the centre toward the label
+    const vy = (at.y - cy) / length;
+    const clearLabel = Math.min(
+      Math.abs(vx) > 1e-6 ? (at.lw / 2 + cw / 2 + gap) / Math.abs(vx) : Infinity,
+      Math.abs(vy) > 1e-6 ? (at.lh / 2 + ch / 2 + gap) / Math.abs(vy) : Infinity,
+    );
+    const clearTrump = Math.min(along(trump.left, trump.right, cx, vx, cw / 2), along(trump.top, trump.bottom, cy, vy, ch / 2));
+    const d = Math.max(length - clearLabel, clearTrump, 0);
+    face.style.left = `${cx + vx * d}px`;
+    face.style.top = `${cy + vy * d}px`;
+  });
+}

@@ -1,0 +1,155 @@
+// This seat's hand and bid buttons, and the keyboard: every card and every bid is a focusable button
+// (one not allowed now says why when pressed), the arrow keys move over all of them, and the focus
+// stays in the hand or the bids when a play or a bid redraws them.
+
+import { cardFace } from "./table-cards.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Every word the hand and the bids show, in one place.
+const WORDS = {
+  bid: (n) => `Bid ${n}`,
+  bidRefused: (n, reason) => `Bid ${n}, not allowed: ${reason}`,
+  bidNotAllowed: "This bid is not allowed.",
+  cardRefused: (label, reason) => `${label} (${reason})`,
+  cardReason: (label, reason) => `${label}: ${sentence(reason)}`,
+};
+
+// A reason as a sentence a person reads: a capital first and a full stop.
+export function sentence(text) {
+  const words = text.trim();
+  return words[0].toUpperCase() + words.slice(1) + (/[.!?]$/.test(words) ? "" : ".");
+}
+
+// Buttons are rebuilt only when they change, so a click is never lost to a redraw under the pointer.
+const drawn = { bids: "", hand: "" };
+
+function unchanged(part, value) {
+  const key = JSON.stringify(value);
+  if (drawn[part] === key) return true;
+  drawn[part] = key;
+  return false;
+}
+
+// Where the keyboard was before a redraw: the group ("hand" or "bids") and the button's place in it.
+let focusWas = null;
+
+function rememberFocus() {
+  const active = document.activeElement;
+  for (const group of ["hand", "bids"]) {
+    const buttons = [...$(group).querySelectorAll("button")];
+    const at = buttons.indexOf(active);
+    if (at >= 0) focusWas = { group, at, key: active.dataset.card ?? active.dataset.bid };
+  }
+}
+
+// After a redraw took the focused button away, put the focus back on the sensible button: the same
+// card if it is still there, else the one now in its place (the next card); after a bid, the hand.
+function restoreFocus() {
+  if (!focusWas) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !$("hand").contains(active) && !$("bids").contains(active)) {
+    focusWas = null; // the person has gone elsewhere: leave them there
+    return;
+  }
+  if (active && active !== document.body) return;
+  const target = (group) => {
+    const buttons = [...$(group).querySelectorAll("button")].filter((b) => b.offsetParent !== null);
+    if (!buttons.length) return null;
+    if (group !== focusWas.group) return buttons.find((b) => b.classList.contains("playable")) || buttons[0];
+    const same = buttons.find((b) => (b.dataset.card ?? b.dataset.bid) === focusWas.key);
+    return same || buttons[Math.min(focusWas.at, buttons.length - 1)];
+  };
+  const other = focusWas.group === "hand" ? "bids" : "hand";
+  const next = target(focusWas.group) || target(other);
+  if (next) next.focus({ preventScroll: true });
+}
+
+// `ctx`: `canAct` (a move may be sent now), `blocked()` (why not, in words, or null), `act(type, value)`
+// and `notice(text)`.
+export function renderBids(game, ctx) {
+  const options = game.bid_options;
+  if (unchanged("bids", [options, game.bid_restriction, ctx.canAct])) return;
+  rememberFocus();
+  $("bidding").hidden = options.length === 0;
+  // The engine's restriction on the dealer's bid, as data: its rule, the bids it forbids, and why.
+  const restriction = game.bid_restriction;
+  const reason = restriction ? sentence(restriction.reason) : "";
+  $("bid-reason").textContent = reason;
+  $("bids").replaceChildren(
+    ...options.map((o) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "bid";
+      b.textContent = o.bid;
+      b.dataset.bid = o.bid;
+      // A forbidden bid stays focusable and tappable: a tap says why it is not allowed.
+      const allowed = o.legal && ctx.canAct;
+      b.setAttribute("aria-disabled", String(!allowed));
+      b.classList.toggle("playable", allowed);
+      b.classList.toggle("legal", o.legal);
+      b.setAttribute("aria-label", o.legal ? WORDS.bid(o.bid) : WORDS.bidRefused(o.bid, reason));
+      if (!o.legal) b.title = reason;
+      b.addEventListener("click", () => {
+        if (allowed) return ctx.act("bid", o.bid);
+        const why = ctx.blocked();
+        if (why) ctx.notice(why);
+        else if (!o.legal) ctx.notice(reason || WORDS.bidNotAllowed);
+      });
+      return b;
+    }),
+  );
+  restoreFocus();
+}
+
+export function renderHand(game, ctx) {
+  if (unchanged("hand", [game.hand, game.phase, ctx.canAct])) return;
+  rememberFocus();
+  $("hand").replaceChildren(
+    ...game.hand.map((entry) => {
+      const b = cardFace(entry.card, "button");
+      b.type = "button";
+      const playable = entry.legal && ctx.canAct && game.phase === "playing";
+      // A card that may not be played stays focusable and tappable: a tap says why.
+      b.setAttribute("aria-disabled", String(!playable));
+      b.classList.toggle("playable", playable);
+      b.classList.toggle("legal", entry.legal);
+      b.setAttribute("aria-label", entry.legal ? entry.label : WORDS.cardRefused(entry.label, entry.reason));
+      if (!entry.legal && entry.reason) b.title = entry.reason;
+      b.addEventListener("click", () => {
+        if (playable) return ctx.act("play", entry.card);
+        const why = ctx.blocked();
+        if (why) ctx.notice(why);
+        else if (!entry.legal && entry.reason) ctx.notice(WORDS.cardReason(entry.label, entry.reason));
+      });
+      return b;
+    }),
+  );
+  restoreFocus();
+}
+
+// Keyboard: digits bid; the arrow keys (and Home/End) move over every card of the hand and every
+// bid, the ones not allowed too (Enter or Space on one says why).
+export function installKeys(getGame, ctx) {
+  document.addEventListener("keydown", (event) => {
+    const game = getGame();
+    if (event.target instanceof HTMLInputElement || !game) return;
+    if (/^[0-9]$/.test(event.key) && game.bid_options.length && !event.ctrlKey && !event.metaKey) {
+      const option = game.bid_options.find((o) => String(o.bid) === event.key);
+      if (option && option.legal && ctx.canAct()) ctx.act("bid", option.bid);
+      return;
+    }
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" }[event.key];
+    if (step === undefined) return;
+    for (const group of ["hand", "bids"]) {
+      const buttons = [...$(group).querySelectorAll("button")];
+      const at = buttons.indexOf(document.activeElement);
+      if (at < 0) continue;
+      const n = buttons.length;
+      const to = step === "first" ? 0 : step === "last" ? n - 1 : (at + step + n) % n;
+      buttons[to].focus();
+      event.preventDefault();
+      return;
+    }
+  });
+}

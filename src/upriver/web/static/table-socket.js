@@ -1,0 +1,52 @@
+// The table's one WebSocket: it reconnects after a loss, waiting longer each time (0.5 s doubling up
+// to 10 s), and the server's fresh state on reconnecting redraws the page. Closed for good: no seat,
+// no table, full.
+
+const FINAL_CLOSES = [4403, 4404, 4429];
+
+// `onMessage(message)` gets every message the server sends; `onStatus(ok, final, delayMs)` is told
+// when the socket opens (ok) or closes (final: it will not try again; else it retries after delayMs).
+export function openSocket({ tableId, token, onMessage, onStatus }) {
+  let socket = null;
+  let attempts = 0;
+  let retryTimer = 0;
+  let open = false;
+
+  function connect() {
+    clearTimeout(retryTimer);
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const secret = token();
+    const query = secret ? `?token=${encodeURIComponent(secret)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${tableId}${query}`);
+    socket = ws;
+    ws.onopen = () => {
+      attempts = 0;
+      open = true;
+      onStatus(true, false, 0);
+    };
+    ws.onmessage = (event) => onMessage(JSON.parse(event.data));
+    ws.onclose = (event) => {
+      if (socket !== ws) return;
+      open = false;
+      const final = FINAL_CLOSES.includes(event.code);
+      const delay = Math.min(10000, 500 * 2 ** attempts) * (0.8 + 0.4 * Math.random());
+      attempts += 1;
+      onStatus(false, final, delay);
+      if (!final) retryTimer = setTimeout(connect, delay);
+    };
+  }
+
+  // Back online (the browser says so): try at once rather than at the end of the wait.
+  window.addEventListener("online", () => {
+    if (!open) connect();
+  });
+
+  connect();
+  return {
+    send(message) {
+      if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    },
+  };
+}
