@@ -162,6 +162,42 @@ def test_basic_takes_the_closest_legal_bid_when_the_hook_forbids_its_own() -> No
     assert BasicBot(0).choose_bid(view) == 0
 
 
+def _winning(card: Card, view: SeatView) -> bool:
+    """Whether ``card``, played last to the trick on the table, takes it."""
+    best = view.trick[0][1]
+    for _, played in view.trick[1:]:
+        if (played.suit is best.suit and played.rank > best.rank) or (
+            played.suit is view.trump and best.suit is not view.trump
+        ):
+            best = played
+    if card.suit is best.suit:
+        return card.rank > best.rank
+    return card.suit is view.trump
+
+
+@pytest.mark.parametrize("scoring", list(Scoring))
+def test_basic_over_its_bid_takes_the_last_seat_trick_only_where_tricks_score(scoring: Scoring) -> None:
+    # Last to a trick, already over its bid, able both to win and to lose it: under "1 a trick +
+    # 10 if exact" every trick is a point, so it wins; under "10 + bid" it ducks as before.
+    checked = 0
+    for seed in range(300):
+        rules = Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(10,), scoring=scoring)
+        game = Game(rules, seed=seed)
+        bots = [make_bot("basic", seed=seat) for seat in range(4)]
+        while not game.is_over:
+            seat = game.awaiting[0]
+            view = game.view(seat)
+            bid = view.bids[seat]
+            if view.legal_cards and bid is not None and len(view.trick) == 3 and view.tricks_won[seat] > bid:
+                outcomes = {_winning(card, view) for card in view.legal_cards}
+                if outcomes == {True, False}:
+                    takes = _winning(bots[seat].choose_card(view), view)
+                    assert takes is (scoring is Scoring.TRICKS_PLUS_TEN)
+                    checked += 1
+            act(game, seat, bots[seat])
+    assert checked > 10
+
+
 def test_bots_get_only_their_own_seat_view() -> None:
     seen: list[object] = []
 

@@ -103,9 +103,14 @@ def test_engine_accepts_every_kernel_move_and_agrees_on_the_outcome(
     assert tuple(out.scores[0]) == result.scores
 
 
-@settings(max_examples=15, deadline=None)
+@pytest.mark.parametrize("scoring", list(Scoring))
+@settings(max_examples=12, deadline=None)
 @given(rules=custom_rules(max_size=5), seed=st.integers(0, 2**32 - 1))
-def test_rule_of_thumb_policy_chooses_what_the_basic_bot_chooses(rules: Rules, seed: int) -> None:
+def test_rule_of_thumb_policy_chooses_what_the_basic_bot_chooses(
+    rules: Rules, seed: int, scoring: Scoring
+) -> None:
+    # Under every scoring: the rule of thumb plays for points, not only for the exact bid.
+    rules = rules.replace(scoring=scoring)
     game = Game(rules, seed=seed)
     bot = BasicBot(seed=0)
     while not game.is_over:

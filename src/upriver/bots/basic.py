@@ -4,8 +4,12 @@ Bidding counts sure tricks (top trumps), likely ones (other trumps, side aces an
 kings) and ruffs (short side suits with spare trumps), then picks the legal bid
 closest to that estimate, never below its sure tricks when it can help it. Play
 wins tricks only while the bid still needs them, as cheaply as it can, and once
-the bid is made sheds its most dangerous cards on tricks it cannot win. The bot
-is deterministic: its seed is kept only for the interface.
+the bid is made sheds its most dangerous cards on tricks it cannot win. It knows
+the scoring: under "1 a trick + 10 if exact", a seat already over its bid or
+needing more tricks than are left takes every trick it can, since each is a point
+and the bonus is gone (under "10 + bid" such a seat scores nothing whatever it
+does, so it plays on as before). The bot is deterministic: its seed is kept only
+for the interface.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from collections.abc import Iterable
 
 from upriver.bots.base import Bot
 from upriver.cards import DECK, Card, Rank, Suit
+from upriver.rules import Scoring
 from upriver.view import SeatView
 
 __all__ = ["BasicBot", "estimate_tricks"]
@@ -130,6 +135,8 @@ class BasicBot(Bot):
         bid = view.bids[view.seat] or 0
         need = bid - view.tricks_won[view.seat]
         left = view.hand_size - len(view.tricks)
+        if view.rules.scoring is Scoring.TRICKS_PLUS_TEN and (need < 0 or need > left):
+            need = left  # the exact bonus is out of reach, and every trick is still a point
         danger = lambda card: _danger(card, trump)  # noqa: E731  (one sort key, used many times)
         best = _best(view.trick, trump)
         if best is None:

@@ -187,7 +187,7 @@ def play_tricks(
             else:
                 c = basic_card(
                     hand, legal, win, i == n - 1, trump, bids[seat] - tricks[seat], size - done,
-                    FULL & ~hand & ~gone,
+                    FULL & ~hand & ~gone, opts[3] == 1,
                 )  # fmt: skip
             bit = ONE << u64(c)
             hands[seat] = hand ^ bit

@@ -119,15 +119,20 @@ def basic_card(
     need: int,
     left: int,
     unseen: int,
+    counts_tricks: bool,
 ) -> int:
     """The rule of thumb's card: win cheaply while the bid needs tricks, else shed high cards.
 
     ``best`` is the card winning the trick so far (-1 when leading), ``last`` whether this
     seat plays last to the trick, ``need`` the tricks the bid still needs, ``left`` the
-    tricks left in the round including this one.
+    tricks left in the round including this one. ``counts_tricks`` is the scoring "1 a
+    trick + 10 if exact": there a seat whose bid is out of reach (already over it, or
+    needing more tricks than are left) takes every trick it can, each one a point.
     """
     if legal & (legal - ONE) == ZERO:
         return int(ctz(legal))
+    if counts_tricks and (need < 0 or need > left):
+        need = left
     tmask = SUIT[trump] if trump >= 0 else ZERO
     if best < 0:
         if need <= 0:
