@@ -116,6 +116,9 @@ function receive(message) {
   state = message;
   document.body.dataset.v = message.v; // the version shown, for people debugging and for tests
   render();
+  // For the review panel (review.js) and anything else on the page that follows the game: each state
+  // the server sent this seat, once drawn. Only what this seat may see, as the page itself.
+  document.dispatchEvent(new CustomEvent("upriver:state", { detail: { state, tableId, token, seat: state.seat } }));
 }
 
 // A trick just completed: keep it on the table for the server's pause (the table's pace: no bot
