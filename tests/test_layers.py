@@ -28,6 +28,7 @@ CORE = (
     "upriver.sheet",
     "upriver.keeper",
     "upriver.bots",
+    "upriver.review",
     "upriver.fast",
 )
 """The engine and what stands next to it (cards → rules → game → record/sheet → bots → fast), with
