@@ -96,6 +96,8 @@ class Table:
         self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
         self.seat_key: str | None = config.get("seat_key")  # type: ignore[assignment]
         """The secret the seats' tokens after a join or a revoke derive from (none on older tables)."""
+        self.rematch_of: str | None = config.get("rematch_of")  # type: ignore[assignment]
+        """The finished table this one is a rematch of, or ``None``."""
         self.last_event = 0.0
         """When the last event was applied (``time.time()``), to archive idle finished tables."""
         self.version = 0
@@ -312,8 +314,10 @@ class Manager:
         creator: int = 0,
         record: str | None = None,
         pace: str = bots.DEFAULT_PACE,
+        rematch_of: str | None = None,
     ) -> tuple[Table, str]:
-        """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`."""
+        """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`.
+        ``rematch_of``: the finished table this one is a rematch of (:mod:`upriver.web.rematch`)."""
         count = len(seats)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {count}")
@@ -357,6 +361,7 @@ class Manager:
             "options": options,
             "seat_key": secrets.token_hex(16),
             "pace": pace,
+            **({} if rematch_of is None else {"rematch_of": rematch_of}),
         }
         table_id = secrets.token_urlsafe(9)
         self.store.add_table(table_id, config)
