@@ -20,6 +20,9 @@ HTTP:
 - ``POST /api/tables/{id}/seats/{seat}/bot`` ``{"token", "kind"}`` the host gives an open seat to a
   bot before the game starts (its invite opens nothing any more) → the table as above; 403 for
   another token, 400 ``{"error"}`` for a seat or kind that cannot be given.
+- ``POST /api/tables/{id}/rematch`` ``{"token"}`` and ``GET /api/tables/{id}/rematch?token=…``: a
+  finished table's rematch and this seat's own link to it; ``GET /api/tables/{id}/rules`` its rules
+  (:mod:`upriver.web.rematch`).
 - ``GET /favicon.ico`` the site's icon (an SVG).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
   for a seat's token and only the finished rounds, so no card still in a hand leaves the server.
@@ -59,6 +62,7 @@ from upriver.web.guard import (
 )
 from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
+from upriver.web.rematch import rematch_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.store import Store
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
@@ -354,6 +358,7 @@ def create_app(
     app.state.limits = limits
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(keeper_router(db_path, limits))  # the score keeper: /keep and /api/sheets
+    app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
 
     @app.exception_handler(UnreadableSheetError)
     async def unreadable_sheet(request: Request, error: UnreadableSheetError) -> JSONResponse:
