@@ -1,0 +1,197 @@
+"""A rematch through the HTTP API and the WebSocket: the same seats, bots, rules and pace on a new
+deal, started by any person seated at a finished table, each seat told only its own link."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.test_web_api import Client, create, manager_of
+from upriver.actions import Phase
+from upriver.rules import Rules
+from upriver.web.app import create_app
+from upriver.web.protocol import rules_json
+from upriver.web.tables import Table
+
+SEATS = ["human", "human", "basic", "random"]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "tables.db", bot_delay=0.0)) as test_client:
+        yield test_client
+
+
+def token_of(url: str) -> str | None:
+    """The seat token in a link's fragment (``#token=…``), or ``None``."""
+    return url.partition("#token=")[2] or None
+
+
+class Finished:
+    """A table of two people and two bots at the fast pace, played to its end over the WebSocket; the
+    two people's and a spectator's connections stay open."""
+
+    def __init__(self, client: TestClient, stack: contextlib.ExitStack, **options: Any) -> None:
+        body = create(client, seats=SEATS, schedule=[1, 2], pace="fast", dealer_bid="hook", **options)
+        self.id: str = body["table"]
+        self.table: Table = manager_of(client).tables[self.id]
+        invite = self.table.tokens[1]
+        self.clients: list[Client] = []
+        for seat, token in ((0, body["token"]), (1, invite)):
+            ws = stack.enter_context(client.websocket_connect(f"/ws/{self.id}?token={token}"))
+            member = Client(ws, self.table, seat)
+            member.state()
+            self.clients.append(member)
+        self.clients[1].send(type="join", name="Bea")
+        spectator_ws = stack.enter_context(client.websocket_connect(f"/ws/{self.id}"))
+        self.spectator = Client(spectator_ws, self.table, None)
+        self.spectator.state()
+        self.tokens = list(self.table.tokens)  # each person's seat token once joined
+        while True:
+            states = [self.settle(member) for member in self.clients]
+            game = self.table.game
+            assert game is not None
+            if game.is_over:
+                break
+            seat = game.awaiting[0]
+            assert seat in (0, 1), "the bots move on their own"
+            state = states[seat]["game"]
+            if game.phase is Phase.BIDDING:
+                bid = next(option["bid"] for option in state["bid_options"] if option["legal"])
+                self.clients[seat].act("bid", bid)
+            else:
+                self.clients[seat].act(
+                    "play", next(entry["card"] for entry in state["hand"] if entry["legal"])
+                )
+
+    def settle(self, member: Client) -> dict[str, Any]:
+        """Read states until this client has seen the table's current version with nobody to wait for."""
+        while True:
+            message = member.state()
+            game = self.table.game
+            if message["v"] == self.table.version and (
+                game is None or game.is_over or set(game.awaiting) & {0, 1}
+            ):
+                return message
+
+
+def rematch_message(member: Client) -> dict[str, Any]:
+    """The next ``rematch`` message this client receives (states before it are read and kept)."""
+    while True:
+        message = member.receive()
+        if message["type"] == "rematch":
+            return message
+
+
+def test_a_rematch_seats_the_same_people_and_bots_under_the_same_rules_and_pace_on_a_new_deal(
+    client: TestClient,
+) -> None:
+    with contextlib.ExitStack() as stack:
+        old = Finished(client, stack)
+        answer = client.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[0]})
+        assert answer.status_code == 201, answer.text
+        body = answer.json()
+        assert body["created"] is True
+        assert body["by"] == "Ann"
+        new = manager_of(client).tables[body["table"]]
+        assert new.id != old.id
+        assert new.rematch_of == old.id
+        assert new.kinds == old.table.kinds
+        assert new.names[2:] == old.table.names[2:]  # the same bots under the same names
+        assert new.pace.name == "fast"
+        assert new.options == old.table.options
+        assert new.seed != old.table.seed  # a new deal
+        # The one who started it sits in their old seat under their name; Bea's seat waits for her.
+        assert new.names[0] == "Ann"
+        assert new.names[1] is None
+        assert new.seat_of(token_of(body["url"])) == 0
+
+
+def test_each_seat_gets_only_its_own_link_and_pressing_again_starts_nothing_new(client: TestClient) -> None:
+    with contextlib.ExitStack() as stack:
+        old = Finished(client, stack)
+        first = client.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[1]}).json()
+        assert first["by"] == "Bea"
+        again = client.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[0]})
+        assert again.status_code == 200
+        second = again.json()
+        assert second["created"] is False
+        assert second["table"] == first["table"]
+        new = manager_of(client).tables[first["table"]]
+        assert len([t for t in manager_of(client).tables.values() if t.rematch_of == old.id]) == 1
+        assert new.seat_of(token_of(first["url"])) == 1
+        assert new.seat_of(token_of(second["url"])) == 0  # Ann's invite, not Bea's seat
+        assert token_of(first["url"]) != token_of(second["url"])
+        # Every connection was told, each with its own seat's link; the spectator with no token.
+        told = [rematch_message(member) for member in old.clients]
+        for seat, message in enumerate(told):
+            assert message["table"] == new.id
+            assert message["by"] == "Bea"
+            assert new.seat_of(token_of(message["url"])) == seat
+        watching = rematch_message(old.spectator)
+        assert watching["url"].endswith(f"/t/{new.id}")
+        assert token_of(watching["url"]) is None
+        # Ann, who was told, takes her seat: the rematch starts.
+        ws = stack.enter_context(client.websocket_connect(f"/ws/{new.id}?token={token_of(told[0]['url'])}"))
+        ann = Client(ws, new, 0)
+        ann.state()
+        ann.send(type="join", name="Ann")
+        while new.game is None:
+            ann.state()
+        assert new.game.players[:2] == ("Ann", "Bea")
+
+
+def test_a_rematch_is_refused_while_the_game_is_on_and_to_a_spectator_or_a_wrong_token(
+    client: TestClient,
+) -> None:
+    body = create(client, seats=SEATS, schedule=[3])
+    table_id = body["table"]
+    manager = manager_of(client)
+    before = set(manager.tables)
+    on = client.post(f"/api/tables/{table_id}/rematch", json={"token": body["token"]})
+    assert on.status_code == 409
+    assert "once the game is over" in on.json()["error"]
+    wrong = client.post(f"/api/tables/{table_id}/rematch", json={"token": "not-a-token"})
+    assert wrong.status_code == 403
+    assert "opens no seat" in wrong.json()["error"]
+    empty = client.post(f"/api/tables/{table_id}/rematch", json={"token": ""})
+    assert empty.status_code == 403
+    missing = client.post(f"/api/tables/{table_id}/rematch", json={})
+    assert missing.status_code == 400
+    assert "token" in missing.json()["error"]
+    assert client.post("/api/tables/none/rematch", json={"token": body["token"]}).status_code == 404
+    assert set(manager.tables) == before  # nothing was made
+
+
+def test_a_person_who_was_away_gets_their_own_link_later_even_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "tables.db"
+    with TestClient(create_app(db, bot_delay=0.0)) as client, contextlib.ExitStack() as stack:
+        old = Finished(client, stack)
+        assert client.get(f"/api/tables/{old.id}/rematch?token={old.tokens[1]}").json()["table"] is None
+        made = client.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[0]}).json()
+        tokens = old.tokens
+    with TestClient(create_app(db, bot_delay=0.0)) as client:
+        later = client.get(f"/api/tables/{old.id}/rematch?token={tokens[1]}")
+        assert later.status_code == 200
+        body = later.json()
+        assert body["table"] == made["table"]
+        new = manager_of(client).tables[made["table"]]
+        assert new.seat_of(token_of(body["url"])) == 1
+        spectator = client.get(f"/api/tables/{old.id}/rematch").json()
+        assert token_of(spectator["url"]) is None
+        assert client.get(f"/api/tables/{old.id}/rematch?token=nope").status_code == 403
+
+
+def test_the_join_page_gets_the_tables_rules_before_the_game_starts(client: TestClient) -> None:
+    body = create(client, seats=SEATS, preset="classic-hook")
+    table = manager_of(client).tables[body["table"]]
+    assert table.game is None  # Bea's seat is open
+    rules = client.get(f"/api/tables/{body['table']}/rules")
+    assert rules.status_code == 200
+    assert rules.json() == rules_json(Rules.from_options({"preset": "classic-hook"}, player_count=4))
+    assert client.get("/api/tables/none/rules").status_code == 404
