@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
-import json
 import logging
 import secrets
 import sqlite3
@@ -36,7 +35,6 @@ from upriver.game import Game, Move
 from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of, replay
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from upriver.view import TableView
 from upriver.web import bots, protocol
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import (
@@ -48,6 +46,7 @@ from upriver.web.seats import (
     seat_name,
     unlabelled,
 )
+from upriver.web.states import SeatStates
 from upriver.web.store import Event, Store
 
 __all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
@@ -115,9 +114,7 @@ class Table:
             if kind != HUMAN
         }
         self.connections: set[Connection] = set()
-        self._shared_version = -1
-        self._shared = ""
-        self._lobby = ""
+        self.states = SeatStates()
         self.bot_task: asyncio.Task[None] | None = None
         self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)
         self.thinking: int | None = None
@@ -132,12 +129,13 @@ class Table:
 
     def announce(self) -> None:
         """Send every connection the newest state (one that changed without a new event)."""
+        self.states.invalidate()
         for conn in self.connections:
             conn.refresh()
 
     def invalidate(self) -> None:
-        """Forget the encoded shared state, so the next state message is built afresh."""
-        self._shared_version = -1
+        """Forget the encoded states, so the next state message is built afresh."""
+        self.states.invalidate()
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat this secret token opens, or ``None`` (a non-ASCII token opens none)."""
@@ -211,53 +209,10 @@ class Table:
         return lobby
 
     def state(self, conn: Connection, base_url: str) -> str:
-        """The newest state message for this connection's seat, as JSON text.
-
-        What all seats see alike is encoded once per version and shared; only the seat's own
-        part (hand, choices, the bids it may see) is encoded per connection.
-        """
-        seat = conn.seat
-        game = self.game
-        view: TableView | None = None
-        if game is not None:
-            view = game.view(None) if seat is None else game.view(seat)
-        if self._shared_version != self.version:
-            self._shared_version = self.version
-            self._lobby = _encode(self.lobby(None, base_url))
-            self._shared = ""
-            if game is not None and view is not None:
-                # Every view holds the same public part, so the first connection's view serves them all.
-                public = protocol.table_part(game, view, kinds=self.kinds)
-                self._shared = _encode(public)[1:-1]
-        lobby = _encode(self.lobby(seat, base_url)) if seat == self.creator else self._lobby
-        head = _encode(
-            {
-                "type": "state",
-                "v": self.version,
-                "table": self.id,
-                "role": "spectator" if seat is None else "player",
-                "seat": seat,
-                **({} if seat is None else {"token": self.tokens[seat]}),
-                "pace": self.pace.name,
-                "trick_pause_ms": round(self.pace.trick_pause * 1000),
-                "thinking": self.thinking,
-            }
-        )[:-1]
-        if game is None or view is None:
-            return f'{head},"lobby":{lobby},"game":null}}'
-        own = _encode(protocol.seat_part(game, view))[1:-1]
-        # Within a round the sheet changes only in the round's bids and trick counts, which every
-        # state carries anyway: a connection gets the sheet once a round, not with every move.
-        rounds = len(view.history)
-        sheet = ""
-        if conn.sheet_sent != rounds:
-            sheet = ',"sheet":' + _encode(protocol.sheet_part(view))
-            conn.sheet_sent = rounds
-        return f'{head},"lobby":{lobby},"game":{{{self._shared},{own}{sheet}}}}}'
-
-
-def _encode(data: object) -> str:
-    return json.dumps(data, separators=(",", ":"))
+        """The newest state message for this connection's seat, as JSON text (:mod:`upriver.web.states`:
+        built once per version and seat; the score sheet only when the connection's is out of date)."""
+        text, conn.sheet_sent = self.states.message(self, conn.seat, conn.sheet_sent, base_url)
+        return text
 
 
 def _damaged(table: Table, seat: int | None) -> TableRefusalError:
