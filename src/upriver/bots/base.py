@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import random
+from collections.abc import Mapping
 from typing import ClassVar
 
 from upriver.actions import BidAction, PlayAction
@@ -34,6 +35,11 @@ class Bot(abc.ABC):
         self.seed = seed
         self.name = name if name is not None else self.kind
         self.rng = random.Random(seed)
+        self.last_bid_estimates: Mapping[int, float] | None = None
+        """After a bid made through :meth:`act`: each candidate bid's predicted chance of taking
+        exactly that many tricks, where the bot predicts one (a search bot's rollouts, a learned
+        model); ``None`` when it does not. Cleared before every bid; the arena's hand log
+        records it, so its report can set the predictions against the tricks taken."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed!r}, name={self.name!r})"
@@ -49,6 +55,7 @@ class Bot(abc.ABC):
     def act(self, view: SeatView) -> int | Card:
         """The bot's move for this view: a bid while bidding, a card while playing."""
         if view.legal_bids:
+            self.last_bid_estimates = None
             return self.choose_bid(view)
         if view.legal_cards:
             return self.choose_card(view)

@@ -109,9 +109,14 @@ class SearchBot(Bot):
         """The legal bid with the best mean score over the sampled deals."""
         if len(view.legal_bids) == 1:
             return view.legal_bids[0]
-        best = self.analyse(view).best
-        assert isinstance(best, int)
-        return best
+        analysis = self.analyse(view)
+        self.last_bid_estimates = {
+            bid: made
+            for bid, made, worlds in zip(analysis.choices, analysis.made, analysis.worlds, strict=True)
+            if isinstance(bid, int) and worlds
+        }
+        assert isinstance(analysis.best, int)
+        return analysis.best
 
     def choose_card(self, view: SeatView) -> Card:
         """The legal card with the best mean score over the sampled deals."""
