@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
+from tests.pg import db, postgres_server  # noqa: F401 - the fixtures of the PostgreSQL tests
 from upriver import (
     PRESETS,
     Bidding,
@@ -228,7 +229,8 @@ machine, measured with ``pytest --durations=40``: marked ``slow``."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark tests ``browser``, ``static`` and ``slow`` (see the sets above), so that
+    """Mark tests ``browser``, ``static`` and ``slow`` (see the sets above), and ``postgres`` those that
+    use the private PostgreSQL server (``tests/pg.py``: its fixture, or ``db`` on that store), so that
     ``pytest -m "not browser and not slow"`` is the fast subset and plain ``pytest`` runs everything.
 
     A whole run (no paths given) refuses a name in :data:`SLOW_TESTS` that matches no collected test
@@ -243,6 +245,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if module in STATIC_MODULES:
             item.add_marker(pytest.mark.static)
+        if "postgres_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
         for name in (f"{module}::{getattr(item, 'originalname', item.name)}", f"{module}::{item.name}"):
             if name in SLOW_TESTS:
                 item.add_marker(pytest.mark.slow)

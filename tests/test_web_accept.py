@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.pg import query, write
 from tests.test_web_api import Client, Room, create, manager_of
 from upriver.actions import BidAction, PlayAction
 from upriver.bots import Bot, make_bot
@@ -25,14 +24,15 @@ from upriver.cards import DECK, Card
 from upriver.errors import RulesError
 from upriver.game import Game
 from upriver.rules import Rules
+from upriver.storage import StoreError
 from upriver.view import SeatView
 from upriver.web.app import create_app
 from upriver.web.protocol import rules_json
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "tables.db", bot_delay=0.0)) as test_client:
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
         yield test_client
 
 
@@ -42,12 +42,12 @@ def stack() -> Iterator[contextlib.ExitStack]:
         yield exit_stack
 
 
-def stored_events(path: Path, table_id: str) -> list[tuple[int, str, int, str]]:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        rows = db.execute(
-            "SELECT version, kind, seat, value FROM events WHERE table_id = ? ORDER BY version", (table_id,)
-        ).fetchall()
-    return [(int(v), str(k), int(s), str(value)) for v, k, s, value in rows]
+def stored_events(db: str, table_id: str) -> list[tuple[int, str, int, str]]:
+    """What the database holds of the table's events, read past the store."""
+    rows = query(
+        db, "SELECT version, kind, seat, value FROM events WHERE table_id = ? ORDER BY version", (table_id,)
+    )
+    return [(int(str(v)), str(k), int(str(s)), str(value)) for v, k, s, value in rows]
 
 
 def play_to_the_end(me: Client) -> dict[str, Any]:
@@ -81,7 +81,7 @@ class CheatingBot(Bot):
 
 
 def test_a_bot_that_returns_illegal_moves_is_refused_and_logged_and_the_table_plays_to_the_end(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     def bots(kind: str, seed: int | None = None) -> Bot:
         return CheatingBot(seed) if kind == "random" else make_bot(kind, seed=seed)
@@ -119,7 +119,7 @@ def test_a_bot_that_returns_illegal_moves_is_refused_and_logged_and_the_table_pl
             again.move(action.card, action.seat)
     assert again.log == game.log
     # And it is what the store holds: a restarted server replays it without damage.
-    events = stored_events(manager_of(client).store.path, table.id)
+    events = stored_events(db, table.id)
     assert len(events) == table.version
 
 
@@ -127,10 +127,9 @@ def test_a_bot_that_returns_illegal_moves_is_refused_and_logged_and_the_table_pl
 
 
 def test_a_damaged_event_in_the_store_does_not_stop_the_server_and_other_tables_play_on(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    db: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    path = tmp_path / "tables.db"
-    with TestClient(create_app(path, bot_delay=0.0)) as first, contextlib.ExitStack() as stack:
+    with TestClient(create_app(db, bot_delay=0.0)) as first, contextlib.ExitStack() as stack:
         damaged = Room(first, stack, schedule=[2, 2])
         sound = Room(first, stack, schedule=[2, 2])
         damaged.move()
@@ -138,15 +137,15 @@ def test_a_damaged_event_in_the_store_does_not_stop_the_server_and_other_tables_
         log, version = damaged.game.log, damaged.table.version
         seat = damaged.game.awaiting[0]
     # A bug (or an attacker) writes an impossible bid, and a harmless-looking event after it.
-    with contextlib.closing(sqlite3.connect(path)) as db, db:
-        for offset, value in ((1, "7"), (2, "0")):
-            db.execute(
-                "INSERT INTO events (table_id, version, kind, seat, value, client_id, at)"
-                " VALUES (?, ?, 'bid', ?, ?, NULL, 0)",
-                (damaged.id, version + offset, seat, value),
-            )
+    for offset, value in ((1, "7"), (2, "0")):
+        write(
+            db,
+            "INSERT INTO events (table_id, version, kind, seat, value, client_id, at)"
+            " VALUES (?, ?, 'bid', ?, ?, NULL, 0)",
+            (damaged.id, version + offset, seat, value),
+        )
     caplog.set_level(logging.ERROR, logger="upriver.web")
-    with TestClient(create_app(path, bot_delay=0.0)) as second, contextlib.ExitStack() as stack:
+    with TestClient(create_app(db, bot_delay=0.0)) as second, contextlib.ExitStack() as stack:
         manager = manager_of(second)
         table = manager.tables[damaged.id]
         assert table.game is not None
@@ -187,7 +186,7 @@ def test_a_damaged_event_in_the_store_does_not_stop_the_server_and_other_tables_
 
 
 def test_a_failed_commit_leaves_the_game_and_every_client_exactly_as_before(
-    client: TestClient, stack: contextlib.ExitStack, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, db: str, stack: contextlib.ExitStack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     room = Room(client, stack, schedule=[2])
     store = manager_of(client).store
@@ -197,7 +196,7 @@ def test_a_failed_commit_leaves_the_game_and_every_client_exactly_as_before(
     bid = room.game.legal_bids(seat)[0]
 
     def broken(table_id: str, event: object) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+        raise StoreError("the SQLite database failed: disk I/O error")
 
     monkeypatch.setattr(store, "append", broken)
     sent = room.clients[seat].act("bid", bid)
@@ -216,23 +215,22 @@ def test_a_failed_commit_leaves_the_game_and_every_client_exactly_as_before(
             k: v for k, v in before["game"].items() if k != "sheet"
         }
     monkeypatch.undo()
-    assert len(stored_events(store.path, room.id)) == version
+    assert len(stored_events(db, room.id)) == version
     room.clients[seat].act("bid", bid)  # the same move, once the store works again
     room.settle_all()
     assert room.game.bids[seat] == bid
-    assert len(stored_events(store.path, room.id)) == room.table.version == version + 1
+    assert len(stored_events(db, room.id)) == room.table.version == version + 1
 
 
-def test_a_refused_move_is_never_stored(client: TestClient, stack: contextlib.ExitStack) -> None:
+def test_a_refused_move_is_never_stored(client: TestClient, db: str, stack: contextlib.ExitStack) -> None:
     room = Room(client, stack, schedule=[2], dealer_bid="hook")
-    path = manager_of(client).store.path
     idle = next(s for s in range(4) if s not in room.game.awaiting)
     room.clients[idle].act("bid", 0)
     assert room.clients[idle].error()["rule"] == "turn order"
     seat = room.game.awaiting[0]
     room.clients[seat].act("bid", 9)
     assert room.clients[seat].error()["rule"] == "bid range"
-    assert len(stored_events(path, room.id)) == room.table.version == 4  # the four joins
+    assert len(stored_events(db, room.id)) == room.table.version == 4  # the four joins
 
 
 # ------------------------------------------------------------------ spectators

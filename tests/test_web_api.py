@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,9 +28,9 @@ HUMANS4 = ["human"] * 4
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """A test client over a fresh database; bots move without delay."""
-    with TestClient(create_app(tmp_path / "tables.db", bot_delay=0.0)) as test_client:
+def client(db: str) -> Iterator[TestClient]:
+    """A test client over a fresh database (SQLite, then PostgreSQL: ``tests/pg.py``); bots don't wait."""
+    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
         yield test_client
 
 
@@ -589,15 +588,14 @@ def test_a_finished_game_cannot_be_imported(client: TestClient, stack: Any) -> N
     assert "over" in response.json()["error"]
 
 
-def test_a_new_app_on_the_same_database_resumes_every_table(tmp_path: Path, stack: Any) -> None:
-    path = tmp_path / "tables.db"
-    with TestClient(create_app(path, bot_delay=0.0)) as first:
+def test_a_new_app_on_the_same_database_resumes_every_table(db: str, stack: Any) -> None:
+    with TestClient(create_app(db, bot_delay=0.0)) as first:
         room = Room(first, stack, schedule=[2, 2])
         for _ in range(7):
             room.move()
         log, version, seen = room.game.log, room.table.version, dict(room.table.seen[0])
         stack.close()
-    with TestClient(create_app(path, bot_delay=0.0)) as second:
+    with TestClient(create_app(db, bot_delay=0.0)) as second:
         table = manager_of(second).tables[room.id]
         assert table.game is not None
         assert table.game.log == log

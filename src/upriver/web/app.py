@@ -1,6 +1,7 @@
 """The FastAPI application: pages, a small JSON API to create and export tables, and the WebSocket.
 
-``create_app(db_path)`` builds an app whose tables live in that SQLite file; on start-up
+``create_app(db_path)`` builds an app whose tables live in that SQLite file or PostgreSQL database
+(:func:`upriver.web.store.open_table_store`); on start-up
 it resumes every stored table by replaying its events through the engine (a table with an
 event the engine refuses comes up damaged, saying why; the others come up as they were).
 
@@ -49,6 +50,7 @@ from upriver.errors import IllegalActionError, RulesError
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
+from upriver.storage import StoreError
 from upriver.web import bots, protocol
 from upriver.web.guard import (
     SECURITY_HEADERS,
@@ -64,7 +66,7 @@ from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
-from upriver.web.store import Store
+from upriver.web.store import open_table_store
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
 
 __all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "create_app"]
@@ -329,16 +331,21 @@ def create_app(
     allowed_origins: Sequence[str] = (),
     warm: bool = False,
 ) -> FastAPI:
-    """The web app over the tables stored in ``db_path``; bots wait ``bot_delay`` seconds before a move
-    at a ``normal`` pace (:data:`upriver.web.bots.PACES`). With ``warm``, the search bots' kernel is
-    made ready in a background thread as the app starts (:func:`upriver.web.bots.warm_in_background`).
+    """The web app over the tables and sheets stored in ``db_path`` (a SQLite path or
+    ``sqlite:///PATH``, or a ``postgresql://`` URL: :func:`upriver.storage.parse_target`); bots wait
+    ``bot_delay`` seconds before a move at a ``normal`` pace (:data:`upriver.web.bots.PACES`). With
+    ``warm``, the search bots' kernel is made ready in a background thread as the app starts
+    (:func:`upriver.web.bots.warm_in_background`).
 
     ``limits`` are the server's limits (default :class:`Limits`). ``allowed_origins`` lists the
     origins (``https://cards.example:8443``) whose pages may change state; empty means this
     server's own host and port and its loopback names.
+
+    :raises upriver.storage.StoreError: the database is malformed (``TargetError``) or cannot be
+        opened (``StoreUnavailableError``): one sentence saying why.
     """
     limits = limits or Limits()
-    store = Store(db_path)
+    store = open_table_store(db_path)
     manager = Manager(store, bot_delay=bot_delay, archive_after=limits.archive_after)
     creations = RateLimiter(limits.creations_per_minute)
 
@@ -352,18 +359,29 @@ def create_app(
             if table.bot_task is not None:
                 table.bot_task.cancel()
         store.close()
+        keeper.store.close()
 
     app = FastAPI(title="upriver", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.limits = limits
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(keeper_router(db_path, limits))  # the score keeper: /keep and /api/sheets
+    try:
+        keeper = keeper_router(db_path, limits)  # the score keeper: /keep and /api/sheets
+    except BaseException:
+        store.close()
+        raise
+    app.include_router(keeper)
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
 
     @app.exception_handler(UnreadableSheetError)
     async def unreadable_sheet(request: Request, error: UnreadableSheetError) -> JSONResponse:
         # A sheet stored before its names or rules were checked: say why instead of a 500.
         return refusal(str(error), status=409, rule="unreadable sheet")
+
+    @app.exception_handler(StoreError)
+    async def store_failed(request: Request, error: StoreError) -> JSONResponse:
+        # The database is away (a PostgreSQL outage) or failed: nothing was written; say so, not a 500.
+        return refusal(f"{error}; nothing changed: try again", status=503, rule="store")
 
     app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins))
 

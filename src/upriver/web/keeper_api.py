@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from upriver.cards import Suit
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, json_facts
 from upriver.keeper import JACK_FROM, KeptSheet
-from upriver.keeper.store import KeeperStore, StaleSheetError, StoredSheet
+from upriver.keeper.store import SheetStore, StaleSheetError, StoredSheet, open_sheet_store
 from upriver.names import PlayerNameError, check_names
 from upriver.record import RecordRuleError, dumps
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_catalogue
@@ -219,7 +219,7 @@ def _input(error: InputError) -> JSONResponse:
 class KeeperRouter(APIRouter):
     """The keeper's routes, holding the store they write to."""
 
-    def __init__(self, store: KeeperStore) -> None:
+    def __init__(self, store: SheetStore) -> None:
         super().__init__()
         self.store = store
 
@@ -228,7 +228,7 @@ def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRo
     """The score keeper's pages and API, over the sheets stored in ``db_path``, within ``limits``."""
     limits = limits or Limits()
     creations = RateLimiter(limits.creations_per_minute)
-    store = KeeperStore(db_path)
+    store = open_sheet_store(db_path)
 
     def too_many(request: Request) -> JSONResponse | None:
         if creations.allow(request.client.host if request.client is not None else "?"):

@@ -24,7 +24,6 @@ import collections
 import dataclasses
 import logging
 import secrets
-import sqlite3
 import time
 from collections.abc import Sequence
 
@@ -35,6 +34,7 @@ from upriver.game import Game, Move
 from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of, replay
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from upriver.storage import StoreError
 from upriver.web import bots, protocol
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import (
@@ -47,7 +47,7 @@ from upriver.web.seats import (
     unlabelled,
 )
 from upriver.web.states import SeatStates
-from upriver.web.store import Event, Store
+from upriver.web.store import Event, TableStore
 
 __all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
 
@@ -245,10 +245,15 @@ def _move(event: Event) -> Move:
 
 
 class Manager:
-    """Every live table, backed by a :class:`Store`; the one place actions are applied."""
+    """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.8, base_url: str = "", archive_after: float | None = None
+        self,
+        store: TableStore,
+        *,
+        bot_delay: float = 0.8,
+        base_url: str = "",
+        archive_after: float | None = None,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -448,7 +453,7 @@ class Manager:
         game = self._check(table, event)
         try:
             self.store.append(table.id, event)
-        except sqlite3.Error as error:
+        except StoreError as error:
             log.error(
                 "table %s: event %d (%s) could not be committed: %s",
                 table.id,

@@ -1,4 +1,4 @@
-"""Score sheets in SQLite, beside the web app's tables in the same database file.
+"""Score sheets, beside the web app's tables in the same database: the one interface, :class:`SheetStore`.
 
 A sheet's row holds what never changes (players, rules, title, its two links' ids);
 ``sheet_entries`` holds one row per entry with everything entered up to then, numbered
@@ -7,10 +7,14 @@ transaction committed before it returns, so a closed browser or a killed server 
 nothing, and the row number doubles as a version: a write based on an older version
 (another phone, or the terminal, got there first) is refused with :class:`StaleSheetError`.
 
+:mod:`upriver.keeper.store.sqlite` (the default) and :mod:`upriver.keeper.store.postgres`
+differ only in their schema and their :class:`~upriver.storage.Database`: every statement is
+the same. A failure of the database is a :class:`~upriver.storage.StoreError` (one sentence).
+
 A sheet's players and rules are read back through the record reader. A sheet stored
 before the reader's checks were the keeper's too (two names differing only in case, a
-control character in a name) cannot be opened: :meth:`KeeperStore.load` refuses it with
-:class:`UnreadableSheetError`, saying why, and :meth:`KeeperStore.sheets` lists it with
+control character in a name) cannot be opened: :meth:`SheetStore.load` refuses it with
+:class:`UnreadableSheetError`, saying why, and :meth:`SheetStore.sheets` lists it with
 its :attr:`SheetSummary.problem`.
 """
 
@@ -19,36 +23,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
-import sqlite3
 import time
-from pathlib import Path
+from abc import ABC, abstractmethod
 
 from upriver.errors import RecordError
 from upriver.keeper.entries import SheetEntries
 from upriver.keeper.sheet import KeptSheet
 from upriver.record import Record, parse_record, to_json
 from upriver.record.decoding import printable
+from upriver.storage import Database, Transaction
 
-__all__ = ["KeeperStore", "SheetSummary", "StaleSheetError", "StoredSheet", "UnreadableSheetError"]
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sheets (
-    id TEXT PRIMARY KEY,
-    share TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    config TEXT NOT NULL,
-    summary TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sheet_entries (
-    sheet_id TEXT NOT NULL REFERENCES sheets(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    entries TEXT NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (sheet_id, seq)
-) WITHOUT ROWID;
-"""
+__all__ = ["SheetStore", "SheetSummary", "StaleSheetError", "StoredSheet", "UnreadableSheetError"]
 
 
 class StaleSheetError(Exception):
@@ -101,6 +86,13 @@ class SheetSummary:
     """Why the sheet cannot be opened (see :class:`UnreadableSheetError`), or ``None``."""
 
 
+def _insert(tx: Transaction, sheet_id: str, seq: int, action: str, entries: SheetEntries, at: float) -> None:
+    tx.execute(
+        "INSERT INTO sheet_entries (sheet_id, seq, action, entries, at) VALUES (?, ?, ?, ?, ?)",
+        (sheet_id, seq, action, json.dumps(entries.to_json()), at),
+    )
+
+
 def _version(sheet: KeptSheet) -> int:
     return len(sheet.history) + 1
 
@@ -116,21 +108,29 @@ def _summary(sheet: KeptSheet) -> str:
     )
 
 
-class KeeperStore:
-    """The score sheets of one SQLite file (the web app's, by default)."""
+class SheetStore(ABC):
+    """The score sheets of one database (the web app's, by default); subclasses give the schema."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Its own connection: the web app uses it from its event loop, the terminal from its one thread.
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        try:
+            db.prepare(self.schema())
+        except BaseException:
+            db.close()
+            raise
+
+    @abstractmethod
+    def schema(self) -> str:
+        """The ``CREATE TABLE IF NOT EXISTS`` script of ``sheets`` and ``sheet_entries``."""
+
+    @property
+    def target(self) -> str:
+        """Where the sheets are kept, to name to a person (a PostgreSQL password hidden)."""
+        return self.db.target.display
 
     def close(self) -> None:
-        """Close the database connection."""
-        self._db.close()
+        """Close the database connection(s)."""
+        self.db.close()
 
     def create(self, sheet: KeptSheet) -> StoredSheet:
         """Store a new sheet (its whole history, so an imported or restored sheet keeps its undo)."""
@@ -143,23 +143,17 @@ class KeeperStore:
             "jack_procedure": sheet.jack_procedure,
         }
         now = time.time()
-        with self._db:
-            self._db.execute(
+        with self.db.transaction() as tx:
+            tx.execute(
                 "INSERT INTO sheets (id, share, created, updated, config, summary) VALUES (?, ?, ?, ?, ?, ?)",
                 (sheet_id, share, now, now, json.dumps(config), _summary(sheet)),
             )
             for seq, entries in enumerate([*sheet.history, sheet.entries], start=1):
-                self._insert(sheet_id, seq, "start" if seq == 1 else "entry", entries, now)
+                _insert(tx, sheet_id, seq, "start" if seq == 1 else "entry", entries, now)
         return StoredSheet(sheet_id, share, _version(sheet), sheet)
 
-    def _insert(self, sheet_id: str, seq: int, action: str, entries: SheetEntries, at: float) -> None:
-        self._db.execute(
-            "INSERT INTO sheet_entries (sheet_id, seq, action, entries, at) VALUES (?, ?, ?, ?, ?)",
-            (sheet_id, seq, action, json.dumps(entries.to_json()), at),
-        )
-
     def _row(self, column: str, key: str) -> StoredSheet | None:
-        row = self._db.execute(f"SELECT id, share, config FROM sheets WHERE {column} = ?", (key,)).fetchone()
+        row = self.db.fetch_one(f"SELECT id, share, config FROM sheets WHERE {column} = ?", (key,))
         if row is None:
             return None
         sheet_id, share, config_text = row
@@ -167,7 +161,7 @@ class KeeperStore:
         record = _record(sheet_id, config)
         states = [
             SheetEntries.from_json(json.loads(text))
-            for (text,) in self._db.execute(
+            for (text,) in self.db.fetch(
                 "SELECT entries FROM sheet_entries WHERE sheet_id = ? ORDER BY seq", (sheet_id,)
             )
         ]
@@ -204,36 +198,28 @@ class KeeperStore:
         """
         version = _version(sheet)
         now = time.time()
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            (latest,) = self._db.execute(
+        with self.db.transaction() as tx:
+            # Lock the sheet's row, so two writers of one version are served one after the other.
+            tx.fetch("SELECT id FROM sheets WHERE id = ?" + self.db.row_lock, (stored.id,))
+            ((latest,),) = tx.fetch(
                 "SELECT COALESCE(MAX(seq), 0) FROM sheet_entries WHERE sheet_id = ?", (stored.id,)
-            ).fetchone()
+            )
             if latest != stored.version:
                 raise StaleSheetError(
                     f"the sheet changed (version {latest}, not {stored.version}); read it again"
                 )
             if version > latest:
-                self._insert(stored.id, version, action, sheet.entries, now)
+                _insert(tx, stored.id, version, action, sheet.entries, now)
             else:
-                self._db.execute(
-                    "DELETE FROM sheet_entries WHERE sheet_id = ? AND seq > ?", (stored.id, version)
-                )
-            self._db.execute(
+                tx.execute("DELETE FROM sheet_entries WHERE sheet_id = ? AND seq > ?", (stored.id, version))
+            tx.execute(
                 "UPDATE sheets SET updated = ?, summary = ? WHERE id = ?", (now, _summary(sheet), stored.id)
             )
-            self._db.execute("COMMIT")
-        except BaseException:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise
         return StoredSheet(stored.id, stored.share, version, sheet)
 
     def sheets(self) -> list[SheetSummary]:
         """Every sheet, the most recently changed first; one that cannot be opened says why."""
-        rows = self._db.execute(
-            "SELECT id, config, summary, updated FROM sheets ORDER BY updated DESC"
-        ).fetchall()
+        rows = self.db.fetch("SELECT id, config, summary, updated FROM sheets ORDER BY updated DESC, id")
         out = []
         for sheet_id, config_text, summary_text, updated in rows:
             config, summary = json.loads(config_text), json.loads(summary_text)

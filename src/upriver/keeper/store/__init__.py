@@ -1,0 +1,48 @@
+"""The score keeper's store: :class:`SheetStore` over SQLite (the default) or PostgreSQL.
+
+``open_sheet_store(db)`` opens what ``--db`` names (:func:`upriver.storage.parse_target`);
+``KeeperStore(path)`` is the SQLite store, as before there were two.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from upriver.keeper.store.base import (
+    SheetStore,
+    SheetSummary,
+    StaleSheetError,
+    StoredSheet,
+    UnreadableSheetError,
+)
+from upriver.keeper.store.sqlite import SqliteSheetStore
+from upriver.storage import Target, open_database
+from upriver.storage.sqlite import SqliteDatabase
+
+__all__ = [
+    "KeeperStore",
+    "SheetStore",
+    "SheetSummary",
+    "StaleSheetError",
+    "StoredSheet",
+    "UnreadableSheetError",
+    "open_sheet_store",
+]
+
+KeeperStore = SqliteSheetStore
+"""The SQLite store, by the name it had before PostgreSQL (``KeeperStore(path)``)."""
+
+
+def open_sheet_store(db: str | Path | Target) -> SheetStore:
+    """The store of the sheets kept where ``db`` says: a SQLite path or ``sqlite:///PATH``, or a
+    ``postgresql://`` URL.
+
+    :raises upriver.storage.TargetError: ``db`` names no database (one sentence saying why).
+    :raises upriver.storage.StoreUnavailableError: it cannot be opened or prepared (one sentence).
+    """
+    database = open_database(db)
+    if isinstance(database, SqliteDatabase):
+        return SqliteSheetStore(database)
+    from upriver.keeper.store.postgres import PostgresSheetStore
+
+    return PostgresSheetStore(database)

@@ -1,0 +1,36 @@
+"""The web tables' store: :class:`TableStore` over SQLite (the default) or PostgreSQL.
+
+``open_table_store(db)`` opens what ``upriver serve --db`` names (:func:`upriver.storage.parse_target`);
+``Store(path)`` is the SQLite store, as before there were two.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from upriver.storage import Target, open_database
+from upriver.storage.sqlite import SqliteDatabase
+from upriver.web.store.base import Event, TableRow, TableStore, VersionConflictError
+from upriver.web.store.sqlite import SqliteTableStore
+
+__all__ = ["Event", "Store", "TableRow", "TableStore", "VersionConflictError", "open_table_store"]
+
+Store = SqliteTableStore
+"""The SQLite store, by the name it had before PostgreSQL (``Store(path)``)."""
+
+
+def open_table_store(db: str | Path | Target) -> TableStore:
+    """The store of the tables kept where ``db`` says: a SQLite path or ``sqlite:///PATH``, or a
+    ``postgresql://`` URL.
+
+    :raises upriver.storage.TargetError: ``db`` names no database (one sentence saying why).
+    :raises upriver.storage.StoreUnavailableError: it cannot be opened or prepared (one sentence).
+    """
+    database = open_database(db)
+    if isinstance(database, SqliteDatabase):
+        return SqliteTableStore(database)
+    from upriver.storage.postgres import PostgresDatabase
+    from upriver.web.store.postgres import PostgresTableStore
+
+    assert isinstance(database, PostgresDatabase)
+    return PostgresTableStore(database)
