@@ -1,4 +1,6 @@
-"""A private, throw-away PostgreSQL server for the tests, and ``db``: the fixture running a test on both stores.
+"""A private, throw-away PostgreSQL server for the tests, and ``db``: the fixture that runs a test twice.
+
+Its first run is on SQLite, its second on PostgreSQL.
 
 The server is Debian's (``/usr/lib/postgresql/*/bin``, which ``python3 run.py test`` installs):
 ``initdb`` into a fresh folder under the system's temporary folder, ``pg_ctl start`` listening on
