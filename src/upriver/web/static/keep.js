@@ -2,12 +2,22 @@
 // Every rule and every score comes from the server (the engine); this page only draws and asks.
 // The sheet itself is drawn by sheet.js, as on the table page.
 
+import { paperSheet } from "./paper.js";
 import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, suitText } from "./sheet.js";
 
 const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }));
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const KNOWN = "upriver.sheets"; // the sheets this browser has opened: id -> {title, players}
 const POLL_MS = 4000;
+const DEFAULT_PRESET = "classic"; // the start page's too (lobby.js)
+
+/** The words this page adds (for translation). */
+const TEXT = {
+  printBlank: "Print blank sheet",
+  printFilled: "Print the sheet",
+  printHint: "On paper: a blank sheet to fill in with a pen, or this one as it stands.",
+  paper: "Paper",
+};
 
 const app = document.getElementById("app");
 const errorBox = document.getElementById("error");
@@ -187,7 +197,7 @@ function newSheetForm(options) {
     el("label", {}, "Title (optional)", el("input", { name: "title", placeholder: "Friday at Ann's" })),
     el("fieldset", {}, el("legend", {}, "Players in seating order, clockwise"), seats, el("div", { class: "row" }, fewer, more)),
     el("label", {}, "Rules", el("select", { name: "preset" },
-      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === "countdown" }, `${p.name}: ${p.summary}`)))),
+      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === DEFAULT_PRESET }, `${p.name}: ${p.summary}`)))),
     el("details", {}, el("summary", {}, "Rule options"),
       el("label", {}, "Hand sizes", el("input", { name: "schedule", placeholder: "as the preset says; or up-down, down-up, or 1,2,3,2,1" })),
       el("label", {}, "Most cards in a hand", el("input", { name: "max_cards", inputmode: "numeric", placeholder: "as the preset says" })),
@@ -258,6 +268,32 @@ function render() {
     chart(),
     sheet.read_only ? exportsOnly() : actions(),
   );
+  // Chart.js measures its box, so the chart is drawn once its section is on the page.
+  const box = document.getElementById("chart");
+  if (box) drawChart(box, sheet.sheet, { colours: COLOURS });
+  drawPaper(false);
+}
+
+// What the printer gets (print.css shows only this): the sheet as it stands, or blank for a pen.
+function drawPaper(blank) {
+  const paper = paperSheet(sheet, { blank });
+  const old = document.getElementById("paper");
+  if (old) old.replaceWith(paper);
+  else document.body.append(paper);
+}
+
+function printPaper(blank) {
+  drawPaper(blank);
+  window.print();
+}
+
+window.addEventListener("afterprint", () => { if (sheet) drawPaper(false); });
+
+function printButtons() {
+  return el("div", { class: "row print", role: "group", "aria-label": TEXT.paper },
+    el("button", { type: "button", id: "print-blank", onclick: () => printPaper(true) }, TEXT.printBlank),
+    el("button", { type: "button", id: "print-filled", onclick: () => printPaper(false) }, TEXT.printFilled),
+    el("p", { class: "muted hint" }, TEXT.printHint));
 }
 
 function roundHead() {
@@ -420,7 +456,7 @@ function standings() {
 
 function sheetTable() {
   const scored = sheet.sheet;
-  const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit });
+  const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit, colours: COLOURS });
   return el("section", { class: "card-box", "aria-label": "Score sheet" },
     el("h2", {}, "Sheet"),
     scored.rows.length ? el("div", { class: "sheet-wrap" }, table) : el("p", { class: "muted" }, "No round entered yet."),
@@ -430,9 +466,10 @@ function sheetTable() {
 function chart() {
   const scored = sheet.sheet;
   if (!scored.rows.some((row) => row.status === "scored")) return null;
-  const svg = drawChart(document.createElementNS("http://www.w3.org/2000/svg", "svg"), scored, { colours: COLOURS });
-  return el("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
-    el("h2", {}, "Totals over the rounds"), svg, chartLegend(scored, { colours: COLOURS }));
+  const box = el("div", { id: "chart" });
+  const section = el("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
+    el("h2", {}, "Totals over the rounds"), box, chartLegend(scored, { colours: COLOURS }));
+  return section;
 }
 
 function exportLinks(base) {
@@ -442,7 +479,7 @@ function exportLinks(base) {
 }
 
 function exportsOnly() {
-  return el("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`));
+  return el("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`), printButtons());
 }
 
 function actions() {
@@ -453,6 +490,7 @@ function actions() {
       el("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, "↶ Undo last entry"),
       el("button", { type: "button", onclick: () => openDealer() }, "Change first dealer")),
     exportLinks(`/api/sheets/${sheet.id}`),
+    printButtons(),
     el("div", { class: "share" },
       el("label", {}, "Read-only link to share", share),
       el("button", { type: "button", onclick: async () => {

@@ -10,7 +10,29 @@ export const SUITS = {
   S: { symbol: "♠", name: "spades", red: false },
 };
 
-const SVG = "http://www.w3.org/2000/svg";
+// Chart.js (vendor/chart.js, MIT) is a classic UMD script: imported for its effect, it sets globalThis.Chart.
+import "./vendor/chart.js/chart.umd.min.js";
+
+const Chart = globalThis.Chart;
+
+/** Every word this module shows, in one place (for translation). */
+const TEXT = {
+  round: "Round",
+  trump: "Trump",
+  fix: "Fix",
+  noTrump: "no trump noted",
+  total: "Total",
+  start: "Start",
+  legend: "Players",
+  noTotals: "Totals appear after the first round.",
+  chartSummary: (rounds, totals) => `Totals after ${rounds} round${rounds === 1 ? "" : "s"}: ${totals}`,
+  afterRound: (number) => `After round ${number}`,
+  tied: (names, total) => `Tied at ${total}: ${names}`,
+  cards: (n) => `${n} card${n === 1 ? "" : "s"}`,
+  cell: (player, bid, tricks, made, total) => `${player}: bid ${bid}, took ${tricks}` +
+    (made === null ? "" : made ? ", made it" : ", missed") + (total === null ? "" : `, ${total} in all`),
+  edit: (number) => `Edit round ${number}`,
+};
 
 (function loadStyle() {
   const href = new URL("sheet.css", import.meta.url).href;
@@ -41,20 +63,26 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-function svg(tag, attrs = {}, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  if (text !== null) node.textContent = text;
-  return node;
-}
-
-const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
 const shown = (value) => (value === null ? "·" : String(value));
+
+/** The colour `node` is seen on: its and its ancestors' backgrounds, see-through ones blended in. */
+function backgroundBehind(node) {
+  const layers = [];
+  for (let at = node; at instanceof Element; at = at.parentElement) {
+    const [r, g, b, a = 1] = (getComputedStyle(at).backgroundColor.match(/[\d.]+/g) || []).map(Number);
+    if (a > 0 && r !== undefined) layers.push([r, g, b, a]);
+    if (a === 1 && r !== undefined) break;
+  }
+  if (!layers.length || layers.at(-1)[3] !== 1) return "Canvas";
+  const [r, g, b] = layers.reverse().reduce((under, [r2, g2, b2, a]) =>
+    [under[0] * (1 - a) + r2 * a, under[1] * (1 - a) + g2 * a, under[2] * (1 - a) + b2 * a]);
+  return `rgb(${Math.round(r)}, ${Math.round(g)}, ${Math.round(b)})`;
+}
 
 /** The trump suit as its symbol, named for screen readers; a dash for none or not noted. */
 export function suitText(code) {
   const suit = SUITS[code];
-  if (!suit) return el("span", { class: "no-trump", title: "no trump noted" }, "–");
+  if (!suit) return el("span", { class: "no-trump", title: TEXT.noTrump }, "–");
   return el("span", { class: suit.red ? "red" : "", title: suit.name, "aria-label": suit.name }, suit.symbol);
 }
 
@@ -62,35 +90,37 @@ export function suitText(code) {
  * Fill `table` with `sheet`: a row per round (its number, cards and dealer; its trump; each
  * player's bid/tricks +score over the running total), and under a flagged round its note.
  * `onEdit(number)`, when given, adds a column of edit buttons. `caption` puts the headline on top.
+ * `colours`, when given, puts each player's line from the chart (drawChart) over their name.
+ * The round column stays in view when the sheet scrolls sideways (a phone), on the page's background.
  */
-export function drawSheet(table, sheet, { onEdit = null, caption = false } = {}) {
+export function drawSheet(table, sheet, { onEdit = null, caption = false, colours = null } = {}) {
   table.classList.add("sheet");
+  if (table.isConnected) table.style.setProperty("--sheet-bg", backgroundBehind(table)); // else the page's CSS says
   const head = el("tr", {},
-    el("th", { class: "rd", scope: "col" }, "Round"),
-    el("th", { class: "trump", scope: "col", "aria-label": "Trump" }, "T"),
-    ...sheet.players.map((p) => el("th", { scope: "col" }, p)),
-    onEdit ? el("th", { scope: "col" }, el("span", { class: "muted" }, "Fix")) : null);
+    el("th", { class: "rd", scope: "col" }, TEXT.round),
+    el("th", { class: "trump", scope: "col", "aria-label": TEXT.trump }, TEXT.trump[0]),
+    ...sheet.players.map((p, seat) => el("th", { scope: "col", class: "player" },
+      colours ? swatch(seat, colours) : null, p)),
+    onEdit ? el("th", { scope: "col" }, el("span", { class: "muted" }, TEXT.fix)) : null);
   const body = el("tbody", {});
   for (const row of sheet.rows) {
     const tr = el("tr", { class: row.status, "data-round": row.number, "data-status": row.status },
       el("th", { class: "rd", scope: "row" }, String(row.number),
-        el("span", { class: "bt" }, `${cards(row.hand_size)} · ${sheet.players[row.dealer]}`)),
+        el("span", { class: "bt" }, `${TEXT.cards(row.hand_size)} · ${sheet.players[row.dealer]}`)),
       el("td", { class: "trump" }, suitText(row.trump)));
     row.cells.forEach((cell, seat) => {
       const mark = cell.made === null ? "" : cell.made ? "made" : "missed";
       const score = cell.score === null ? "" : ` +${cell.score}`;
-      const words = cell.made === null ? "" : cell.made ? ", made it" : ", missed";
       tr.append(el("td", {
         class: mark, "data-cell": `${row.number}-${seat}`,
-        "aria-label": `${sheet.players[seat]}: bid ${shown(cell.bid)}, took ${shown(cell.tricks)}${words}` +
-          (cell.total === null ? "" : `, ${cell.total} in all`),
+        "aria-label": TEXT.cell(sheet.players[seat], shown(cell.bid), shown(cell.tricks), cell.made, cell.total),
       },
       el("span", { class: "bt" }, `${shown(cell.bid)}/${shown(cell.tricks)}${score}`),
       el("span", { class: "tot" }, cell.total === null ? "" : String(cell.total))));
     });
     if (onEdit) {
       tr.append(el("td", {}, el("button", {
-        type: "button", class: "edit", "aria-label": `Edit round ${row.number}`, onclick: () => onEdit(row.number),
+        type: "button", class: "edit", "aria-label": TEXT.edit(row.number), onclick: () => onEdit(row.number),
       }, "✎")));
     }
     body.append(tr);
@@ -106,53 +136,174 @@ export function drawSheet(table, sheet, { onEdit = null, caption = false } = {})
   return table;
 }
 
-/** Running totals per seat after each scored round, round 0 first (all zero). */
-export function runningTotals(sheet) {
-  const series = [sheet.players.map(() => 0)];
-  for (const row of sheet.rows) {
-    if (row.status === "scored") series.push(row.cells.map((c) => c.total));
-  }
-  return series;
+// ------------------------------------------------------------------ the chart of the totals
+
+// Each seat's line differs in colour, marker and dash, so lines stay told apart, also printed in
+// black and white; equal totals are drawn side by side (TIE_GAP_PX apart), never one over the other.
+const TIE_GAP_PX = 3.5;
+const POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "star", "crossRot", "rectRounded", "cross"];
+const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [4, 4], [12, 5], [1, 4], [6, 2, 2, 2]];
+
+function lineStyle(seat, colours) {
+  return {
+    colour: colours[seat % colours.length],
+    pointStyle: POINT_STYLES[seat % POINT_STYLES.length],
+    dash: DASHES[seat % DASHES.length],
+    radius: 4,
+    width: 2.5,
+  };
+}
+
+// A Chart.js plugin: where several players share a total, their points (and so their lines) move
+// apart by a few pixels around the true value, in seat order; the tooltip still says the exact totals.
+const sideBySide = {
+  id: "upriverTies",
+  afterDatasetsUpdate(chart) {
+    const metas = chart.getSortedVisibleDatasetMetas();
+    const count = Math.max(0, ...metas.map((meta) => meta.data.length));
+    for (let index = 1; index < count; index++) { // at the start (0) all are level, and unmarked
+      const groups = new Map();
+      for (const meta of metas) {
+        const value = chart.data.datasets[meta.index].data[index];
+        if (meta.data[index]) groups.set(value, [...(groups.get(value) || []), meta.data[index]]);
+      }
+      for (const points of groups.values()) {
+        points.forEach((point, k) => { point.y += (k - (points.length - 1) / 2) * TIE_GAP_PX; });
+      }
+    }
+  },
+};
+
+/** The chart's points: the x labels (the start, then each scored round's number) and each seat's totals. */
+export function chartSeries(sheet) {
+  const scored = sheet.rows.filter((row) => row.status === "scored");
+  return {
+    labels: [TEXT.start, ...scored.map((row) => String(row.number))],
+    totals: sheet.players.map((_, seat) => [0, ...scored.map((row) => row.cells[seat].total)]),
+  };
+}
+
+/** Who shares each total at point `index`: [[total, [names…]], …] for totals held by two or more. */
+function tiesAt(series, players, index) {
+  const byTotal = new Map();
+  series.totals.forEach((line, seat) => byTotal.set(line[index], [...(byTotal.get(line[index]) || []), players[seat]]));
+  return [...byTotal].filter(([, names]) => names.length > 1);
+}
+
+/** A small picture of seat's line (its colour, dash and marker), for the legend and the sheet's head. */
+export function swatch(seat, colours) {
+  const style = lineStyle(seat, colours);
+  const ratio = window.devicePixelRatio || 1;
+  const [w, h] = [30, 16];
+  const canvas = el("canvas", { class: "swatch", width: String(w * ratio), height: String(h * ratio), "aria-hidden": "true" });
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  const ctx = canvas.getContext("2d");
+  if (!ctx) return canvas;
+  ctx.scale(ratio, ratio);
+  ctx.strokeStyle = style.colour;
+  ctx.fillStyle = style.colour;
+  ctx.lineWidth = Math.min(style.width, 3);
+  ctx.setLineDash(style.dash);
+  ctx.beginPath();
+  ctx.moveTo(1, h / 2);
+  ctx.lineTo(w - 1, h / 2);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 1.5;
+  Chart.helpers.drawPoint(ctx, { pointStyle: style.pointStyle, radius: 5, borderWidth: 1.5, rotation: 0 }, w / 2, h / 2);
+  return canvas;
+}
+
+function chartBox(target) {
+  // The table page gives an <svg> (its first chart's element): a canvas cannot live in one, so a
+  // <div> with the same id and label takes its place, once.
+  if (!(target instanceof SVGElement)) return target;
+  const box = el("div", { id: target.id || null, class: target.getAttribute("class") });
+  target.replaceWith(box);
+  return box;
 }
 
 /**
- * Draw the running totals into `target` (an <svg>): a line per player across the game's rounds,
- * each in `colours[seat]`. Before any round is scored it says so instead.
+ * Draw the running totals into `target` (a <div>; an <svg> is swapped for one): a line per player
+ * over the rounds scored so far (Chart.js), each in `colours[seat]` with its own marker and dash;
+ * the tooltip lists every player at a round, best first, and who is tied. Before any round is
+ * scored it says so instead. Drawing the same totals again changes nothing. Returns the element.
  */
 export function drawChart(target, sheet, { colours }) {
-  const series = runningTotals(sheet);
-  const W = 320, H = 150, P = 24;
-  target.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  target.setAttribute("role", "img");
-  target.classList.add("sheet-chart");
-  if (series.length < 2) {
-    target.setAttribute("aria-label", "Totals appear after the first round.");
-    target.replaceChildren(svg("text", { x: "10", y: "20", class: "chart-note" }, "Totals appear after the first round."));
-    return target;
+  const box = chartBox(target);
+  box.classList.add("sheet-chart");
+  const series = chartSeries(sheet);
+  const key = JSON.stringify([sheet.players, series.totals, colours]);
+  if (box.dataset.key === key) return box;
+  box.dataset.key = key;
+  Chart.getChart(box.querySelector("canvas"))?.destroy();
+  if (series.labels.length < 2) {
+    box.replaceChildren(el("p", { class: "chart-note" }, TEXT.noTotals));
+    return box;
   }
-  target.setAttribute("aria-label",
-    `Totals after each round: ${sheet.players.map((p, s) => `${p} ${sheet.totals[s]}`).join(", ")}`);
-  const top = Math.max(10, ...series.flat());
-  const x = (i) => P + (i / Math.max(1, sheet.rounds)) * (W - 1.5 * P);
-  const y = (v) => H - P - (v / top) * (H - 1.5 * P);
-  const parts = [
-    svg("path", { d: `M${P} ${P / 2} V${H - P} H${W - P / 2}`, class: "axis" }),
-    ...[[0, "0"], [top, String(top)]].map(([v, label]) => svg("text", { x: "2", y: String(y(v) + 4), class: "chart-note" }, label)),
-  ];
-  sheet.players.forEach((p, seat) => {
-    const line = svg("polyline", {
-      points: series.map((point, i) => `${x(i)},${y(point[seat])}`).join(" "),
-      fill: "none", stroke: colours[seat % colours.length], "stroke-width": "2.5",
-    });
-    line.append(svg("title", {}, p));
-    parts.push(line);
+  const summary = TEXT.chartSummary(series.labels.length - 1,
+    sheet.players.map((p, seat) => `${p} ${series.totals[seat].at(-1)}`).join(", "));
+  const canvas = el("canvas", { role: "img", "aria-label": summary }, summary);
+  box.replaceChildren(canvas);
+  const ink = getComputedStyle(box).color;
+  const grid = ink.replace(/^rgb\((.*)\)$/, "rgba($1, 0.18)"); // the canvas wants a plain colour
+  const phone = box.clientWidth < 500;
+  const font = { size: phone ? 11 : 13, family: getComputedStyle(box).fontFamily };
+  new Chart(canvas, {
+    type: "line",
+    plugins: [sideBySide],
+    data: {
+      labels: series.labels,
+      datasets: sheet.players.map((player, seat) => {
+        const style = lineStyle(seat, colours);
+        return {
+          label: player, data: series.totals[seat],
+          borderColor: style.colour, backgroundColor: style.colour,
+          borderDash: style.dash, borderWidth: style.width,
+          pointStyle: style.pointStyle, pointRadius: (point) => (point.dataIndex === 0 ? 0 : style.radius), pointHoverRadius: style.radius + 2,
+          pointBorderWidth: 1.5, tension: 0, clip: false,
+        };
+      }),
+    },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      color: ink,
+      font,
+      interaction: { mode: "index", intersect: false },
+      layout: { padding: { top: 8, right: 8 } },
+      scales: {
+        x: { title: { display: true, text: TEXT.round, color: ink, font }, ticks: { color: ink, font }, grid: { color: grid } },
+        y: {
+          beginAtZero: true, title: { display: !phone, text: TEXT.total, color: ink, font },
+          ticks: { color: ink, font, precision: 0 }, grid: { color: grid },
+        },
+      },
+      plugins: {
+        legend: { display: false }, // chartLegend draws it in the page, in the page's font, full names wrapping
+        tooltip: {
+          usePointStyle: true,
+          itemSort: (a, b) => b.parsed.y - a.parsed.y,
+          callbacks: {
+            title: (items) => (items[0].dataIndex === 0 ? TEXT.start : TEXT.afterRound(items[0].label)),
+            label: (item) => ` ${item.dataset.label}: ${item.parsed.y}`,
+            footer: (items) => tiesAt(series, sheet.players, items[0].dataIndex)
+              .map(([total, names]) => TEXT.tied(names.join(", "), total)),
+          },
+        },
+      },
+    },
   });
-  target.replaceChildren(...parts);
-  return target;
+  return box;
 }
 
-/** The chart's key: each player's name beside their line's colour. */
+/** The chart's key: each player's full name and total beside a picture of their line. */
 export function chartLegend(sheet, { colours }) {
-  return el("div", { class: "sheet-legend" },
-    ...sheet.players.map((p, seat) => el("span", { style: `--c:${colours[seat % colours.length]}` }, p)));
+  const series = chartSeries(sheet);
+  return el("ul", { class: "sheet-legend", "aria-label": TEXT.legend },
+    ...sheet.players.map((p, seat) => el("li", {},
+      swatch(seat, colours), el("span", {}, p), " ",
+      el("strong", {}, String(series.totals[seat].at(-1))))));
 }

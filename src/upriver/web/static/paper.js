@@ -1,0 +1,74 @@
+// The score keeper's paper sheet: what the printer gets (print.css shows it and nothing else).
+// Blank, for a game kept with a pen as seed 000 starts one: a row per round of the schedule (its
+// number and cards dealt), a bid and a score cell per player under their name. Or filled in from the
+// sheet the server sent. Only drawing: every number comes from the server (the engine).
+
+import { el } from "./sheet.js";
+
+/** Every word this module shows, in one place (for translation). */
+const TEXT = {
+  title: "Score sheet",
+  round: "Round",
+  cards: "Cards",
+  dealer: "Dealer",
+  trump: "Trump",
+  bid: "Bid",
+  score: "Score",
+  total: "Total",
+  blankNote: "Each round: write each player's bid before the play, then the running total.",
+  filledNote: "Bid: the bid, then the tricks taken (✓ exact). Score: the running total, the round's points above.",
+  rounds: (rounds, fewest, most) => `${rounds} rounds, ${fewest} to ${most} cards`,
+  date: "Date:",
+};
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+/**
+ * The printable sheet of a keeper's sheet (the JSON of GET /api/sheets/{id}) as a <section id=paper>:
+ * `blank` leaves every cell but the players, rounds and cards empty, for a pen.
+ */
+export function paperSheet(kept, { blank }) {
+  const players = kept.players;
+  const sizes = kept.rules.hand_sizes;
+  const rows = new Map(kept.sheet.rows.map((row) => [row.number, row]));
+  const head1 = el("tr", {},
+    el("th", { rowspan: "2", scope: "col", class: "rd" }, TEXT.round),
+    el("th", { rowspan: "2", scope: "col", class: "cards" }, TEXT.cards),
+    el("th", { rowspan: "2", scope: "col", class: "dealer" }, TEXT.dealer),
+    el("th", { rowspan: "2", scope: "col", class: "trump" }, TEXT.trump),
+    ...players.map((p) => el("th", { colspan: "2", scope: "colgroup", class: "player" }, p)));
+  const head2 = el("tr", {}, ...players.flatMap(() => [
+    el("th", { scope: "col", class: "bid" }, TEXT.bid), el("th", { scope: "col", class: "score" }, TEXT.score)]));
+  const body = el("tbody", {});
+  kept.rules.hand_sizes.forEach((cards, index) => {
+    const number = index + 1;
+    const row = blank ? null : rows.get(number);
+    body.append(el("tr", { "data-round": String(number) },
+      el("th", { scope: "row", class: "rd" }, String(number)),
+      el("td", { class: "cards" }, String(cards)),
+      el("td", { class: "dealer" }, row ? players[row.dealer] : ""),
+      el("td", { class: "trump" }, row && row.trump ? SUITS[row.trump] : ""),
+      ...players.flatMap((_, seat) => cellsOf(row ? row.cells[seat] : null))));
+  });
+  const totals = el("tr", { class: "totals" },
+    el("th", { scope: "row", colspan: "4" }, TEXT.total),
+    ...players.map((_, seat) => el("td", { colspan: "2" }, blank ? "" : String(kept.sheet.totals[seat]))));
+  const wide = players.length > 5;
+  return el("section", { id: "paper", class: wide ? "wide" : "", "data-mode": blank ? "blank" : "filled", "aria-hidden": "true" },
+    el("h1", {}, kept.title || TEXT.title),
+    el("p", { class: "rules" }, TEXT.rounds(sizes.length, Math.min(...sizes), Math.max(...sizes)),
+      el("span", { class: "date" }, TEXT.date)),
+    el("table", { class: "paper" }, el("thead", {}, head1, head2), body, el("tfoot", {}, totals)),
+    el("p", { class: "note" }, blank ? TEXT.blankNote : TEXT.filledNote));
+}
+
+function cellsOf(cell) {
+  if (!cell || cell.bid === null) return [el("td", { class: "bid" }), el("td", { class: "score" })];
+  const took = cell.tricks === null ? "" : cell.made ? " ✓" : `/${cell.tricks}`;
+  return [
+    el("td", { class: "bid" }, `${cell.bid}${took}`),
+    el("td", { class: "score" },
+      cell.score === null ? "" : el("span", { class: "points" }, `+${cell.score}`),
+      cell.total === null ? "" : el("strong", {}, String(cell.total))),
+  ];
+}
