@@ -29,7 +29,12 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[
-        Path | None, typer.Option(help="SQLite file of the tables [default: in the user data folder].")
+        str | None,
+        typer.Option(
+            help="Where tables and score sheets are kept: a SQLite file (a path, or sqlite:///PATH) or a "
+            "PostgreSQL database (postgresql://USER@HOST:PORT/DATABASE, with the postgres extra) "
+            "[default: a SQLite file in the user data folder].",
+        ),
     ] = None,
     bot_delay: Annotated[
         float,
@@ -75,9 +80,17 @@ def serve(
     # FastAPI and uvicorn load only here, so `upriver --help` and the other commands stay quick.
     import uvicorn
 
+    from upriver.storage import StoreError, TargetError, parse_target
     from upriver.web.app import create_app
 
-    path = db if db is not None else default_db()
+    try:
+        target = parse_target(db if db is not None else default_db())
+    except TargetError as error:
+        typer.echo(f"Error: --db: {error}", err=True)
+        raise typer.Exit(2) from None
+    except StoreError as error:  # a PostgreSQL URL without psycopg installed
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(1) from None
     limits = Limits(
         body_bytes=max_body,
         schedule_rounds=max_rounds,
@@ -86,9 +99,15 @@ def serve(
         outbox=outbox,
         archive_after=archive_after_days * _DAY,
     )
-    web = create_app(path, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or (), warm=warm)
+    try:
+        web = create_app(
+            target, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or (), warm=warm
+        )
+    except StoreError as error:  # unreachable, refused, without the rights to create its tables
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(1) from None
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"upriver: tables in {path}")
+    typer.echo(f"upriver: tables in {target.display}")
     typer.echo(f"upriver: open http://{shown}:{port}/", nl=True)
     # A state is a couple of kilobytes; compressing each one costs more CPU than it saves on a LAN.
     uvicorn.run(

@@ -50,7 +50,7 @@ from upriver.errors import IllegalActionError, RulesError
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
-from upriver.storage import StoreError
+from upriver.storage import StoreError, Target
 from upriver.web import bots, protocol
 from upriver.web.guard import (
     SECURITY_HEADERS,
@@ -324,7 +324,7 @@ def _client(request: Request | WebSocket) -> str:
 
 
 def create_app(
-    db_path: str | Path,
+    db_path: str | Path | Target,
     *,
     bot_delay: float = 0.8,
     limits: Limits | None = None,

@@ -39,6 +39,7 @@ from upriver.names import PlayerNameError, check_names
 from upriver.record import RecordRuleError, dumps
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, rules_catalogue
 from upriver.sheet import RowStatus
+from upriver.storage import Target
 from upriver.web.guard import (
     AnyObject,
     InputError,
@@ -224,7 +225,7 @@ class KeeperRouter(APIRouter):
         self.store = store
 
 
-def keeper_router(db_path: str | Path, limits: Limits | None = None) -> KeeperRouter:
+def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) -> KeeperRouter:
     """The score keeper's pages and API, over the sheets stored in ``db_path``, within ``limits``."""
     limits = limits or Limits()
     creations = RateLimiter(limits.creations_per_minute)
