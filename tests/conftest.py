@@ -202,7 +202,13 @@ def fields_of(obj: object) -> dict[str, object]:
 # ------------------------------------------------------------------ markers
 
 BROWSER_MODULES = frozenset(
-    {"test_web_browser.py", "test_keep_browser.py", "test_table_geometry.py", "test_lobby_browser.py"}
+    {
+        "test_web_browser.py",
+        "test_keep_browser.py",
+        "test_table_geometry.py",
+        "test_lobby_browser.py",
+        "test_table_page.py",
+    }
 )
 """Modules whose tests drive Debian's Chromium: marked ``browser``."""
 
