@@ -208,6 +208,7 @@ BROWSER_MODULES = frozenset(
         "test_table_geometry.py",
         "test_lobby_browser.py",
         "test_table_page.py",
+        "test_review_browser.py",
     }
 )
 """Modules whose tests drive Debian's Chromium: marked ``browser``."""
@@ -217,6 +218,7 @@ STATIC_MODULES = frozenset({"test_static.py"})
 
 SLOW_TESTS = frozenset(
     {
+        "test_review.py::test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two",
         "test_bots.py::test_bots_only_make_legal_moves_under_custom_rules",
         "test_bots.py::test_bots_only_make_legal_moves_under_presets",
         "test_kernel.py::test_a_seed_gives_the_same_results_on_any_number_of_threads",
