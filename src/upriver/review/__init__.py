@@ -35,7 +35,15 @@ from upriver.review.model import (
 )
 from upriver.review.moments import Moment, NoCardsError, RoundTask, round_tasks
 from upriver.review.report import FORMAT, review_json
-from upriver.review.runner import GameReview, Progress, SeatReview, review_record, review_tasks, worker_pool
+from upriver.review.runner import (
+    GameReview,
+    Progress,
+    SeatReview,
+    review_record,
+    review_tasks,
+    seat_review,
+    worker_pool,
+)
 
 __all__ = [
     "DEFAULT_DEALS",
@@ -59,5 +67,6 @@ __all__ = [
     "review_round",
     "review_tasks",
     "round_tasks",
+    "seat_review",
     "worker_pool",
 ]

@@ -17,7 +17,15 @@ from upriver.record import Record
 from upriver.review.model import Decision, RoundReview, Settings, review_round
 from upriver.review.moments import RoundTask, round_tasks
 
-__all__ = ["GameReview", "Progress", "SeatReview", "review_record", "review_tasks", "worker_pool"]
+__all__ = [
+    "GameReview",
+    "Progress",
+    "SeatReview",
+    "review_record",
+    "review_tasks",
+    "seat_review",
+    "worker_pool",
+]
 
 Progress = Callable[[int, int], None]
 """Called as decisions are reviewed: ``(done, total)``."""
@@ -60,15 +68,25 @@ class GameReview:
         raise KeyError(f"seat {seat} was not reviewed")
 
 
-def worker_pool(jobs: int | None = None) -> concurrent.futures.ProcessPoolExecutor:
+def _lower_priority(nice: int) -> None:
+    if nice:
+        os.nice(nice)
+
+
+def worker_pool(jobs: int | None = None, *, nice: int = 0) -> concurrent.futures.ProcessPoolExecutor:
     """A process pool for reviews: ``jobs`` workers (default: every core), started fresh
-    (``spawn``), since the caller may be a threaded server."""
+    (``spawn``), since the caller may be a threaded server; ``nice`` lowers their priority
+    (a server keeps its tables quick while it reviews)."""
     return concurrent.futures.ProcessPoolExecutor(
-        max_workers=jobs or os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn")
+        max_workers=jobs or os.cpu_count() or 1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_lower_priority,
+        initargs=(nice,),
     )
 
 
-def _seat_review(seat: int, player: str, rounds: Sequence[RoundReview]) -> SeatReview:
+def seat_review(seat: int, player: str, rounds: Sequence[RoundReview]) -> SeatReview:
+    """The totals of one seat's reviewed rounds, and its biggest flagged mistakes."""
     flagged = [d for r in rounds for d in r.decisions if d.flagged]
     flagged.sort(key=lambda d: (-d.cost, d.round_number, d.step))
     return SeatReview(
@@ -143,6 +161,6 @@ def review_record(
         rounds = review_tasks(tasks, settings, executor=executor, progress=progress)
     wanted = tuple(range(len(record.players))) if seats is None else seats
     reviews = tuple(
-        _seat_review(seat, record.players[seat], [r for r in rounds if r.seat == seat]) for seat in wanted
+        seat_review(seat, record.players[seat], [r for r in rounds if r.seat == seat]) for seat in wanted
     )
     return GameReview(players=record.players, settings=settings, seats=reviews)
