@@ -80,9 +80,10 @@ def check_url(url: str) -> str:
 
 
 def reason(error: BaseException) -> str:
-    """libpq's or the server's message, on one line, without psycopg's ``connection failed:`` prefix."""
-    text = " ".join(str(error).split())
-    text = re.sub(r"^connection failed: ", "", text)
+    """libpq's or the server's message: its first line (the next ones are hints), without psycopg's
+    ``connection failed:`` prefix."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    text = re.sub(r"^connection failed: ", "", " ".join(lines[0].split()) if lines else "")
     return text.rstrip(".") or type(error).__name__
 
 
@@ -170,8 +171,11 @@ class PostgresDatabase(Database):
                 for table, column, kind in migrations:
                     conn.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
         except self._errors.Error as error:
+            hint = ""
+            if isinstance(error, self._errors.errors.InsufficientPrivilege):
+                hint = "; grant this user CREATE on the schema, or create upriver's tables as a user who may"
             raise StoreUnavailableError(
-                f"cannot prepare the PostgreSQL database {self.target.display}: {reason(error)}"
+                f"cannot prepare the PostgreSQL database {self.target.display}: {reason(error)}{hint}"
             ) from None
 
     def close(self) -> None:
