@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import upriver.cli.serve  # noqa: F401 - importing it registers the command
 from tests.live import free_port
 from tests.pg import PostgresServer
-from upriver.cli import app, serve  # noqa: F401  (importing serve registers its command)
+from upriver.cli import app
 
 
 def serve(db: str) -> tuple[int, str]:
