@@ -1,0 +1,222 @@
+"""The review at a web table: a player's finished rounds judged by the expert, in the background.
+
+HTTP:
+
+- ``GET /api/tables/{id}/review?token=…&round=N&seat=S`` — the review (docs/review.md) of round
+  ``N`` (omit it: every finished round, the game so far) for seat ``S`` (omit it: the token's own
+  seat). The first request starts the work in a process pool and answers ``202`` with
+  ``{"status": "running", "done", "total"}`` (decisions reviewed so far, of how many); asked again,
+  it answers the same until the review is ready, then ``200`` with ``{"status": "done", "seat",
+  "others", "review"}``. A round reviewed once is kept (per table, seat and round) and answered at
+  once.
+
+Who may see what, as the game's own visibility rules: a review needs a seat's token (a spectator
+gets none); a round is reviewed once it is finished (never the round being played, whose review
+would advise on it); a seat gets its own review only, and, once the game is over, the other
+seats' reviews if the table allows it. A table allows it unless its configuration says
+``"review_others": false``: by default it does, since after the game anyone with the table's
+address may download the whole record, every hand included. Every refusal is a sentence in
+``{"error"}`` (403, 404, 409; 400 for a seat or round that does not exist; 503 when the review
+could not be computed, which a retry starts again).
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import dataclasses
+import logging
+import threading
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from upriver.record import record_of
+from upriver.review import (
+    GameReview,
+    RoundReview,
+    RoundTask,
+    Settings,
+    review_json,
+    review_round,
+    round_tasks,
+    seat_review,
+    worker_pool,
+)
+from upriver.web.guard import refusal
+from upriver.web.tables import Manager, Table
+
+__all__ = ["ReviewRouter", "ReviewService", "review_router"]
+
+log = logging.getLogger("upriver.web")
+
+CACHED_ROUNDS = 4096
+"""Round reviews kept in memory (a 22-round game of 4 seats needs 88); the oldest go first."""
+
+Key = tuple[str, int, int]
+"""(table id, seat, round number)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a requested review is: decisions reviewed of ``total``; ``rounds`` once all are done."""
+
+    done: int
+    total: int
+    rounds: tuple[RoundReview, ...] | None
+    error: str | None = None
+
+
+class ReviewService:
+    """Round reviews computed in an executor (by default a process pool at low priority, made at
+    the first request) and kept per table, seat and round."""
+
+    def __init__(
+        self, settings: Settings | None = None, executor: concurrent.futures.Executor | None = None
+    ) -> None:
+        self.settings = settings or Settings()
+        self._executor = executor
+        self._lock = threading.Lock()
+        self._done: collections.OrderedDict[Key, RoundReview] = collections.OrderedDict()
+        self._running: dict[Key, tuple[concurrent.futures.Future[RoundReview], int]] = {}
+
+    @property
+    def executor(self) -> concurrent.futures.Executor:
+        """Where the rounds are reviewed."""
+        if self._executor is None:
+            self._executor = worker_pool(nice=10)
+        return self._executor
+
+    def close(self) -> None:
+        """Stop the workers this service started (reviews under way are dropped)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def progress(self, table: Table, seat: int, rounds: tuple[int, ...]) -> Progress:
+        """The review of ``rounds`` (finished ones) for ``seat``, starting whatever is not under way."""
+        with self._lock:
+            missing = [n for n in rounds if (table.id, seat, n) not in self._done]
+            unstarted = [n for n in missing if (table.id, seat, n) not in self._running]
+            if unstarted:
+                self._start(table, seat, unstarted)
+            done = total = 0
+            error = None
+            for number in rounds:
+                key = (table.id, seat, number)
+                if key in self._done:
+                    size = len(self._done[key].decisions)
+                    done += size
+                    total += size
+                    continue
+                future, size = self._running[key]
+                total += size
+                if future.done():
+                    del self._running[key]
+                    exception = future.exception()
+                    if exception is not None:
+                        log.error("table %s: the review of seat %d, round %d failed: %s", *key, exception)
+                        error = f"the review could not be computed ({type(exception).__name__}): try again"
+                        continue
+                    self._keep(key, future.result())
+                    done += size
+            if error is not None:
+                return Progress(done, total, None, error)
+            if all((table.id, seat, n) in self._done for n in rounds):
+                return Progress(done, total, tuple(self._done[(table.id, seat, n)] for n in rounds))
+            return Progress(done, total, None)
+
+    def _keep(self, key: Key, review: RoundReview) -> None:
+        self._done[key] = review
+        self._done.move_to_end(key)
+        while len(self._done) > CACHED_ROUNDS:
+            self._done.popitem(last=False)
+
+    def _start(self, table: Table, seat: int, numbers: list[int]) -> None:
+        game = table.game
+        assert game is not None
+        record = record_of(game)
+        record = dataclasses.replace(record, rounds=record.rounds[: len(game.results)])
+        tasks: dict[int, RoundTask] = {task.round_number: task for task in round_tasks(record, (seat,))}
+        for number in sorted(numbers, key=lambda n: -len(tasks[n].moments)):
+            task = tasks[number]
+            future = self.executor.submit(review_round, task, self.settings)
+            self._running[(table.id, seat, number)] = (future, len(task.moments))
+
+
+class ReviewRouter(APIRouter):
+    """The review's route, holding the service that computes and keeps the reviews."""
+
+    def __init__(self, service: ReviewService) -> None:
+        super().__init__()
+        self.service = service
+
+
+def review_router(manager: Manager, service: ReviewService | None = None) -> ReviewRouter:
+    """The review's route over ``manager``'s tables (``service``: where reviews are computed and kept)."""
+    reviews = service or ReviewService()
+    router = ReviewRouter(reviews)
+
+    @router.get("/api/tables/{table_id}/review")
+    async def review(
+        table_id: str, token: str | None = None, round: int | None = None, seat: int | None = None
+    ) -> JSONResponse:
+        table = manager.tables.get(table_id)
+        if table is None:
+            return refusal("no such table (or it was archived)", 404)
+        own = table.seat_of(token)
+        if own is None:
+            return refusal(
+                "a review is for the players at this table: open it from your seat's link", 403, rule="review"
+            )
+        game = table.game
+        if game is None:
+            return refusal("the game has not started: there is nothing to review yet", 409, rule="review")
+        n = game.rules.player_count
+        target = own if seat is None else seat
+        if not 0 <= target < n:
+            return refusal(f"the table has seats 0 to {n - 1}, not {target}", 400, field="seat")
+        others = game.is_over and bool(table.config.get("review_others", True))
+        if target != own and not others:
+            reason = (
+                "this table keeps each player's review to themselves"
+                if game.is_over
+                else "another player's review opens only after the game, and only if the table allows it"
+            )
+            return refusal(reason, 403, rule="review")
+        finished = len(game.results)
+        if round is not None:
+            if not 1 <= round <= game.rules.rounds:
+                return refusal(
+                    f"the game has rounds 1 to {game.rules.rounds}, not {round}", 400, field="round"
+                )
+            if round > finished:
+                return refusal(
+                    f"round {round} is not over yet: its review opens when its last trick is taken",
+                    409,
+                    rule="review",
+                )
+        rounds = (round,) if round is not None else tuple(range(1, finished + 1))
+        if not rounds:
+            return refusal(
+                "no round has finished yet: a round's review opens when it ends", 409, rule="review"
+            )
+        progress = reviews.progress(table, target, rounds)
+        if progress.error is not None:
+            return refusal(progress.error, 503, rule="review")
+        if progress.rounds is None:
+            return JSONResponse(
+                {"status": "running", "done": progress.done, "total": progress.total}, status_code=202
+            )
+        summary = seat_review(target, game.players[target], progress.rounds)
+        whole = GameReview(players=game.players, settings=reviews.settings, seats=(summary,))
+        return JSONResponse(
+            {
+                "status": "done",
+                "seat": target,
+                "others": others,
+                "over": game.is_over,
+                "review": review_json(whole),
+            }
+        )
+
+    return router

@@ -1,0 +1,170 @@
+"""GET /api/tables/{id}/review: a seat's finished rounds reviewed in the background, and who may see what."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from upriver.actions import Phase
+from upriver.review import Settings
+from upriver.web.app import create_app
+from upriver.web.protocol import ClientMessage
+from upriver.web.review_api import ReviewService, review_router
+from upriver.web.tables import Manager, Table
+
+ROOT = Path(__file__).parent.parent
+SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8"))
+
+
+class Setup:
+    """A web app's manager, and beside it an app serving only the review, with small budgets on threads."""
+
+    def __init__(self, db: Path) -> None:
+        self.site = TestClient(create_app(db, bot_delay=0.0))
+        self.manager: Manager = self.site.app.state.manager  # type: ignore[attr-defined]
+        self.pool = concurrent.futures.ThreadPoolExecutor(2)
+        self.service = ReviewService(Settings(deals=16), executor=self.pool)
+        app = FastAPI()
+        app.include_router(review_router(self.manager, self.service))
+        self.client = TestClient(app)
+
+    def table(self, schedule: list[int]) -> Table:
+        """An all-human four-seat table, every seat joined, its game started."""
+        body = self.site.post(
+            "/api/tables",
+            json={"name": "Ann", "seats": ["human"] * 4, "preset": "classic", "schedule": schedule},
+        ).json()
+        table = self.manager.tables[body["table"]]
+        for seat, name in ((1, "Bob"), (2, "Cid"), (3, "Dee")):
+            self.manager.join(table, seat, name)
+        assert table.game is not None
+        return table
+
+    def play(self, table: Table, moves: int | None = None) -> None:
+        """The seat to act makes its first legal move, ``moves`` times (default: to the game's end)."""
+        game = table.game
+        assert game is not None
+        done = 0
+        while not game.is_over and (moves is None or done < moves):
+            seat = game.awaiting[0]
+            if game.phase is Phase.BIDDING:
+                message = ClientMessage(type="bid", bid=game.legal_bids(seat)[0])
+            else:
+                message = ClientMessage(type="play", card=str(game.legal_cards(seat)[0]))
+            self.manager.act(table, seat, message)
+            done += 1
+
+    def ask(self, table: Table, me: int, **query: Any) -> httpx.Response:
+        """Ask for a review with seat ``me``'s token."""
+        response: httpx.Response = self.client.get(
+            f"/api/tables/{table.id}/review", params={"token": table.tokens[me], **query}
+        )
+        return response
+
+    def review(self, table: Table, me: int, **query: Any) -> dict[str, Any]:
+        """Ask until the review is ready, as the page polls."""
+        deadline = time.monotonic() + 60
+        while True:
+            response = self.ask(table, me, **query)
+            if response.status_code == 200:
+                body: dict[str, Any] = response.json()
+                return body
+            assert response.status_code == 202, response.text
+            progress = response.json()
+            assert 0 <= progress["done"] <= progress["total"]
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> Iterator[Setup]:
+    made = Setup(tmp_path / "tables.db")
+    with made.site:
+        yield made
+    made.pool.shutdown()
+
+
+def test_a_seat_gets_its_finished_rounds_review_from_what_it_saw(setup: Setup) -> None:
+    table = setup.table([1, 2])
+    setup.play(table, 4 + 4)  # round 1: four bids, four cards
+    game = table.game
+    assert game is not None
+    body = setup.review(table, 2, round=1)
+    assert body["status"] == "done"
+    assert body["seat"] == 2
+    assert body["others"] is False
+    jsonschema.Draft202012Validator(SCHEMA).validate(body["review"])
+    seat = body["review"]["seats"][0]
+    assert seat["player"] == "Cid"
+    (round_,) = seat["rounds"]
+    dealt = {str(card) for card in game.results[0].hands[2]}  # type: ignore[index]
+    for decision in round_["decisions"]:
+        assert set(decision["position"]["hand"]) <= dealt  # its own cards, no other seat's
+    # Asked again, the kept review comes at once.
+    again = setup.ask(table, 2, round=1)
+    assert again.status_code == 200
+    assert again.json() == body
+
+
+def test_the_round_being_played_is_not_reviewed(setup: Setup) -> None:
+    table = setup.table([1, 2])
+    setup.play(table, 4 + 4 + 2)
+    response = setup.ask(table, 0, round=2)
+    assert response.status_code == 409
+    assert (
+        response.json()["error"] == "round 2 is not over yet: its review opens when its last trick is taken"
+    )
+    assert setup.ask(table, 0, round=3).status_code == 400
+
+
+def test_nothing_is_reviewed_before_a_round_ends(setup: Setup) -> None:
+    table = setup.table([1, 2])
+    response = setup.ask(table, 0)
+    assert response.status_code == 409
+    assert "no round has finished yet" in response.json()["error"]
+
+
+def test_a_spectator_or_a_stranger_gets_no_review(setup: Setup) -> None:
+    table = setup.table([1])
+    setup.play(table)
+    spectator = setup.client.get(f"/api/tables/{table.id}/review")
+    assert spectator.status_code == 403
+    assert "for the players at this table" in spectator.json()["error"]
+    stranger = setup.client.get(f"/api/tables/{table.id}/review", params={"token": "not-a-token"})
+    assert stranger.status_code == 403
+    assert setup.client.get("/api/tables/nope/review", params={"token": "x"}).status_code == 404
+
+
+def test_another_seats_review_waits_for_the_game_to_end(setup: Setup) -> None:
+    table = setup.table([1, 2])
+    setup.play(table, 8)
+    during = setup.ask(table, 0, round=1, seat=1)
+    assert during.status_code == 403
+    assert "only after the game" in during.json()["error"]
+    setup.play(table)
+    after = setup.review(table, 0, seat=1)
+    assert after["seat"] == 1
+    assert after["others"] is True
+    assert [r["round"] for r in after["review"]["seats"][0]["rounds"]] == [1, 2]
+    assert setup.ask(table, 0, seat=4).status_code == 400
+
+
+def test_a_table_may_keep_each_review_to_its_own_seat(setup: Setup) -> None:
+    table = setup.table([1])
+    setup.play(table)
+    table.config["review_others"] = False
+    refused = setup.ask(table, 0, seat=1)
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "this table keeps each player's review to themselves"
+    own = setup.review(table, 0)
+    assert own["others"] is False
