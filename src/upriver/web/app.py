@@ -25,6 +25,7 @@ HTTP:
   finished table's rematch and this seat's own link to it; ``GET /api/tables/{id}/rules`` its rules
   (:mod:`upriver.web.rematch`).
 - ``GET /favicon.ico`` the site's icon (an SVG).
+- ``GET /i18n/{lang}.json`` the pages' words in one language (:mod:`upriver.i18n`, read by ``i18n.js``).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
   for a seat's token and only the finished rounds, so no card still in a hand leaves the server.
 
@@ -47,6 +48,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RulesError
+from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
@@ -219,7 +221,9 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
     try:
         message = protocol.parse_client(text)
     except protocol.ProtocolError as error:
-        conn.push(protocol.error_message(table.version, error.rule, str(error), error.client_id))
+        conn.push(
+            protocol.error_message(table.version, error.rule, str(error), error.client_id, facts=error.facts)
+        )
         return
     if message.type == "sync":
         conn.refresh()
@@ -365,6 +369,7 @@ def create_app(
     app.state.manager = manager
     app.state.limits = limits
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")  # the pages' words: /i18n/fr.json
     try:
         keeper = keeper_router(db_path, limits)  # the score keeper: /keep and /api/sheets
     except BaseException:
@@ -428,7 +433,7 @@ def create_app(
                 pace=body.pace,
             )
         except PlayerNameError as error:
-            return refusal(f"your name: {error}", field="name")
+            return refusal(f"your name: {error}", field="name", rule="name", facts={"case": error.reason})
         except RulesError as error:
             return refusal(str(error), option=error.option)
         except CommitError as error:
