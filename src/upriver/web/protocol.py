@@ -22,7 +22,9 @@ Server → client, each with ``v``, the table's state version (the number of eve
   game part is built only from ``game.view(seat)``
   (a spectator's from ``game.view(None)``: no hand, no hidden bid). A seat that bids last
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
-  allows, the totals, and the reason in words. A damaged table's ``lobby`` says so in ``damaged``.
+  allows, the totals, and the reason in words. Each card of ``hand`` has ``legal`` and, when it
+  cannot be played, ``reason`` (English) and ``why`` (its rule, seat and facts, as in an error
+  message). A damaged table's ``lobby`` says so in ``damaged``.
   The trick on the table (``trick``) and the last one (``last_trick``: ``plays`` and ``winner``)
   are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
   A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
@@ -47,10 +49,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from upriver.actions import Phase, Trick
 from upriver.cards import DECK, Rank, Suit
-from upriver.errors import IllegalActionError
+from upriver.errors import IllegalActionError, RefusalError
 from upriver.game import Game, Move
 from upriver.legality import BidRestriction
-from upriver.names import quoted
+from upriver.names import PlayerNameError, quoted
 from upriver.rules import Rules
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView, TableView
@@ -61,6 +63,7 @@ __all__ = [
     "ProtocolError",
     "error_message",
     "parse_client",
+    "refusal_json",
     "restriction_json",
     "rules_json",
     "seat_part",
@@ -81,12 +84,21 @@ _RANK_WORDS = {
 
 
 class ProtocolError(Exception):
-    """A client message the server cannot use; ``rule`` names why (``json``, ``type``, ``field``…)."""
+    """A client message the server cannot use; ``rule`` names why (``json``, ``type``, ``field``,
+    ``size``), ``facts`` what a page needs to say it again (``{"field": "card"}`` for ``field``)."""
 
-    def __init__(self, message: str, *, rule: str, client_id: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str,
+        client_id: str | None = None,
+        facts: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.client_id = client_id
+        self.facts: dict[str, object] = dict(facts or {})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -148,7 +160,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
     a lone surrogate or a huge number is refused as ``json``, before any field is looked at.
     """
     if len(text) > MAX_MESSAGE:
-        raise ProtocolError(f"message longer than {MAX_MESSAGE} characters", rule="size")
+        raise ProtocolError(
+            f"message longer than {MAX_MESSAGE} characters", rule="size", facts={"limit": MAX_MESSAGE}
+        )
     try:
         data = parse_json(AnyObject, text).data()
     except InputError as error:
@@ -161,6 +175,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
             f"unknown message type {quoted(kind)}: expected one of {', '.join(_TYPES)}",
             rule="type",
             client_id=client_id,
+            facts={"types": list(_TYPES)},
         )
     try:
         message = _Message.model_validate(data)
@@ -171,32 +186,55 @@ def parse_client(text: str | bytes) -> ClientMessage:
             f"'{field}' must be {_WHAT.get(field, 'as documented')}, not {quoted(data.get(field))}",
             rule="field",
             client_id=client_id,
+            facts={"field": field},
         ) from None
     seat = message.seat
     if kind == "sync":
         return ClientMessage("sync", id=client_id)
     if kind == "join":
         if message.name is None:
-            raise ProtocolError("a join needs a 'name'", rule="field", client_id=client_id)
+            raise ProtocolError(
+                "a join needs a 'name'", rule="field", client_id=client_id, facts={"field": "name"}
+            )
         return ClientMessage("join", id=client_id, name=message.name, seat=seat)
     if kind == "revoke":
         if seat is None:
-            raise ProtocolError("a revoke needs the 'seat' whose invite to renew", rule="field")
+            raise ProtocolError(
+                "a revoke needs the 'seat' whose invite to renew", rule="field", facts={"field": "seat"}
+            )
         return ClientMessage("revoke", id=client_id, seat=seat)
     if kind == "bot":
         if seat is None or message.kind is None:
-            raise ProtocolError("a bot message needs the 'seat' to give and the bot's 'kind'", rule="field")
+            raise ProtocolError(
+                "a bot message needs the 'seat' to give and the bot's 'kind'",
+                rule="field",
+                facts={"field": "seat" if seat is None else "kind"},
+            )
         return ClientMessage("bot", id=client_id, seat=seat, kind=message.kind)
     if client_id is None:
-        raise ProtocolError(f"a {kind} needs an 'id' chosen by the client", rule="field")
+        raise ProtocolError(
+            f"a {kind} needs an 'id' chosen by the client", rule="field", facts={"field": "id"}
+        )
     if message.v is None:
-        raise ProtocolError("'v' must be a whole number, not None", rule="field", client_id=client_id)
+        raise ProtocolError(
+            "'v' must be a whole number, not None", rule="field", client_id=client_id, facts={"field": "v"}
+        )
     if kind == "bid":
         if message.bid is None:
-            raise ProtocolError("'bid' must be a whole number, not None", rule="field", client_id=client_id)
+            raise ProtocolError(
+                "'bid' must be a whole number, not None",
+                rule="field",
+                client_id=client_id,
+                facts={"field": "bid"},
+            )
         return ClientMessage("bid", id=client_id, v=message.v, bid=message.bid, seat=seat)
     if message.card is None:
-        raise ProtocolError("'card' must be a card like 'QH', not None", rule="field", client_id=client_id)
+        raise ProtocolError(
+            "'card' must be a card like 'QH', not None",
+            rule="field",
+            client_id=client_id,
+            facts={"field": "card"},
+        )
     return ClientMessage("play", id=client_id, v=message.v, card=message.card, seat=seat)
 
 
@@ -263,20 +301,55 @@ def restriction_json(restriction: BidRestriction | None) -> dict[str, object] | 
 
 
 def _hand(game: Game, view: SeatView) -> list[dict[str, object]]:
-    """The seat's cards by suit, each legal or with the engine's reason why not."""
+    """The seat's cards by suit, each legal or with the engine's reason why not: ``reason`` in
+    English words, ``why`` its rule, seat and facts (``{"rule": "follow suit", "seat": 2, "facts":
+    {"led": "C", "held": ["2C"]}}``) for a page to word in the player's language. A card that
+    cannot be played because it is not the seat's turn has rule ``turn order`` and the fact
+    ``case``: ``playing`` (another seat is to play) or ``bidding`` (the bids are not all in)."""
     legal = set(view.legal_cards)
     out: list[dict[str, object]] = []
     for card in view.hand:
-        reason = None
+        reason: str | None = None
+        why: dict[str, object] | None = None
         if view.legal_cards and card not in legal:
             try:
                 game.check_play(card, view.seat)
             except IllegalActionError as error:
                 reason = str(error)
+                why = refusal_json(error)
         elif not view.legal_cards:
-            reason = "not your turn" if view.phase is Phase.PLAYING else "wait for the bids"
-        out.append({"card": str(card), "label": _LABELS[card], "legal": card in legal, "reason": reason})
+            playing = view.phase is Phase.PLAYING
+            reason = "not your turn" if playing else "wait for the bids"
+            why = {
+                "rule": "turn order",
+                "seat": view.seat,
+                "facts": {"case": "playing" if playing else "bidding"},
+            }
+        out.append(
+            {"card": str(card), "label": _LABELS[card], "legal": card in legal, "reason": reason, "why": why}
+        )
     return out
+
+
+def refusal_json(error: Exception) -> dict[str, object]:
+    """What a refusal is made of, as JSON data: ``{"rule", "seat", "facts"}``, so a page words it in
+    the player's language (``static/i18n.js``'s ``reason``) instead of showing the English sentence.
+
+    Reads the engine's :class:`~upriver.errors.RefusalError` (its JSON facts), a
+    :class:`ProtocolError`, the table's refusals (``rule`` and ``seat``, no facts) and a
+    :class:`~upriver.names.PlayerNameError` (rule ``name``, its reason code as the fact ``case``).
+    """
+    if isinstance(error, PlayerNameError):
+        return {"rule": "name", "seat": error.seat, "facts": {"case": error.reason}}
+    if isinstance(error, RefusalError):
+        facts: Mapping[str, object] = error.facts_json()
+    else:
+        facts = getattr(error, "facts", None) or {}
+    return {
+        "rule": str(getattr(error, "rule", "unknown")),
+        "seat": getattr(error, "seat", None),
+        "facts": dict(facts),
+    }
 
 
 def table_part(game: Game, view: TableView, *, kinds: Sequence[str]) -> dict[str, object]:
