@@ -3,7 +3,7 @@
 // The sheet itself is drawn by sheet.js, as on the table page.
 
 import { paperSheet } from "./paper.js";
-import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, suitText } from "./sheet.js";
+import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, scrollsByKeyboard, suitText } from "./sheet.js";
 
 const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }));
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
@@ -459,7 +459,7 @@ function sheetTable() {
   const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit, colours: COLOURS });
   return el("section", { class: "card-box", "aria-label": "Score sheet" },
     el("h2", {}, "Sheet"),
-    scored.rows.length ? el("div", { class: "sheet-wrap" }, table) : el("p", { class: "muted" }, "No round entered yet."),
+    scored.rows.length ? scrollsByKeyboard(el("div", { class: "sheet-wrap" }, table)) : el("p", { class: "muted" }, "No round entered yet."),
     el("p", { class: "muted" }, "Each player: bid/tricks +score, then the running total. Round: its cards and dealer."));
 }
 

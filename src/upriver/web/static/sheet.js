@@ -18,6 +18,7 @@ const Chart = globalThis.Chart;
 /** Every word this module shows, in one place (for translation). */
 const TEXT = {
   round: "Round",
+  sheet: "Score sheet",
   trump: "Trump",
   fix: "Fix",
   noTrump: "no trump noted",
@@ -65,6 +66,14 @@ export function el(tag, attrs = {}, ...children) {
 
 const shown = (value) => (value === null ? "·" : String(value));
 
+/** A box the sheet scrolls sideways in: the keyboard can focus it and scroll it with the arrow keys. */
+export function scrollsByKeyboard(frame) {
+  frame.tabIndex = 0;
+  frame.setAttribute("role", "region");
+  frame.setAttribute("aria-label", TEXT.sheet);
+  return frame;
+}
+
 /** The colour `node` is seen on: its and its ancestors' backgrounds, see-through ones blended in. */
 function backgroundBehind(node) {
   const layers = [];
@@ -96,6 +105,8 @@ export function suitText(code) {
 export function drawSheet(table, sheet, { onEdit = null, caption = false, colours = null } = {}) {
   table.classList.add("sheet");
   if (table.isConnected) table.style.setProperty("--sheet-bg", backgroundBehind(table)); // else the page's CSS says
+  const frame = table.parentElement;
+  if (frame && frame.matches(".sheet-wrap, .sheet-scroll")) scrollsByKeyboard(frame);
   const head = el("tr", {},
     el("th", { class: "rd", scope: "col" }, TEXT.round),
     el("th", { class: "trump", scope: "col", "aria-label": TEXT.trump }, TEXT.trump[0]),
