@@ -209,6 +209,7 @@ BROWSER_MODULES = frozenset(
         "test_lobby_browser.py",
         "test_table_page.py",
         "test_review_browser.py",
+        "test_i18n_browser.py",
     }
 )
 """Modules whose tests drive Debian's Chromium: marked ``browser``."""
