@@ -15,204 +15,43 @@ so what is committed is always legal and the same for the same game.
 On start-up each stored table is replayed through the same check. A stored event the
 engine refuses is logged and marks that table damaged: it keeps its state up to the last
 good event, accepts no moves, and says why to its seats; every other table comes up.
+
+Over PostgreSQL several server processes serve the same tables (:mod:`upriver.web.cluster`):
+an event another process committed is applied here through the same check and announced the
+same way (:meth:`Manager.received`); a commit refused because another process stored that
+version first reads what it missed and checks the event again; only a table's owner runs its bots.
 """
 
 from __future__ import annotations
 
-import asyncio
-import collections
 import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from upriver.actions import Phase
-from upriver.bots import BOT_KINDS, Bot, make_bot
+from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RecordError, RulesError
 from upriver.game import Game, Move
 from upriver.names import PlayerNameError
-from upriver.record import RecordRuleError, dumps, loads, record_of, replay
+from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.storage import StoreError
 from upriver.web import bots, protocol
+from upriver.web.cluster import Cluster, Solo
 from upriver.web.guard import InputError, continuable_record
-from upriver.web.seats import (
-    CLOSE_BAD_TOKEN,
-    Connection,
-    bot_label,
-    derived_token,
-    same_token,
-    seat_name,
-    unlabelled,
-)
-from upriver.web.states import SeatStates
-from upriver.web.store import Event, TableStore
+from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
+from upriver.web.store import Event, TableStore, VersionConflictError
+from upriver.web.table import BOT_NAMES, HUMAN, CommitError, Table, TableError, TableRefusalError
 
-__all__ = ["CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
+__all__ = ["HUMAN", "CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
 
 log = logging.getLogger("upriver.web")
 
-HUMAN = "human"
-BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 _SEEN_IDS = 512
 """Recent action ids remembered per seat to refuse a replayed message; an older replay is stale anyway."""
-
-
-class TableError(Exception):
-    """A request about tables that cannot be met; the message says why."""
-
-
-class TableRefusalError(TableError):
-    """What the table refuses before the engine sees it; nothing changed. ``rule`` as the WebSocket's
-    error reply spells it (``damaged``, ``duplicate``, ``stale``, ``order``, ``join``, ``revoke``, ``bot``,
-    ``name``, ``event``; ``turn order`` before the start), ``seat`` the seat concerned or ``None``.
-    The engine's refusals stay :class:`~upriver.errors.IllegalActionError`."""
-
-    def __init__(self, message: str, *, rule: str, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.seat = seat
-
-
-class CommitError(TableError):
-    """The store could not commit an event: nothing was applied or announced, and the table is as it was."""
-
-
-class Table:
-    """One table: configuration, the game once every seat is taken, connections and bot seats."""
-
-    def __init__(self, table_id: str, config: dict[str, object], *, bot_delay: float = 0.8) -> None:
-        """``bot_delay``: the server's bot delay, the ``normal`` pace (:mod:`upriver.web.bots`)."""
-        self.id = table_id
-        self.config = config
-        self.kinds: list[str] = list(config["kinds"])  # type: ignore[call-overload]
-        self.tokens: list[str | None] = list(config["tokens"])  # type: ignore[call-overload]
-        self.names: list[str | None] = list(config["names"])  # type: ignore[call-overload]
-        self.creator: int = config["creator"]  # type: ignore[assignment]
-        self.seed: int = config["seed"]  # type: ignore[assignment]
-        self.base: str | None = config.get("base")  # type: ignore[assignment]
-        self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
-        self.seat_key: str | None = config.get("seat_key")  # type: ignore[assignment]
-        """The secret the seats' tokens after a join or a revoke derive from (none on older tables)."""
-        self.rematch_of: str | None = config.get("rematch_of")  # type: ignore[assignment]
-        """The finished table this one is a rematch of, or ``None``."""
-        self.last_event = 0.0
-        """When the last event was applied (``time.time()``), to archive idle finished tables."""
-        self.version = 0
-        """The number of events applied: the version every seat's state is at."""
-        self.game: Game | None = None
-        self.damaged: str | None = None
-        """Why the table accepts no moves: a stored event the engine refused on restart (``None``: sound)."""
-        self.turn_version = [0] * len(self.kinds)
-        """Per seat, the version at which its choices last changed: older actions are stale."""
-        self.last_choices: list[tuple[object, ...]] = [() for _ in self.kinds]
-        self.seen: list[collections.OrderedDict[str, None]] = [collections.OrderedDict() for _ in self.kinds]
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(kind, seed=self.seed ^ (seat + 1))
-            for seat, kind in enumerate(self.kinds)
-            if kind != HUMAN
-        }
-        self.connections: set[Connection] = set()
-        self.states = SeatStates()
-        self.bot_task: asyncio.Task[None] | None = None
-        self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)
-        self.thinking: int | None = None
-        """The seat whose bot is choosing its move now (its turn's wait included), or ``None``."""
-        self.gathered = -1
-        """The version whose event finished a trick: the next bot waits the trick's pause after it."""
-
-    @property
-    def seats(self) -> int:
-        """How many seats the table has."""
-        return len(self.kinds)
-
-    def announce(self) -> None:
-        """Send every connection the newest state (one that changed without a new event)."""
-        self.states.invalidate()
-        for conn in self.connections:
-            conn.refresh()
-
-    def invalidate(self) -> None:
-        """Forget the encoded states, so the next state message is built afresh."""
-        self.states.invalidate()
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat this secret token opens, or ``None`` (a non-ASCII token opens none)."""
-        if not token:
-            return None
-        for seat, known in enumerate(self.tokens):
-            if same_token(known, token):
-                return seat
-        return None
-
-    def bot_name(self, seat: int, kind: str) -> str:
-        """The name a bot of ``kind`` sits under at ``seat``: the saved game's player, or a bot's name."""
-        names = loads(self.base).players if self.base is not None else BOT_NAMES
-        return bot_label(names[seat], kind)
-
-    def seat_bot(self, seat: int, kind: str) -> None:
-        """Seat a bot of ``kind`` at open ``seat`` (checked by the manager): no token opens it now."""
-        self.kinds[seat] = kind
-        self.names[seat] = self.bot_name(seat, kind)
-        self.tokens[seat] = None
-        self.bots[seat] = make_bot(kind, seed=self.seed ^ (seat + 1))
-
-    def full(self) -> bool:
-        """Whether every seat has a name, so the game can start."""
-        return all(name is not None for name in self.names)
-
-    def new_game(self, names: Sequence[str]) -> Game:
-        """The game these seats start (or the imported record continued) once every seat is taken.
-
-        :raises RulesError: the table's stored options are not rules the engine plays.
-        :raises RecordError, RecordRuleError: its stored record cannot be continued.
-        """
-        if self.base is not None:
-            record = dataclasses.replace(loads(self.base), players=tuple(names))
-            game = replay(record, seed=self.seed)
-            if game.phase is Phase.DEALING:  # the record stops between two rounds
-                game.deal()
-            return game
-        return Game(Rules.from_options(self.options, player_count=self.seats), names, seed=self.seed)
-
-    def started_by(self, seat: int, name: str) -> Game | None:
-        """The game that ``name`` taking open ``seat`` starts, if it is the last open seat (else ``None``)."""
-        names = [name if s == seat else known for s, known in enumerate(self.names)]
-        seated = [known for known in names if known is not None]
-        return self.new_game(seated) if len(seated) == self.seats else None
-
-    def choices(self, seat: int) -> tuple[object, ...]:
-        """What ``seat`` may do now, to notice when its choices change (a new turn)."""
-        game = self.game
-        if game is None:
-            return ("lobby", self.names[seat] is None)
-        if seat not in game.awaiting:
-            return ()
-        # Under simultaneous bidding the others' bids leave this seat's choices as they were.
-        return (game.round_number, game.phase, len(game.plays))
-
-    def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
-        """Who sits where; the creator also gets the invite links of the seats still open (only those)."""
-        seats = [
-            {"seat": s, "name": self.names[s], "kind": self.kinds[s], "joined": self.names[s] is not None}
-            for s in range(self.seats)
-        ]
-        lobby: dict[str, object] = {"seats": seats, "started": self.game is not None, "damaged": self.damaged}
-        if seat == self.creator:
-            lobby["invites"] = [
-                {"seat": s, "url": f"{base_url}/t/{self.id}#token={self.tokens[s]}"}
-                for s in range(self.seats)
-                if self.kinds[s] == HUMAN and s != self.creator and self.names[s] is None
-            ]
-            lobby["spectate"] = f"{base_url}/t/{self.id}"
-        return lobby
-
-    def state(self, conn: Connection, base_url: str) -> str:
-        """The newest state message for this connection's seat, as JSON text (:mod:`upriver.web.states`:
-        built once per version and seat; the score sheet only when the connection's is out of date)."""
-        text, conn.sheet_sent = self.states.message(self, conn.seat, conn.sheet_sent, base_url)
-        return text
+_ATTEMPTS = 5
+"""How many times an event is checked and committed again when other processes stored versions first."""
 
 
 def _damaged(table: Table, seat: int | None) -> TableRefusalError:
@@ -254,8 +93,11 @@ class Manager:
         bot_delay: float = 0.8,
         base_url: str = "",
         archive_after: float | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
+        """``cluster``: the other server processes over the same store (default: none, :class:`Solo`)."""
         self.store = store
+        self.cluster: Cluster = cluster or Solo()
         self.bot_delay = bot_delay
         self.archive_after = archive_after
         """Seconds after its last event that a finished table is archived at start-up (``None``: never)."""
@@ -325,9 +167,10 @@ class Manager:
         }
         table_id = secrets.token_urlsafe(9)
         self.store.add_table(table_id, config)
+        self.cluster.claim(table_id)  # its creator's process runs its bots, unless it dies
         table = Table(table_id, config, bot_delay=self.bot_delay)
         self.tables[table_id] = table
-        self._accept(table, Event(table.version + 1, "join", creator, name, None))
+        self._accept(table, lambda: Event(table.version + 1, "join", creator, name, None))
         return table, table.tokens[creator] or ""
 
     # ------------------------------------------------------------ restoring
@@ -343,24 +186,26 @@ class Manager:
                 )
                 continue
             self.tables[row.id] = table
-            for event in self.store.events(row.id):
-                try:
-                    self._apply(table, event, self._check(table, event))
-                except (
-                    TableRefusalError,
-                    IllegalActionError,
-                    RulesError,
-                    RecordError,
-                    RecordRuleError,
-                ) as error:
-                    self._damage(table, event, error)
-                    break
+            self._replay(table, self.store.events(row.id))
             if self.archive_after is not None and table.game is not None and table.game.is_over:
                 last = self.store.last_event_at(row.id)
                 if last is not None and last < time.time() - self.archive_after:
                     self.store.archive(row.id)
                     del self.tables[row.id]
                     log.info("table %s finished and idle: archived", row.id)
+
+    def _replay(self, table: Table, events: Sequence[Event]) -> None:
+        """Apply stored events through the engine's check, announcing each; the first it refuses
+        marks the table damaged (and the events after it are not applied)."""
+        for event in events:
+            if event.version <= table.version:
+                continue  # applied already (news of it came first)
+            try:
+                self._apply(table, event, self._check(table, event))
+            except (TableRefusalError, IllegalActionError, RulesError, RecordError, RecordRuleError) as error:
+                self._damage(table, event, error)
+                return
+            self._announce(table)
 
     def _damage(self, table: Table, event: Event, error: Exception) -> None:
         """Mark ``table`` damaged by ``event``: it keeps its state up to the last good event, and stops."""
@@ -386,11 +231,15 @@ class Manager:
 
         :raises TableRefusalError: the seat cannot be taken, or (rule ``name``) not under this name.
         """
-        try:
-            name = seat_name(name, seat, table.names, list(BOT_KINDS))
-        except PlayerNameError as error:
-            raise TableRefusalError(str(error), rule="name", seat=seat) from None
-        self._accept(table, Event(table.version + 1, "join", seat, name, None), joiner=conn)
+
+        def event() -> Event:
+            try:
+                taken = seat_name(name, seat, table.names, list(BOT_KINDS))
+            except PlayerNameError as error:
+                raise TableRefusalError(str(error), rule="name", seat=seat) from None
+            return Event(table.version + 1, "join", seat, taken, None)
+
+        self._accept(table, event, joiner=conn)
 
     def give_to_bot(self, table: Table, by: int, seat: int, kind: str) -> None:
         """The creator (``by``) seats a bot of ``kind`` in open ``seat`` before the game starts; the
@@ -400,7 +249,8 @@ class Manager:
         """
         if by != table.creator:
             raise TableRefusalError("only the table's creator can give a seat to a bot", rule="bot", seat=by)
-        self._accept(table, Event(table.version + 1, "bot", seat, str(kind).strip().lower(), None))
+        kind = str(kind).strip().lower()
+        self._accept(table, lambda: Event(table.version + 1, "bot", seat, kind, None))
 
     def revoke(self, table: Table, by: int, seat: int) -> None:
         """The creator (``by``) gives open ``seat`` a new invite; the old link opens nothing.
@@ -411,7 +261,7 @@ class Manager:
             raise TableRefusalError("only the table's creator can revoke an invite", rule="revoke", seat=by)
         if table.seat_key is None:
             raise TableRefusalError("this table is older than revocable invites", rule="revoke", seat=by)
-        self._accept(table, Event(table.version + 1, "revoke", seat, "", None))
+        self._accept(table, lambda: Event(table.version + 1, "revoke", seat, "", None))
 
     def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
@@ -421,56 +271,75 @@ class Manager:
         :raises IllegalActionError: the engine refuses the move; nothing changed.
         :raises CommitError: the store failed; nothing changed.
         """
-        if table.damaged is not None:
-            raise _damaged(table, seat)
-        if table.game is None:
-            raise TableRefusalError(
-                "the game has not started: some seats are still open", rule="turn order", seat=seat
-            )
-        if message.id is not None and message.id in table.seen[seat]:
-            raise TableRefusalError(
-                f"message {message.id!r} was already received", rule="duplicate", seat=seat
-            )
-        if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
-            raise TableRefusalError(
-                f"this {message.type} was made against state {message.v}, but the table is at "
-                f"{table.version}: look again and choose",
-                rule="stale",
-                seat=seat,
-            )
-        self._accept(table, _event(table.version + 1, seat, message.move, message.id))
 
-    def _accept(self, table: Table, event: Event, *, joiner: Connection | None = None) -> None:
+        def event() -> Event:  # the guards run again if another process committed first
+            if table.damaged is not None:
+                raise _damaged(table, seat)
+            if table.game is None:
+                raise TableRefusalError(
+                    "the game has not started: some seats are still open", rule="turn order", seat=seat
+                )
+            if message.id is not None and message.id in table.seen[seat]:
+                raise TableRefusalError(
+                    f"message {message.id!r} was already received", rule="duplicate", seat=seat
+                )
+            if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
+                raise TableRefusalError(
+                    f"this {message.type} was made against state {message.v}, but the table is at "
+                    f"{table.version}: look again and choose",
+                    rule="stale",
+                    seat=seat,
+                )
+            return _event(table.version + 1, seat, message.move, message.id)
+
+        self._accept(table, event)
+
+    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
         """The one path of every event, a person's or a bot's: check, commit, apply, announce.
 
         The engine checks the event first, so nothing it refuses is stored; the store commits
-        it before the game changes, so nothing uncommitted is applied or announced.
+        it before the game changes, so nothing uncommitted is applied or announced. ``make``
+        gives the event as the next version (raising the table's refusals); if another server
+        process stored that version first, what it stored is applied and ``make`` is asked again.
 
         :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
         :raises IllegalActionError: the engine refuses it.
         :raises CommitError: the store failed; the game and every client are as before.
         """
-        game = self._check(table, event)
-        try:
-            self.store.append(table.id, event)
-        except StoreError as error:
-            log.error(
-                "table %s: event %d (%s) could not be committed: %s",
-                table.id,
-                event.version,
-                event.kind,
-                error,
-            )
-            raise CommitError(
-                f"the table could not save this {event.kind}; nothing changed: try again"
-            ) from None
-        try:
-            self._apply(table, event, game)
-        except Exception as error:  # the engine accepted the check but not the move: keep what is stored
-            self._damage(table, event, error)
-            raise
-        if joiner is not None:
-            joiner.token = table.tokens[event.seat]
+        for _ in range(_ATTEMPTS):
+            event = make()
+            game = self._check(table, event)
+            try:
+                self.store.append(table.id, event)
+            except VersionConflictError:
+                try:
+                    self.catch_up(table)
+                except StoreError as error:
+                    raise self._commit_error(table, event, error) from None
+                continue
+            except StoreError as error:
+                raise self._commit_error(table, event, error) from None
+            try:
+                self._apply(table, event, game)
+            except Exception as error:  # the engine accepted the check but not the move: keep what is stored
+                self._damage(table, event, error)
+                raise
+            if joiner is not None:
+                joiner.token = table.tokens[event.seat]
+            self._announce(table)
+            return
+        raise self._commit_error(table, event, "other server processes kept storing moves first")
+
+    @staticmethod
+    def _commit_error(table: Table, event: Event, error: object) -> CommitError:
+        log.error(
+            "table %s: event %d (%s) could not be committed: %s", table.id, event.version, event.kind, error
+        )
+        return CommitError(f"the table could not save this {event.kind}; nothing changed: try again")
+
+    def _announce(self, table: Table) -> None:
+        """Tell every connection of the table's newest state, closing those whose token opens no seat
+        any more; start its bots if one is due (or, its game over, give up owning it)."""
         for conn in table.connections:
             if conn.seat is not None and conn.token is not None and conn.token != table.tokens[conn.seat]:
                 conn.close(
@@ -480,7 +349,79 @@ class Manager:
                     ),
                 )
             conn.refresh()
-        self._wake_bots(table)
+        if table.game is not None and table.game.is_over:
+            self.cluster.release(table.id)
+        else:
+            self._wake_bots(table)
+
+    # ------------------------------------------------------------ other server processes
+
+    def find(self, table_id: str) -> Table | None:
+        """The live table ``table_id``, or ``None``; with other server processes, one created there a
+        moment ago whose news has not come yet is read from the store."""
+        table = self.tables.get(table_id)
+        if table is None and not isinstance(self.cluster, Solo):
+            table = self._load(table_id)
+        return table
+
+    def _load(self, table_id: str) -> Table | None:
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        try:
+            table = Table(row.id, row.config, bot_delay=self.bot_delay)
+        except (KeyError, TypeError, ValueError) as error:
+            log.error("table %s cannot be loaded: its stored configuration is unreadable (%s)", row.id, error)
+            return None
+        self.tables[row.id] = table
+        self._replay(table, self.store.events(row.id))
+        return table
+
+    def received(self, table_id: str, event: Event) -> None:
+        """``event`` was committed at ``table_id`` (by any process): apply it, checked again, unless it
+        is here already; after a gap, read every event missed."""
+        table = self.tables.get(table_id)
+        if table is None:
+            self._load(table_id)
+        elif event.version == table.version + 1:
+            self._replay(table, (event,))
+        elif event.version > table.version:
+            self.catch_up(table)
+
+    def table_added(self, table_id: str) -> None:
+        """A table was created, perhaps by another process: load it unless it is here."""
+        if table_id not in self.tables:
+            self._load(table_id)
+
+    def catch_up(self, table: Table) -> None:
+        """Apply what the store holds of ``table`` after its version (committed by another process)."""
+        if table.damaged is None:
+            self._replay(table, self.store.events(table.id, after=table.version))
+
+    def catch_up_all(self) -> None:
+        """Read every table's events not applied yet, and every table not loaded yet."""
+        for row in self.store.tables():
+            table = self.tables.get(row.id)
+            if table is None:
+                self._load(row.id)
+            else:
+                self.catch_up(table)
+
+    def needing_owner(self) -> Iterator[str]:
+        """The tables whose bots are due to move (to be taken over if their owner is gone)."""
+        for table in self.tables.values():
+            game = table.game
+            if game is None or table.damaged is not None or game.is_over or not table.bots:
+                continue
+            if any(seat in table.bots for seat in game.awaiting):
+                yield table.id
+
+    def took_over(self, table_id: str) -> None:
+        """This process owns ``table_id`` now: apply what it missed, then its bots go on."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.catch_up(table)
+            self._wake_bots(table)
 
     def _check(self, table: Table, event: Event) -> Game | None:
         """Raise unless ``event`` may be applied now; changes nothing.
@@ -567,15 +508,18 @@ class Manager:
     # ------------------------------------------------------------ bots
 
     def _wake_bots(self, table: Table) -> None:
-        bots.wake(table, self._bot_move)
+        if self.cluster.owns(table.id):
+            bots.wake(table, self._bot_move)
 
     def _bot_move(self, table: bots.BotTable, seat: int, move: Move) -> bool:
         """A bot's move through the one path of every event; ``False`` if the store failed."""
         assert isinstance(table, Table)
         try:
-            self._accept(table, _event(table.version + 1, seat, move, None))
+            self._accept(table, lambda: _event(table.version + 1, seat, move, None))
         except CommitError:
             return False
+        except (IllegalActionError, TableRefusalError):
+            pass  # another server process moved first and the move is no longer legal: look again
         return True
 
     def wake_all_bots(self) -> None:
