@@ -67,6 +67,7 @@ from upriver.web.guard import (
 from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
+from upriver.web.review_api import review_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.store import open_table_store
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
@@ -364,6 +365,7 @@ def create_app(
                 table.bot_task.cancel()
         store.close()
         keeper.store.close()
+        reviews.service.close()
 
     app = FastAPI(title="upriver", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
@@ -377,6 +379,9 @@ def create_app(
         raise
     app.include_router(keeper)
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
+    reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
+    app.include_router(reviews)
+    app.state.reviews = reviews.service
 
     @app.exception_handler(UnreadableSheetError)
     async def unreadable_sheet(request: Request, error: UnreadableSheetError) -> JSONResponse:
