@@ -220,6 +220,8 @@ STATIC_MODULES = frozenset({"test_static.py"})
 SLOW_TESTS = frozenset(
     {
         "test_review.py::test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two",
+        "test_arena_hands.py::test_a_search_bot_reports_each_candidates_make_rate_when_it_bids",
+        "test_arena_hands.py::test_the_command_writes_the_hand_log_and_the_report_command_reads_it",
         "test_bots.py::test_bots_only_make_legal_moves_under_custom_rules",
         "test_bots.py::test_bots_only_make_legal_moves_under_presets",
         "test_kernel.py::test_a_seed_gives_the_same_results_on_any_number_of_threads",
