@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from upriver.arena.hands import HandRecord
 from upriver.arena.schedule import GameTask
 from upriver.arena.spec import ArenaError, SeatPlayer, parse_spec
 from upriver.errors import UpriverError
@@ -46,6 +47,8 @@ class GameResult:
     """Rounds in which the seat took its bid, one more, or one fewer."""
     move_seconds: tuple[tuple[float, ...], ...] = ()
     """Thinking time of each of the seat's moves, in order."""
+    hand_log: tuple[HandRecord, ...] = ()
+    """Every seat's every round: bid, tricks, bidding position and the bot's predictions."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -59,11 +62,21 @@ def player_seed(game_seed: int, seat: int) -> int:
     return ((game_seed << 4) + seat + 1) & _SEED_MASK
 
 
-def play_out(game: Game, players: Sequence[SeatPlayer], mirror: Mirror | None = None) -> list[list[float]]:
+Estimates = dict[tuple[int, int], tuple[tuple[int, float], ...]]
+"""Per (round index, seat): each candidate bid's predicted make rate, as the player reported it."""
+
+
+def play_out(
+    game: Game,
+    players: Sequence[SeatPlayer],
+    mirror: Mirror | None = None,
+    estimates: Estimates | None = None,
+) -> list[list[float]]:
     """Let ``players`` (one per seat) finish ``game``; return each seat's thinking time per move.
 
     Each player is shown its seat's view alone; with a ``mirror``, every move is
-    applied to the mirrored OpenSpiel state too, for the seats that play there.
+    applied to the mirrored OpenSpiel state too, for the seats that play there. With
+    ``estimates``, the bid predictions a player reports are kept there.
     """
     if mirror is not None:
         for player in players:
@@ -76,6 +89,12 @@ def play_out(game: Game, players: Sequence[SeatPlayer], mirror: Mirror | None = 
         start = clock()
         move = players[seat].move(view)
         times[seat].append(clock() - start)
+        if estimates is not None and isinstance(move, int):
+            reported = players[seat].last_bid_estimates
+            if reported:
+                estimates[len(game.results), seat] = tuple(
+                    sorted((int(b), float(p)) for b, p in reported.items())
+                )
         game.move(move, seat=seat)
         if mirror is not None:
             mirror.follow(game, move)
@@ -127,9 +146,32 @@ def _play(task: GameTask) -> GameResult:
         from upriver.arena.openspiel import Mirror
 
         mirror = Mirror(game)
-    times = play_out(game, players, mirror)
+    estimates: Estimates = {}
+    times = play_out(game, players, mirror, estimates)
     results = game.results
     seats = range(len(players))
+    n, rules = len(players), task.rules
+    hand_log = tuple(
+        HandRecord(
+            game=task.index,
+            deal=task.deal,
+            rotation=task.rotation,
+            round=result.number,
+            seat=seat,
+            bot=task.specs[task.seating[seat]],
+            players=n,
+            hand_size=result.hand_size,
+            dealer_rule=rules.dealer_bid.value,
+            scoring=rules.scoring.value,
+            position=(seat - result.dealer - 1) % n,
+            bid=result.bids[seat],
+            tricks=result.tricks_won[seat],
+            score=result.scores[seat],
+            estimates=estimates.get((index, seat)),
+        )
+        for index, result in enumerate(results)
+        for seat in seats
+    )
     return GameResult(
         index=task.index,
         deal=task.deal,
@@ -141,4 +183,5 @@ def _play(task: GameTask) -> GameResult:
         exact=tuple(sum(r.bids[s] == r.tricks_won[s] for r in results) for s in seats),
         within_one=tuple(sum(abs(r.bids[s] - r.tricks_won[s]) <= 1 for r in results) for s in seats),
         move_seconds=tuple(tuple(t) for t in times),
+        hand_log=hand_log,
     )

@@ -205,6 +205,8 @@ class OpenSpielPlayer:
     """An OpenSpiel bot in an arena seat: ISMCTS with random rollouts, or uniform random."""
 
     uses_mirror = True
+    last_bid_estimates = None
+    """OpenSpiel's bots predict no make rates."""
 
     def __init__(self, kind: str, simulations: int, seed: int, *, pyspiel: Any = None) -> None:
         self.kind = kind

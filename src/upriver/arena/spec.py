@@ -14,7 +14,7 @@ BotSpec(kind='pimc', arg='200')
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from upriver.arena.base import ArenaError, parse_number
@@ -48,6 +48,10 @@ class SeatPlayer(Protocol):
     uses_mirror: bool
     """Whether the player acts on a mirrored OpenSpiel state rather than on the view alone."""
 
+    @property
+    def last_bid_estimates(self) -> Mapping[int, float] | None:
+        """After its last bid: each candidate bid's predicted make rate, if the player gives them."""
+
     def attach(self, mirror: Mirror) -> None:
         """Play on this mirrored OpenSpiel state (called once per game when any seat needs one)."""
 
@@ -62,6 +66,11 @@ class BotPlayer:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+
+    @property
+    def last_bid_estimates(self) -> Mapping[int, float] | None:
+        """The bot's :attr:`~upriver.bots.Bot.last_bid_estimates`."""
+        return self.bot.last_bid_estimates
 
     def attach(self, mirror: Mirror) -> None:
         """Nothing to do: an upriver bot is shown the seat's view and nothing else."""

@@ -3,11 +3,14 @@
 The table (or, with ``--json``, the JSON result) goes to standard output, the
 progress bar to standard error; the JSON result and a PNG chart are written to
 ``--out``. Ctrl-C stops the arena early and still reports the finished games
-(exit status 130).
+(exit status 130). ``--hand-log FILE`` also writes every seat's every round (bid,
+tricks, bidding position, the bot's predicted make rates) as JSON Lines and prints the
+bidding report; ``upriver arena-report FILE`` prints that report from a log again.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 from pathlib import Path
 from typing import Annotated
@@ -16,6 +19,7 @@ import typer
 from rich.console import Console
 
 from upriver.arena.core import ArenaConfig, check_config, run_arena
+from upriver.arena.hands import hand_records, hand_report, hand_tables, read_hand_log, write_hand_log
 from upriver.arena.openspiel import openspiel_rules
 from upriver.arena.report import dumps, output_stem, pair_lines, table, write_chart, write_json
 from upriver.arena.runner import default_jobs, run_with_progress
@@ -101,6 +105,14 @@ def arena(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the JSON result on standard output.")
     ] = False,
+    hand_log: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write every seat's every round (bid, tricks, bidding position, predicted make rates) "
+            "to this JSON Lines file, and print the bidding report.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play bots against each other on duplicate deals and report their strength."""
     if len(bots) < 2:
@@ -141,6 +153,13 @@ def arena(
         png_path = write_chart(result, out / f"{stem}.png")
     except OSError as error:
         raise _fail(f"cannot write the results to {out}: {error.strerror or error}", code=1) from None
+    if hand_log is not None:
+        try:
+            write_hand_log(hand_records(result), hand_log)
+        except OSError as error:
+            raise _fail(
+                f"cannot write the hand log to {hand_log}: {error.strerror or error}", code=1
+            ) from None
     if as_json:
         typer.echo(dumps(result), nl=False)
     else:
@@ -150,6 +169,41 @@ def arena(
         console.print(table(result))
         for line in pair_lines(result):
             console.print(line)
-        console.print(f"Wrote {json_path} and {png_path}")
+        if hand_log is not None:
+            for hands_table in hand_tables(hand_report(hand_records(result))):
+                console.print(hands_table)
+        console.print(f"Wrote {json_path} and {png_path}" + ("" if hand_log is None else f" and {hand_log}"))
     if result.interrupted:
         raise typer.Exit(INTERRUPTED)
+
+
+@app.command("arena-report")
+def arena_report(
+    log: Annotated[
+        Path, typer.Argument(help="A hand log written by upriver arena --hand-log.", show_default=False)
+    ],
+    bot: Annotated[
+        list[str] | None, typer.Option(help="Only this bot's hands (its label in the log); repeatable.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """The bidding report of a hand log: exact rates by bid and position, over/under, bid 0, calibration."""
+    try:
+        records = read_hand_log(log)
+    except UpriverError as error:
+        raise _fail(str(error)) from None
+    if bot:
+        labels = {record.bot for record in records}
+        unknown = [name for name in bot if name not in labels]
+        if unknown:
+            raise _fail(f"no hands of {unknown[0]!r} in {log}: its bots are {', '.join(sorted(labels))}")
+        records = [record for record in records if record.bot in bot]
+    report = hand_report(records)
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+        return
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = 120
+    for hands_table in hand_tables(report):
+        console.print(hands_table)
