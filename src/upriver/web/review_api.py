@@ -82,10 +82,14 @@ class ReviewService:
 
     @property
     def executor(self) -> concurrent.futures.Executor:
-        """Where the rounds are reviewed."""
+        """Where the rounds are reviewed (settable before the first review, e.g. to threads in tests)."""
         if self._executor is None:
             self._executor = worker_pool(nice=10)
         return self._executor
+
+    @executor.setter
+    def executor(self, executor: concurrent.futures.Executor) -> None:
+        self._executor = executor
 
     def close(self) -> None:
         """Stop the workers this service started (reviews under way are dropped)."""
