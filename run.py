@@ -160,6 +160,38 @@ def chromium(again: str, args: Sequence[str]) -> None:
         raise SetupError(f"{needed_for}, and `apt-get install chromium` did not put it there.")
 
 
+WARM_KERNEL = "from upriver.web.bots import warm_search; warm_search()"
+"""What compiles the search bots' kernel into numba's disk cache (``python -c``)."""
+
+KERNEL = ROOT / "src" / "upriver" / "fast"
+"""The kernel's sources: numba's cache of a function is valid while its source file is unchanged."""
+
+
+def kernel_hash() -> str:
+    """A hash of what the compiled kernel comes from: the kernel's sources and what serve installs."""
+    digest = hashlib.sha256(install_hash("requirements.lock").encode())
+    for path in sorted(KERNEL.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def compiled_kernel(again: str, args: Sequence[str]) -> None:
+    """The search bots' kernel compiled into numba's disk cache, so that the server's first start
+    after an install loads it in half a second instead of compiling it for ten while the first
+    table's bots wait. Done once per install and kernel source (the hash in
+    ``.venv/upriver-kernel.sha256``); if it fails the server compiles it at start, so this only says so.
+    """
+    done = VENV / "upriver-kernel.sha256"
+    wanted = kernel_hash()
+    if done.exists() and done.read_text().strip() == wanted:
+        return
+    say("compiling the search bots' kernel once (ten seconds or so)")
+    if subprocess.run([str(VENV_PYTHON), "-c", WARM_KERNEL], cwd=ROOT, check=False).returncode == 0:
+        done.write_text(wanted + "\n")
+    else:
+        say("the kernel could not be compiled now (see above): the server compiles it as it starts")
+
+
 @dataclass(frozen=True)
 class Command:
     """One of the README's commands: what it installs, what else it needs, what it runs."""
@@ -173,7 +205,7 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "serve": Command(lock="requirements.lock", prerequisites=(), module=("upriver", "serve")),
+    "serve": Command(lock="requirements.lock", prerequisites=(compiled_kernel,), module=("upriver", "serve")),
     "test": Command(lock="requirements-dev.lock", prerequisites=(chromium,), module=("pytest",)),
 }
 
