@@ -7,8 +7,11 @@ import { chartLegend, drawChart, drawSheet } from "./sheet.js";
 import { SUITS, cardFace } from "./table-cards.js";
 import { hiddenBids, renderFelt } from "./table-felt.js";
 import { installKeys, renderBids, renderHand } from "./table-hand.js";
+import { renderLobby } from "./table-lobby.js";
 import { plural, presetLine, ruleItems, standingsParts, summaryRows } from "./table-panels.js";
+import { rematchNews, renderRematch, wireRematch } from "./table-rematch.js";
 import { openSocket } from "./table-socket.js";
+import { holds, rememberTable } from "./table-store.js";
 
 const $ = (id) => document.getElementById(id);
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
@@ -32,8 +35,9 @@ const WORDS = {
   yourCard: "Your turn: play a card.",
   waitingFor: (who, bidding) => `Waiting for ${who} to ${bidding ? "bid" : "play"}.`,
   gameOver: (rounds) => `Game over after ${plural(rounds, "round")}`,
-  roundLine: (round, rounds, size, trump) => `Round ${round} of ${rounds} · ${plural(size, "card")} · trump ${trump}`,
-  noTrump: "none",
+  roundLine: (round, rounds, size) => `Round ${round} of ${rounds} · ${plural(size, "card")} · `,
+  trump: "trump",
+  noTrump: "no trump",
   closedFists: (done, n) => `Closed fists: ${done} of ${n} have bid; the bids are shown together.`,
   noBids: (size) => `No bids yet · ${plural(size, "trick")} to take`,
   tally: (total, size) => `Bids ${total} of ${size} — `,
@@ -43,7 +47,10 @@ const WORDS = {
 };
 
 const tableId = location.pathname.split("/").pop();
-let token = new URLSearchParams(location.hash.slice(1)).get("token");
+const fragment = new URLSearchParams(location.hash.slice(1));
+let token = fragment.get("token");
+// A rematch's link carries the name to sit under: the seat is taken with it once, as the page opens.
+let joinAs = fragment.get("name");
 let state = null; // the last state message
 let sheet = null; // the last score sheet (the server skips it when unchanged)
 let counter = 0;
@@ -51,6 +58,7 @@ let waiting = false; // an action was sent and its answer has not come yet
 let connected = false;
 let holdUntil = 0;
 let seenTrick = null;
+let presets = null; // the server's presets (/api/options), to name the rules in play
 let heldRound = null; // the round (number, size, trump) of the trick being played, kept while it is held
 
 // ------------------------------------------------------------------ the socket
@@ -99,6 +107,7 @@ function receive(message) {
     if (state) render();
     return;
   }
+  if (message.type === "rematch") return rematchNews(state, message);
   if (message.type !== "state") return;
   if (state && message.v < state.v) return; // an older picture than the one shown
   if (message.token && message.token !== token) {
@@ -106,6 +115,10 @@ function receive(message) {
     // (never sent anywhere: the fragment stays in the browser) so a reload or a second tab opens the seat.
     token = message.token;
     history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
+  }
+  // A seat held by this page goes on this browser's list of tables (the start page's), once per token.
+  if (message.token && message.seat !== null && !holds(tableId, message.token)) {
+    rememberTable({ table: tableId, token: message.token, seat: message.seat });
   }
   waiting = false;
   $("error").textContent = "";
@@ -116,6 +129,9 @@ function receive(message) {
   state = message;
   document.body.dataset.v = message.v; // the version shown, for people debugging and for tests
   render();
+  const mine = message.seat !== null ? message.lobby.seats[message.seat] : null;
+  if (joinAs && mine && !mine.joined && connected) socket.send({ type: "join", name: joinAs });
+  joinAs = null;
   // For the review panel (review.js) and anything else on the page that follows the game: each state
   // the server sent this seat, once drawn. Only what this seat may see, as the page itself.
   document.dispatchEvent(new CustomEvent("upriver:state", { detail: { state, tableId, token, seat: state.seat } }));
@@ -126,7 +142,9 @@ function receive(message) {
 function noticeTrick(game, pause) {
   const key = game.last_trick ? JSON.stringify(game.last_trick.plays) : null;
   const hold = typeof pause === "number" ? pause : TRICK_HOLD_MS;
-  if (state && state.game && key && key !== seenTrick && game.trick.length === 0) {
+  // (The next trick's first card may come before the page's pause is over, or in the same state, as
+  // the server's pause began when the trick was committed: that card waits until the trick is gathered.)
+  if (state && state.game && key && key !== seenTrick) {
     holdUntil = Date.now() + hold;
     setTimeout(render, hold + 20);
   }
@@ -143,63 +161,34 @@ function render() {
   const lobbyOpen = !state.lobby.started;
   $("lobby").hidden = !lobbyOpen;
   $("play").hidden = lobbyOpen;
-  renderLobby();
+  if (lobbyOpen) renderLobby(state, { tableId, presets, send: socket.send, redraw: () => state && render() });
   if (!lobbyOpen && state.game) renderGame(state.game);
 }
 
-function renderLobby() {
-  const lobby = state.lobby;
-  $("lobby-seats").replaceChildren(
-    ...lobby.seats.map((s) => {
-      const li = document.createElement("li");
-      const who = s.joined ? s.name : "open seat";
-      li.textContent = `Seat ${s.seat + 1}: ${who}${s.kind === "human" ? "" : ` (bot: ${s.kind})`}`;
-      if (s.seat === state.seat) li.textContent += " — you";
-      return li;
-    }),
-  );
-  const mine = state.seat !== null ? lobby.seats[state.seat] : null;
-  $("join").hidden = !mine || mine.joined;
-  $("invites").hidden = !lobby.invites;
-  if (lobby.invites) {
-    $("invite-list").replaceChildren(
-      ...lobby.invites.map((invite) => {
-        const li = document.createElement("li");
-        const a = document.createElement("a");
-        a.href = location.origin + invite.url;
-        a.textContent = `Seat ${invite.seat + 1}: ${a.href}`;
-        a.dataset.seat = invite.seat;
-        const revoke = document.createElement("button");
-        revoke.type = "button";
-        revoke.className = "revoke";
-        revoke.textContent = "New link";
-        revoke.title = "Revoke this link and make a new one";
-        revoke.setAttribute("aria-label", `Revoke seat ${invite.seat + 1}'s link and make a new one`);
-        revoke.addEventListener("click", () => socket.send({ type: "revoke", seat: invite.seat }));
-        li.append(a, " ", revoke);
-        return li;
-      }),
-    );
-    $("spectate").textContent = `Spectators: ${location.origin}${lobby.spectate}`;
-  }
-}
-
 function renderGame(game) {
-  const holding = Boolean((game.over || Date.now() < holdUntil) && game.trick.length === 0 && game.last_trick);
+  const holding = Boolean(game.last_trick && ((game.over && !game.trick.length) || Date.now() < holdUntil));
   // A held trick is shown under its own round and trump, even when the next round is already dealt.
   const current = { round: game.round, size: game.hand_size, trump: game.trump };
   const shown = holding && heldRound ? heldRound : current;
   if (!holding) heldRound = current;
-  const trumpName = shown.trump ? SUITS[shown.trump][1] : WORDS.noTrump;
   const info = $("round-info");
   info.dataset.trump = shown.trump || "";
   info.dataset.round = shown.round;
-  info.textContent = game.over
-    ? WORDS.gameOver(game.rounds)
-    : WORDS.roundLine(shown.round, game.rounds, shown.size, trumpName);
+  if (game.over) info.textContent = WORDS.gameOver(game.rounds);
+  else if (!shown.trump) info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), WORDS.noTrump);
+  else {
+    // The trump's symbol, and its name where there is room (a phone shows the symbol only).
+    const [symbol, suitName] = SUITS[shown.trump];
+    const mark = Object.assign(document.createElement("span"), { className: `suit-symbol ${shown.trump}`, textContent: symbol });
+    const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName}` });
+    info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), `${WORDS.trump} `, mark, named);
+  }
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
-  $("export").hidden = !token && !game.over;
-  $("export").href = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  const record = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  for (const id of ["export", "export-sheet", "export-final"]) {
+    $(id).hidden = !token && !game.over;
+    $(id).href = record;
+  }
 
   const thinking = typeof state.thinking === "number" ? state.thinking : null;
   renderFelt(game, { mySeat: state.seat, holding, thinking });
@@ -243,7 +232,6 @@ function renderBidTotal(game) {
 
 // ------------------------------------------------------------------ the rules, in words
 
-let presets = null; // the server's presets (/api/options), to name the rules in play
 let rulesDrawn = "";
 
 fetch("/api/options")
@@ -251,7 +239,7 @@ fetch("/api/options")
   .then((options) => {
     presets = (options && options.presets) || [];
     rulesDrawn = "";
-    if (state && state.game) renderRules(state.game);
+    if (state) render();
   })
   .catch(() => (presets = []));
 
@@ -330,12 +318,13 @@ function renderFinal(game) {
   const box = $("final");
   box.hidden = finalDismissed || Date.now() < holdUntil; // the last trick is seen gathered first
   const key = JSON.stringify(game.standings);
-  if (box.dataset.key === key) return;
+  if (box.dataset.key === key) return renderRematch(state, { tableId, token });
   box.dataset.key = key;
   const [winners, steps, items] = standingsParts(game);
   $("winners").textContent = winners;
   $("podium").replaceChildren(...steps);
   $("standings").replaceChildren(...items);
+  renderRematch(state, { tableId, token });
 }
 
 // The sheet is drawn by sheet.js, as on the score keeper's page.
@@ -352,7 +341,7 @@ function renderSheet(game) {
         : { ...row, status: game.phase, cells: row.cells.map((c, seat) => ({ ...c, bid: game.bids[seat], tricks: game.tricks_won[seat] })) },
     ),
   };
-  drawSheet($("sheet"), live, { caption: true });
+  drawSheet($("sheet"), live, { caption: true, colours: CHART_COLOURS });
   drawChart($("chart"), live, { colours: CHART_COLOURS });
   $("chart-legend")?.remove();
   $("chart").after(Object.assign(chartLegend(live, { colours: CHART_COLOURS }), { id: "chart-legend" }));
@@ -363,7 +352,8 @@ function renderSheet(game) {
 $("notice").addEventListener("click", () => ($("notice").hidden = true));
 $("rules-button").addEventListener("click", () => $("rules-panel").showModal());
 $("rules-close").addEventListener("click", () => $("rules-panel").close());
-$("summary-close").addEventListener("click", () => {
+// The round's summary closes with its ✕ or a tap anywhere on it.
+$("summary").addEventListener("click", () => {
   dismissedRound = Number($("summary").dataset.round);
   $("summary").hidden = true;
 });
@@ -378,6 +368,7 @@ $("join").addEventListener("submit", (event) => {
 });
 
 installKeys(() => state && state.game, { act, canAct });
+wireRematch(() => state, { tableId, token: () => token, notice });
 
 // The felt's layout is in pixels: lay it out again when the window changes size.
 let resizing = 0;

@@ -12,6 +12,8 @@ const WORDS = {
   bid: (text) => `bid ${text}`,
   took: (n) => `took ${n}`,
   points: (n) => `${n} pts`,
+  place: (n) => ["1st", "2nd", "3rd"][n - 1] || `${n}th`,
+  finalLabel: (who, place, points) => `${who}: ${WORDS.place(place)} place, ${plural(points, "point")}`,
   dealer: "D",
   dealerTitle: "dealer",
   led: "led",
@@ -66,7 +68,12 @@ function seatLabel(game, seat, { mySeat, leader, thinking }) {
   const nums = document.createElement("div");
   nums.className = "nums";
   // Each figure stays on one line; a narrow label wraps between them.
-  const parts = [WORDS.bid(bidText), WORDS.took(game.tricks_won[seat]), WORDS.points(game.totals[seat])];
+  // Once the game is over a label says where the seat finished, not a bid of a round to come.
+  const over = game.over || game.phase === "over";
+  const place = over && game.standings ? (game.standings.find(([, s]) => s === seat) || [null])[0] : null;
+  const parts = place
+    ? [WORDS.place(place), WORDS.points(game.totals[seat])]
+    : [WORDS.bid(bidText), WORDS.took(game.tricks_won[seat]), WORDS.points(game.totals[seat])];
   for (const [k, part] of parts.entries()) {
     if (k) nums.append(" · ");
     const span = document.createElement("span");
@@ -76,12 +83,13 @@ function seatLabel(game, seat, { mySeat, leader, thinking }) {
   }
   div.append(nums);
   const left = cardsLeft(game, seat);
-  let words = WORDS.label(name, hasBid ? WORDS.hiddenBid : WORDS.bid(bidText), game.tricks_won[seat], game.totals[seat]);
+  let words = place
+    ? WORDS.finalLabel(name, place, game.totals[seat])
+    : WORDS.label(name, hasBid ? WORDS.hiddenBid : WORDS.bid(bidText), game.tricks_won[seat], game.totals[seat]);
   // The marks row: dealer, leader, and an opponent's hand face down (a few backs and the count);
   // once the game is over no hand is left, and the row goes.
   const marks = document.createElement("div");
   marks.className = "marks";
-  const over = game.over || game.phase === "over";
   if (seat === game.dealer && !over) marks.append(badge("dealer", WORDS.dealer, WORDS.dealerTitle));
   if (seat === leader && !over) marks.append(badge("leader", WORDS.led, WORDS.ledTitle));
   if (seat !== mySeat && !over) {

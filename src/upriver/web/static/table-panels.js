@@ -86,13 +86,17 @@ export function summaryRows(game, last) {
     tr.className = exact ? "made" : "missed";
     tr.dataset.seat = seat;
     const score = last.scores[seat];
-    const points = `${exact ? "made ✓" : "missed ✗"} ${score > 0 ? "+" : ""}${score}`;
-    const cells = [player, last.bids[seat], last.tricks[seat], points, game.totals[seat]];
+    const cells = [player, last.bids[seat], last.tricks[seat], null, game.totals[seat]];
     tr.append(
       ...cells.map((text, k) => {
         const cell = document.createElement(k ? "td" : "th");
         if (!k) cell.scope = "row";
-        cell.textContent = text;
+        if (text !== null) cell.textContent = text;
+        else {
+          // "made ✓ +10": the word may be left out where the summary is narrow; the mark stays.
+          const word = Object.assign(document.createElement("span"), { className: "verdict-word", textContent: exact ? "made " : "missed " });
+          cell.append(word, `${exact ? "✓" : "✗"} ${score > 0 ? "+" : ""}${score}`);
+        }
         return cell;
       }),
     );

@@ -1,0 +1,95 @@
+// The table before its game starts: the join page (the rules in words, who is seated, the form to
+// take this link's seat) and, for the host, the invite links of the seats still open.
+
+import { presetLine, ruleItems } from "./table-panels.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Every word the lobby shows, in one place.
+const WORDS = {
+  joinTitle: "Join this table",
+  waitingTitle: "Waiting for players",
+  seat: (n) => `Seat ${n}`,
+  open: "open seat — waiting for a player",
+  you: "you",
+  bot: (kind) => (LEVELS[kind] ? `bot, level ${LEVELS[kind]}` : `bot, ${kind}`),
+  person: "player",
+  spectators: (url) => `Spectators: ${url}`,
+  newLink: "New link",
+  newLinkTitle: "Revoke this link and make a new one",
+  newLinkLabel: (n) => `Revoke seat ${n}'s link and make a new one`,
+};
+const LEVELS = { easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
+
+// A bot sits under its name and its kind ("Bob (basic)"): the list says the kind once, in words.
+function plainName(name, kind) {
+  const label = ` (${kind})`;
+  return name && name.endsWith(label) ? name.slice(0, -label.length) : name;
+}
+
+let rules = null; // the table's rules (GET /api/tables/{id}/rules), as the game state carries them
+let rulesAsked = false;
+
+function askRules(tableId, redraw) {
+  if (rulesAsked) return;
+  rulesAsked = true;
+  fetch(`/api/tables/${tableId}/rules`)
+    .then((answer) => (answer.ok ? answer.json() : null))
+    .then((found) => {
+      rules = found;
+      redraw();
+    })
+    .catch(() => {}); // the rules stay one tap away once the game starts
+}
+
+// `ctx`: `tableId`, `send(message)`, `presets` (the server's presets, or null while unknown) and
+// `redraw()` (draw the lobby again once the rules arrive).
+export function renderLobby(state, ctx) {
+  const lobby = state.lobby;
+  const mine = state.seat !== null ? lobby.seats[state.seat] : null;
+  const joining = Boolean(mine && !mine.joined);
+  $("lobby-title").textContent = joining ? WORDS.joinTitle : WORDS.waitingTitle;
+  $("lobby-seats").replaceChildren(
+    ...lobby.seats.map((s) => {
+      const li = document.createElement("li");
+      li.dataset.seat = s.seat;
+      li.dataset.kind = s.kind;
+      const who = document.createElement("strong");
+      who.textContent = s.joined ? plainName(s.name, s.kind) : WORDS.open;
+      const what = s.kind === "human" ? (s.seat === state.seat ? WORDS.you : s.joined ? WORDS.person : "") : WORDS.bot(s.kind);
+      li.append(`${WORDS.seat(s.seat + 1)}: `, who, what ? ` — ${what}` : "");
+      if (s.seat === state.seat) li.classList.add("me");
+      return li;
+    }),
+  );
+  $("join").hidden = !joining;
+  if (joining && !$("join-name").value) $("join-name").focus({ preventScroll: true });
+  askRules(ctx.tableId, ctx.redraw);
+  $("lobby-rules").hidden = !rules;
+  if (rules) {
+    $("lobby-preset").textContent = presetLine(rules, ctx.presets);
+    $("lobby-rules-list").replaceChildren(...ruleItems(rules));
+  }
+  $("invites").hidden = !lobby.invites;
+  if (lobby.invites) {
+    $("invite-list").replaceChildren(
+      ...lobby.invites.map((invite) => {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = location.origin + invite.url;
+        a.textContent = `${WORDS.seat(invite.seat + 1)}: ${a.href}`;
+        a.dataset.seat = invite.seat;
+        const revoke = document.createElement("button");
+        revoke.type = "button";
+        revoke.className = "revoke";
+        revoke.textContent = WORDS.newLink;
+        revoke.title = WORDS.newLinkTitle;
+        revoke.setAttribute("aria-label", WORDS.newLinkLabel(invite.seat + 1));
+        revoke.addEventListener("click", () => ctx.send({ type: "revoke", seat: invite.seat }));
+        li.append(a, " ", revoke);
+        return li;
+      }),
+    );
+    $("spectate").textContent = WORDS.spectators(`${location.origin}${lobby.spectate}`);
+  }
+}

@@ -1,0 +1,107 @@
+// The end of the game: a rematch (the same seats, bots, rules and pace on a new deal) or a new game.
+// The first person to press Rematch makes it (POST /api/tables/{id}/rematch); everyone at the table
+// is then told, each with the link to their own seat, and one who was away finds theirs here later.
+
+import { rememberTable } from "./table-store.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Every word the rematch shows, in one place.
+const WORDS = {
+  rematch: "Rematch",
+  starting: "Starting the rematch…",
+  started: (who) => `${who} started a rematch.`,
+  youStarted: "You started a rematch.",
+  join: "Join the rematch",
+  go: "Go to the rematch",
+  watch: "Watch the rematch",
+  failed: (why) => `No rematch: ${why}`,
+};
+
+let news = null; // what the server said about this table's rematch: {table, url, by, by_seat}
+
+// Where this seat's link leads, with the name to sit under (the next page takes the seat with it).
+function linkFor(state, found) {
+  const url = new URL(found.url, location.origin);
+  const mine = state.seat;
+  if (mine !== null && found.by_seat !== mine && url.hash && state.game) {
+    url.hash += `&name=${encodeURIComponent(state.game.players[mine])}`;
+  }
+  return url.href;
+}
+
+function tokenOf(url) {
+  return new URLSearchParams(new URL(url, location.origin).hash.slice(1)).get("token");
+}
+
+function show(state) {
+  const box = $("rematch-news");
+  const button = $("rematch");
+  button.hidden = state.seat === null || Boolean(news);
+  if (!news) {
+    box.hidden = true;
+    return;
+  }
+  const link = document.createElement("a");
+  link.className = "button primary";
+  link.id = "rematch-link";
+  link.href = linkFor(state, news);
+  const mine = state.seat !== null && news.by_seat === state.seat;
+  link.textContent = state.seat === null ? WORDS.watch : mine ? WORDS.go : WORDS.join;
+  link.addEventListener("click", () => {
+    const token = tokenOf(news.url);
+    if (token) rememberTable({ table: news.table, token, seat: state.seat });
+  });
+  box.replaceChildren(mine ? WORDS.youStarted : WORDS.started(news.by), " ", link);
+  box.hidden = false;
+}
+
+// The server's `rematch` message (a seat's own link), or the answer to asking for it.
+export function rematchNews(state, found) {
+  if (!found || !found.table) return;
+  news = found;
+  if (state) show(state);
+}
+
+let asked = false;
+
+// Drawn with the final standings: ask once whether a rematch was already made, then offer one.
+export function renderRematch(state, { tableId, token }) {
+  if (!asked) {
+    asked = true;
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    fetch(`/api/tables/${tableId}/rematch${query}`)
+      .then((answer) => (answer.ok ? answer.json() : null))
+      .then((found) => rematchNews(state, found))
+      .catch(() => {});
+  }
+  show(state);
+}
+
+export function wireRematch(getState, { tableId, token, notice }) {
+  $("rematch").textContent = WORDS.rematch;
+  $("rematch").addEventListener("click", async () => {
+    const state = getState();
+    const button = $("rematch");
+    button.disabled = true;
+    button.textContent = WORDS.starting;
+    try {
+      const answer = await fetch(`/api/tables/${tableId}/rematch`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: token() }),
+      });
+      const body = await answer.json();
+      if (!answer.ok) throw new Error(body.error);
+      const secret = tokenOf(body.url);
+      if (secret) rememberTable({ table: body.table, token: secret, seat: state.seat });
+      if (body.by_seat === state.seat) return location.assign(body.url);
+      rematchNews(state, body); // someone else was first: here is this seat's link to it
+    } catch (error) {
+      notice(WORDS.failed(error.message));
+    } finally {
+      button.disabled = false;
+      button.textContent = WORDS.rematch;
+    }
+  });
+}

@@ -1,0 +1,259 @@
+"""The table page in real Chromium: motion, the keyboard, the join page, the rematch, this browser's
+list of tables and a quiet console. Screenshots go to ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+
+from tests.test_table_geometry import VIEWPORTS
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
+from upriver.actions import Phase
+
+__all__ = ["browser"]  # the table page's Chromium fixture, shared
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("table-page") / "tables.db", bot_delay=0.02)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(**VIEWPORTS["phone"])
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(**VIEWPORTS["desktop"])
+    context.set_default_timeout(TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+def table_of(page: Page) -> str:
+    return page.url.split("/t/")[1].split("#")[0]
+
+
+# Counts, in the page, every card element put on the felt's trick (a re-insertion counts again).
+COUNT_INSERTIONS = """() => {
+  window.inserted = [];
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) window.inserted.push(node.dataset.card);
+    }
+  }).observe(document.getElementById("trick"), { childList: true });
+}"""
+
+
+def test_each_played_card_is_put_on_the_felt_exactly_once_in_a_whole_round(
+    live: LiveServer, desktop: Page
+) -> None:
+    body = live.create(seats=["human", "random", "random", "random"], schedule=[4], pace="fast")
+    desktop.goto(live.url + body["url"])
+    expect(desktop.locator("#bids button").first).to_be_visible()
+    desktop.evaluate(COUNT_INSERTIONS)
+    while play_one_move(desktop, live, body["table"]):
+        pass
+    game = live.game(body["table"])
+    played = [str(card) for result in game.results for card in result.plays or ()]
+    assert len(played) == 16
+    inserted = desktop.evaluate("() => window.inserted")
+    assert sorted(inserted) == sorted(played)  # each card once: nothing re-inserted at an update
+
+
+def focused(page: Page) -> dict[str, Any]:
+    """The focused element: its group (hand, bids or elsewhere), card or bid, and its focus ring."""
+    found: dict[str, Any] = page.evaluate(
+        """() => {
+      const el = document.activeElement;
+      const style = getComputedStyle(el);
+      return {
+        group: el.closest("#hand") ? "hand" : el.closest("#bids") ? "bids" : el.tagName,
+        card: el.dataset.card ?? null, bid: el.dataset.bid ?? null,
+        outline: style.outlineStyle, width: style.outlineWidth, offset: style.outlineOffset,
+        colour: style.outlineColor, shadow: style.boxShadow,
+      };
+    }"""
+    )
+    return found
+
+
+def test_the_arrow_keys_reach_every_card_and_bid_and_enter_on_one_not_allowed_says_why(
+    live: LiveServer, desktop: Page
+) -> None:
+    body = live.create(seats=["human", "random", "random", "random"], schedule=[5], first_dealer="chosen")
+    desktop.goto(live.url + body["url"])
+    game = live.game(body["table"])
+    wait_until(lambda: game.awaiting == (0,), "the bots never bid")
+    expect(desktop.locator("#bids button.playable").first).to_be_visible()
+    # During the bidding no card may be played: the arrows still go over every one of them.
+    hand = [str(c.get_attribute("data-card")) for c in desktop.locator("#hand button.card").all()]
+    assert len(hand) == 5
+    desktop.locator("#hand button.card").first.focus()
+    reached = []
+    for _ in hand:
+        reached.append(focused(desktop)["card"])
+        desktop.keyboard.press("ArrowRight")
+    assert reached == hand
+    assert focused(desktop)["card"] == hand[0]  # round again to the first
+    desktop.keyboard.press("ArrowLeft")
+    assert focused(desktop)["card"] == hand[-1]
+    desktop.keyboard.press("Enter")
+    expect(desktop.locator("#notice")).to_be_visible()
+    expect(desktop.locator("#notice")).to_contain_text("Wait for the bids")
+    # The bids: every one reached, the ring a sky-blue outline set off the button, not the gold.
+    desktop.locator("#bids button").first.focus()
+    bids = [str(b.get_attribute("data-bid")) for b in desktop.locator("#bids button").all()]
+    seen = []
+    for _ in bids:
+        seen.append(focused(desktop)["bid"])
+        desktop.keyboard.press("ArrowRight")
+    assert seen == bids
+    desktop.keyboard.press("End")
+    ring = focused(desktop)
+    assert ring["bid"] == bids[-1]
+    assert (ring["outline"], ring["width"], ring["offset"]) == ("solid", "3px", "3px")
+    assert ring["colour"] == "rgb(79, 195, 247)"
+    assert "rgb(255, 213, 79)" not in ring["colour"]  # the gold of what may be played is the shadow's
+    shot(desktop, "table-keyboard-focus-on-a-bid")
+    # A bid by the keyboard: the focus goes on to the hand, not to the page.
+    desktop.keyboard.press("Home")
+    desktop.keyboard.press("Enter")
+    wait_until(lambda: game.bids[0] is not None, "the bid never landed")
+    expect(desktop.locator("#bidding")).to_be_hidden()
+    assert focused(desktop)["group"] == "hand"
+
+
+def test_the_focus_stays_in_the_hand_after_a_card_is_played_by_the_keyboard(
+    live: LiveServer, desktop: Page
+) -> None:
+    # This page's seat deals, so seat 1 leads and this seat plays last to the first trick.
+    body = live.create(seats=["human", "random", "random"], schedule=[4], first_dealer="chosen")
+    desktop.goto(live.url + body["url"])
+    game = live.game(body["table"])
+    desktop.locator("#bids button.playable").first.click()
+    wait_until(
+        lambda: game.phase is Phase.PLAYING and game.awaiting == (0,), "never this seat's turn to play"
+    )
+    playable = desktop.locator("#hand button.card.playable").first
+    expect(playable).to_be_visible()
+    card = str(playable.get_attribute("data-card"))
+    cards = [str(c.get_attribute("data-card")) for c in desktop.locator("#hand button.card").all()]
+    playable.focus()
+    desktop.keyboard.press("Enter")
+    wait_until(lambda: card not in {str(c) for c in game.hand(0)}, "the card never landed")
+    expect(desktop.locator(f"#hand button.card[data-card='{card}']")).to_have_count(0)
+    where = focused(desktop)
+    assert where["group"] == "hand"
+    # The card now in the played card's place (the next one), or the last if it was the last.
+    at = cards.index(card)
+    rest = [c for c in cards if c != card]
+    assert where["card"] == rest[min(at, len(rest) - 1)]
+
+
+def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_levels(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "hard", "basic"], preset="classic-hook")
+    invite = live.table(body["table"]).tokens[1]
+    context = browser.new_context(**VIEWPORTS["phone"])
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(f"{live.url}/t/{body['table']}#token={invite}")
+        expect(page.locator("#lobby-title")).to_have_text("Join this table")
+        seats = page.locator("#lobby-seats li")
+        expect(seats).to_have_count(4)
+        expect(seats.nth(0)).to_have_text("Seat 1: Ann — player")
+        expect(seats.nth(1)).to_contain_text("open seat")
+        expect(seats.nth(1)).to_contain_text("you")
+        expect(seats.nth(2)).to_have_text("Seat 3: Cid — bot, level Hard")
+        expect(seats.nth(3)).to_have_text("Seat 4: Dee — bot, basic")
+        # The rules as the table's Rules panel words them (the same builder).
+        expect(page.locator("#lobby-preset")).to_contain_text("classic-hook")
+        for words in (
+            "Dealer may not make the bids total the tricks (the hook)",
+            "Trump may not be led until broken",
+            "The first player dealt a Jack deals first",
+        ):
+            expect(page.locator("#lobby-rules-list li", has_text=words)).to_have_count(1)
+        shot(page, "table-join-page-phone")
+        # Joining records the table in this browser's list, as the start page does at creation.
+        page.fill("#join-name", "Bea")
+        page.click("#join-button")
+        expect(page.locator("#play")).to_be_visible()
+        wait_until(lambda: live.table(body["table"]).names[1] == "Bea", "Bea never sat down")
+        stored = json.loads(page.evaluate("() => localStorage.getItem('upriver.tables')"))
+        assert [(t["table"], t["seat"]) for t in stored] == [(body["table"], 1)]
+        assert stored[0]["token"] == live.table(body["table"]).tokens[1] != invite
+        assert isinstance(stored[0]["at"], int)
+    finally:
+        context.close()
+
+
+def test_a_rematch_starts_a_new_game_with_the_same_seats_from_the_final_standings(
+    live: LiveServer, phone: Page
+) -> None:
+    body = live.create(seats=["human", "easy", "random", "hard"], schedule=[1], pace="fast")
+    phone.goto(live.url + body["url"])
+    while play_one_move(phone, live, body["table"]):
+        pass
+    old = live.table(body["table"])
+    rematch = phone.locator("#rematch")
+    expect(rematch).to_be_visible()
+    expect(phone.locator("#new-game")).to_have_attribute("href", "/")
+    shot(phone, "table-final-with-rematch-phone")
+    rematch.click()
+    phone.wait_for_url(lambda url: body["table"] not in url)
+    new = live.table(table_of(phone))
+    assert new.rematch_of == old.id
+    assert new.kinds == old.kinds
+    assert new.names == old.names
+    assert new.seed != old.seed
+    expect(phone.locator("#hand button.card")).to_have_count(1)  # the game is on: every seat is taken
+    game = new.game
+    assert game is not None
+    assert game.players == live.game(old.id).players
+    stored = json.loads(phone.evaluate("() => localStorage.getItem('upriver.tables')"))
+    assert stored[0]["table"] == new.id
+    assert new.seat_of(stored[0]["token"]) == 0
+
+
+def test_expected_refusals_leave_the_console_quiet(live: LiveServer, browser: Browser) -> None:
+    context = browser.new_context(**VIEWPORTS["phone"])
+    context.set_default_timeout(TIMEOUT_MS)
+    messages: list[str] = []
+
+    def listen(message: ConsoleMessage) -> None:
+        # The review panel's own module is loaded beside the table's; whether it is there is its own.
+        if message.type in ("error", "warning") and not message.location.get("url", "").endswith(
+            "/static/review.js"
+        ):
+            messages.append(f"{message.type}: {message.text}")
+
+    try:
+        page = context.new_page()
+        page.on("console", listen)
+        page.on("pageerror", lambda error: messages.append(f"page error: {error}"))
+        body = live.create(seats=["human", "random", "random"], schedule=[2, 1], dealer_bid="hook")
+        page.goto(live.url + body["url"])
+        expect(page.locator("#bids button").first).to_be_visible()
+        page.locator("#hand button.card").first.tap(force=True)  # no card during the bidding
+        expect(page.locator("#notice")).to_be_visible()
+        while play_one_move(page, live, body["table"]):
+            for card in page.locator("#hand button.card[aria-disabled='true']").all()[:1]:
+                card.tap(force=True)  # a card not allowed: its reason, on screen, not in the console
+        expect(page.locator("#final")).to_be_visible()
+        assert messages == []
+    finally:
+        context.close()
