@@ -17,7 +17,10 @@ Hands are ``uint64`` bit sets. numba promotes ``uint64`` mixed with ``int64`` to
 from __future__ import annotations
 
 import contextlib
+import os
+import tempfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
@@ -26,6 +29,7 @@ from llvmlite import binding as llvm  # type: ignore[import-untyped]  # llvmlite
 from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
+from numba.misc.appdirs import AppDirs
 
 __all__ = [
     "FULL",
@@ -51,6 +55,30 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _cache_somewhere() -> None:
+    """numba caches next to this package or else in the user's cache folder, and where it can write
+    neither (a read-only install, a user without a home) refuses every ``cache=True`` function at
+    import. Then a folder in the temporary directory holds the cache (``NUMBA_CACHE_DIR`` if set wins)."""
+    config = cast(Any, numba.config)
+    if config.CACHE_DIR or _writable(Path(__file__).parent / "__pycache__"):
+        return
+    if not _writable(Path(cast(Any, AppDirs)(appname="numba", appauthor=False).user_cache_dir)):
+        user = os.getuid() if hasattr(os, "getuid") else "user"
+        config.CACHE_DIR = str(Path(tempfile.gettempdir()) / f"upriver-numba-{user}")
+
+
+_cache_somewhere()
 
 
 def jit(fn: F) -> F:
