@@ -5,6 +5,8 @@
 // {table, token, seat, at} (at: ms since 1970), newest first. The start page records the tables it
 // creates; a page that joins a seat may record it the same way (rememberTable below is the format).
 
+import { has, lang, number, reason, t } from "/static/i18n.js";
+
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
@@ -16,58 +18,40 @@ const options = await (await fetch("/api/options")).json();
 
 // ------------------------------------------------------------------ words
 
-const LEVELS = {
-  easy: "Easy — plays by rule of thumb and answers at once; good for learning.",
-  normal: "Normal — thinks a little about the cards it cannot see; a fair game.",
-  hard: "Hard — weighs hundreds of possible deals and notices who is out of a suit.",
-  expert: "Expert — reads the bids and weighs thousands of deals; plays to win.",
-};
-const ADVANCED = {
-  random: "random — any legal bid or card, at random.",
-  basic: "basic — the rule of thumb (the same as Easy).",
-  pimc: "pimc — searches sampled deals of the hidden cards (perfect-information Monte Carlo).",
-  ipimc: "ipimc — pimc with deals weighted by the bids made.",
-};
-const botWords = (kind) => (LEVELS[kind] || ADVANCED[kind] || kind).split(" — ")[0];
-
-const OPTION_NAMES = {
-  schedule: "Order of hand sizes",
-  first_dealer: "First dealer",
-  bidding: "Bidding",
-  dealer_bid: "The dealer's bid",
-  trump_lead: "Leading trump",
-  scoring: "Scoring",
-};
-const OPTION_WORDS = {
-  "up-down": "from 1 card up to the most, then back down to 1",
-  "down-up": "from the most cards down to 1, then back up",
-  "first-jack": "cards are dealt face up; the first Jack deals",
-  "left-of-keeper": "the player left of the score keeper deals",
-  chosen: "the players choose who deals first",
-  sequential: "one at a time, in turn",
-  simultaneous: "all together, shown on closed fists",
-  free: "the dealer may bid anything",
-  hook: "the bids may not add up to the tricks (“screw the dealer”)",
-  overbid: "the bids must add up to more than the tricks",
-  any: "trump may be led at any time",
-  broken: "trump may be led only once it has been played on another suit",
-  "ten-plus-bid": "an exact bid scores 10 plus the bid; a missed bid scores nothing",
-  "tricks-plus-ten": "1 a trick, plus 10 for an exact bid",
-};
-const words = (value) => OPTION_WORDS[value] || String(value);
-const PACE_WORDS = {
-  slow: "Slow — bots take their time, finished tricks stay up longer",
-  normal: "Normal",
-  fast: "Fast — bots answer at once",
-};
+// Every word comes from the language's catalogue (i18n.js): levels and kinds ("level.expert",
+// "level.expert.text"), rule options ("option.bidding") and their choices ("choice.first-jack"),
+// presets ("preset.classic", "preset.classic.summary") and paces ("pace.slow").
+const LEVELS = ["easy", "normal", "hard", "expert"];
+const known = (key, fallback) => (has(key) ? t(key) : fallback);
+const botWords = (kind) => known(`level.${kind}`, kind);
+const botOption = (kind) => t("lobby.bot_option", { name: botWords(kind), text: known(`level.${kind}.text`, "") });
+const optionName = (key) => known(`option.${key}`, key);
+const words = (value) => known(`choice.${value}`, String(value));
 const HUMAN_MOVE_SECONDS = 4; // a person's bid or card, on average
+
+// A refusal from the server in the page's language: from its rule and facts when it has them
+// (the engine's, the table's, a name's), else the server's own sentence after a translated lead.
+function refusalWords(answer) {
+  if (answer.rule && answer.rule !== "rules" && answer.rule !== "record" && has(`reason.${answer.rule.replace(/[^a-z0-9]+/g, "_")}`)) {
+    return reason(answer);
+  }
+  if (answer.option !== undefined || answer.rule === "rules") {
+    const lead = reason({ rule: "rules", facts: { option: answer.option ? optionName(answer.option) : "—" } });
+    return lang === "en" ? answer.error : `${lead} ${t("lobby.server_says")} ${answer.error}`;
+  }
+  if (answer.field === "record" || answer.rule === "record") {
+    return lang === "en" ? answer.error : `${reason({ rule: "record" })} ${t("lobby.server_says")} ${answer.error}`;
+  }
+  if (answer.field) return lang === "en" ? answer.error : `${reason({ rule: "input", facts: { field: answer.field } })} ${t("lobby.server_says")} ${answer.error}`;
+  return lang === "en" ? answer.error : `${t("lobby.server_says")} ${answer.error}`;
+}
 
 // ------------------------------------------------------------------ the create form
 
 const preset = () => options.presets.find((p) => p.name === $("preset").value);
 
 function fillPresets() {
-  for (const p of options.presets) $("preset").append(new Option(p.name, p.name));
+  for (const p of options.presets) $("preset").append(new Option(known(`preset.${p.name}`, p.name), p.name));
   $("preset").value = "classic";
 }
 
@@ -75,20 +59,20 @@ function fillPlayers() {
   const chosen = preset();
   const current = Number($("players").value) || 4;
   $("players").replaceChildren();
-  for (let n = chosen.min_players; n <= chosen.max_players; n++) $("players").append(new Option(`${n} players`, n));
+  for (let n = chosen.min_players; n <= chosen.max_players; n++) $("players").append(new Option(t("n.players", { count: n }), n));
   $("players").value = Math.min(Math.max(current, chosen.min_players), chosen.max_players);
-  $("preset-summary").textContent = chosen.summary;
+  $("preset-summary").textContent = known(`preset.${chosen.name}.summary`, chosen.summary);
   fillSeats();
   presetWords();
 }
 
 function botSelect(id, withFriend) {
   const select = el("select", { id, name: id });
-  if (withFriend) select.append(new Option("a friend (invite link)", "human"));
-  const levels = el("optgroup", { label: "Bots" });
-  for (const kind of options.bots.filter((k) => LEVELS[k])) levels.append(new Option(`bot: ${LEVELS[kind]}`, kind));
-  const advanced = el("optgroup", { label: "Advanced bots (by method)" });
-  for (const kind of options.bots.filter((k) => !LEVELS[k])) advanced.append(new Option(`bot: ${ADVANCED[kind] || kind}`, kind));
+  if (withFriend) select.append(new Option(t("lobby.friend"), "human"));
+  const levels = el("optgroup", { label: t("lobby.bots") });
+  for (const kind of options.bots.filter((k) => LEVELS.includes(k))) levels.append(new Option(botOption(kind), kind));
+  const advanced = el("optgroup", { label: t("lobby.advanced_bots") });
+  for (const kind of options.bots.filter((k) => !LEVELS.includes(k))) advanced.append(new Option(botOption(kind), kind));
   select.append(levels, advanced);
   return select;
 }
@@ -102,7 +86,7 @@ function fillSeats() {
     const select = botSelect(`seat-${seat}`, true);
     select.value = kept[seat - 1] || (options.bots.includes("easy") ? "easy" : options.bots[0]);
     select.addEventListener("change", estimate);
-    box.append(el("label", {}, `Seat ${seat + 1} `, select));
+    box.append(el("label", {}, `${t("lobby.seat", { n: seat + 1 })} `, select));
   }
   estimate();
 }
@@ -111,9 +95,9 @@ function fillRuleOptions() {
   const box = $("rule-options");
   for (const [key, values] of Object.entries(options.rules)) {
     const select = el("select", { id: `rule-${key}` });
-    select.append(new Option("as the rules above say", ""));
+    select.append(new Option(t("lobby.as_rules_say"), ""));
     for (const v of values) select.append(new Option(words(v), v));
-    box.append(el("label", {}, `${OPTION_NAMES[key] || key} `, select, el("span", { className: "hint preset-value", id: `preset-${key}` })));
+    box.append(el("label", {}, `${optionName(key)} `, select, el("span", { className: "hint preset-value", id: `preset-${key}` })));
   }
 }
 
@@ -123,16 +107,16 @@ function presetWords() {
   for (const key of Object.keys(options.rules)) {
     const span = $(`preset-${key}`);
     const value = chosen.options[key];
-    if (span) span.textContent = value == null ? "" : ` (these rules: ${words(value)})`;
+    if (span) span.textContent = value == null ? "" : ` ${t("lobby.these_rules", { words: words(value) })}`;
   }
 }
 
 function addPace() {
   const select = el("select", { id: "pace", name: "pace" });
-  for (const pace of options.paces) select.append(new Option(PACE_WORDS[pace] || pace, pace));
+  for (const pace of options.paces) select.append(new Option(known(`pace.${pace}`, pace), pace));
   select.value = options.pace;
   select.addEventListener("change", estimate);
-  $("seats").after(el("label", {}, "Pace ", select));
+  $("seats").after(el("label", {}, `${t("lobby.pace")} `, select));
 }
 
 function seats() {
@@ -160,10 +144,13 @@ function estimate() {
   const perMove = seats().map((kind) => (kind === "human" ? HUMAN_MOVE_SECONDS : pace.move));
   const seconds = perMove.reduce((sum, s) => sum + s * (rounds + cards), 0) + cards * pace.trick;
   const minutes = Math.max(1, Math.round(seconds / 60));
-  const perBot = pace.move < 1 ? `${pace.move.toFixed(1)} s` : `${Math.round(pace.move * 10) / 10} s`;
-  box.textContent =
-    `About ${minutes} minute${minutes === 1 ? "" : "s"}: ${rounds} round${rounds === 1 ? "" : "s"} × ${n} seats, ` +
-    `${perBot} a bot's move at this pace and about ${HUMAN_MOVE_SECONDS} s a person's.`;
+  box.textContent = t("lobby.estimate", {
+    minutes,
+    rounds,
+    seats: n,
+    bot: number(Math.round(pace.move * 10) / 10),
+    person: number(HUMAN_MOVE_SECONDS),
+  });
 }
 
 // ------------------------------------------------------------------ this browser's tables
@@ -201,11 +188,11 @@ async function copy(text, input, status) {
     input.focus();
     input.select();
     if (!document.execCommand("copy")) {
-      status.textContent = "Select the link and copy it yourself.";
+      status.textContent = t("lobby.copy_yourself");
       return;
     }
   }
-  status.textContent = "Copied.";
+  status.textContent = t("lobby.copied");
   setTimeout(() => (status.textContent = ""), 2500);
 }
 
@@ -213,32 +200,34 @@ function linkRow(label, url, { open = false } = {}) {
   const input = el("input", { type: "text", readOnly: true, value: url, className: "link-text" });
   input.setAttribute("aria-label", label);
   const status = el("span", { className: "copied", role: "status" });
-  const button = el("button", { type: "button", textContent: "Copy" });
-  button.setAttribute("aria-label", `Copy ${label.toLowerCase()}`);
+  const button = el("button", { type: "button", textContent: t("lobby.copy") });
+  button.setAttribute("aria-label", t("lobby.copy_label", { label }));
   button.addEventListener("click", () => copy(url, input, status));
   input.addEventListener("focus", () => input.select());
   const row = el("div", { className: "link-row" }, el("span", { className: "link-label" }, label), input, button, status);
-  if (open) row.append(el("a", { href: url, target: "_blank", rel: "noopener", className: "watch", textContent: "Watch" }));
+  if (open) row.append(el("a", { href: url, target: "_blank", rel: "noopener", className: "watch", textContent: t("lobby.watch") }));
   return row;
 }
 
 function statusWords(summary) {
-  if (summary.damaged) return "Damaged: it accepts no more moves.";
-  if (summary.over) return "Finished.";
-  if (summary.started) return `Playing: round ${summary.round}${summary.rounds ? ` of ${summary.rounds}` : ""}.`;
+  if (summary.damaged) return t("lobby.status_damaged");
+  if (summary.over) return t("lobby.status_over");
+  if (summary.started) {
+    return summary.rounds ? t("lobby.status_round", { round: summary.round, rounds: summary.rounds }) : t("lobby.status_started", { round: summary.round });
+  }
   const open = summary.seats.filter((s) => !s.joined).length;
-  return `Waiting for ${open} player${open === 1 ? "" : "s"}.`;
+  return t("lobby.status_waiting", { count: open });
 }
 
 function hostTools(entry, summary, item) {
   const tools = el("div", { className: "host-tools" });
   for (const invite of summary.invites || []) {
     const url = new URL(invite.url, location.origin).href;
-    const row = linkRow(`Seat ${invite.seat + 1}'s invite`, url);
+    const row = linkRow(t("lobby.invite_of", { n: invite.seat + 1 }), url);
     const select = botSelect(`bot-${summary.table}-${invite.seat}`, false);
     select.value = options.bots.includes("easy") ? "easy" : options.bots[0];
-    select.setAttribute("aria-label", `Bot for seat ${invite.seat + 1}`);
-    const give = el("button", { type: "button", textContent: "Give this seat to a bot" });
+    select.setAttribute("aria-label", t("lobby.bot_for", { n: invite.seat + 1 }));
+    const give = el("button", { type: "button", textContent: t("lobby.give_to_bot") });
     give.addEventListener("click", async () => {
       const response = await fetch(`/api/tables/${summary.table}/seats/${invite.seat}/bot`, {
         method: "POST",
@@ -246,7 +235,7 @@ function hostTools(entry, summary, item) {
         body: JSON.stringify({ token: entry.token, kind: select.value }),
       });
       if (!response.ok) {
-        item.querySelector(".error").textContent = (await response.json()).error;
+        item.querySelector(".error").textContent = refusalWords(await response.json());
         return;
       }
       renderTables();
@@ -260,8 +249,8 @@ async function tableItem(entry) {
   const item = el("li", { className: "my-table" });
   item.dataset.table = entry.table;
   const back = el("a", { href: `/t/${entry.table}#token=${encodeURIComponent(entry.token || "")}`, className: "back-link" });
-  const forget = el("button", { type: "button", textContent: "Forget", className: "forget" });
-  forget.setAttribute("aria-label", "Forget this table in this browser");
+  const forget = el("button", { type: "button", textContent: t("lobby.forget"), className: "forget" });
+  forget.setAttribute("aria-label", t("lobby.forget_label"));
   forget.addEventListener("click", () => forgetTable(entry.table));
   const head = el("div", { className: "my-table-head" }, back, forget);
   const status = el("p", { className: "hint table-status" });
@@ -270,22 +259,21 @@ async function tableItem(entry) {
   try {
     response = await fetch(`/api/tables/${entry.table}?token=${encodeURIComponent(entry.token || "")}`);
   } catch {
-    back.textContent = "A table";
-    status.textContent = "The server cannot be reached.";
+    back.textContent = t("lobby.a_table");
+    status.textContent = t("lobby.unreachable");
     return item;
   }
   if (!response.ok) {
-    back.textContent = "A table";
-    status.textContent =
-      response.status === 404 ? "No longer on this server (finished and archived)." : "This link no longer opens your seat.";
+    back.textContent = t("lobby.a_table");
+    status.textContent = response.status === 404 ? t("lobby.archived") : t("lobby.link_dead");
     return item;
   }
   const summary = await response.json();
-  const names = summary.seats.map((s) => s.name || `seat ${s.seat + 1} (open)`).join(", ");
-  back.textContent = summary.over ? `See the result: ${names}` : `Back to the table: ${names}`;
+  const names = summary.seats.map((s) => s.name || t("lobby.open_seat", { n: s.seat + 1 })).join(t("list.separator"));
+  back.textContent = t(summary.over ? "lobby.see_result" : "lobby.back_to", { names });
   status.textContent = statusWords(summary);
   if (summary.host && !summary.started) item.append(hostTools(entry, summary, item));
-  if (summary.spectate) item.append(linkRow("Spectators' link", new URL(summary.spectate, location.origin).href, { open: true }));
+  if (summary.spectate) item.append(linkRow(t("lobby.spectators_link"), new URL(summary.spectate, location.origin).href, { open: true }));
   item.append(el("p", { className: "error", role: "alert" }));
   return item;
 }
@@ -308,7 +296,7 @@ async function create(body, errorBox) {
   });
   const answer = await response.json();
   if (!response.ok) {
-    errorBox.textContent = answer.error;
+    errorBox.textContent = refusalWords(answer);
     // The engine names the rule option at fault: take the person to that field.
     const field = answer.option && ($(`rule-${answer.option}`) || $(answer.option));
     if (field) field.focus();
@@ -345,14 +333,14 @@ $("import").addEventListener("submit", async (event) => {
   const file = $("record-file").files[0];
   const record = file ? await file.text() : $("record-text").value;
   if (!record.trim()) {
-    $("import-error").textContent = "Choose a record file or paste one.";
+    $("import-error").textContent = t("lobby.choose_record");
     return;
   }
   let players = 0;
   try {
     players = JSON.parse(record).players.length;
   } catch {
-    $("import-error").textContent = "That is not a game record (not JSON with players).";
+    $("import-error").textContent = t("lobby.not_record");
     return;
   }
   const chosen = seats();
@@ -361,6 +349,10 @@ $("import").addEventListener("submit", async (event) => {
   create({ name: $("name").value, seats: kinds, creator: 0, record, pace: $("pace").value }, $("import-error"));
 });
 
+$("record-file").addEventListener("change", () => {
+  const file = $("record-file").files[0];
+  $("record-file-name").textContent = file ? file.name : t("lobby.no_file");
+});
 $("preset").addEventListener("change", fillPlayers);
 $("players").addEventListener("change", fillSeats);
 $("schedule").addEventListener("input", estimate);

@@ -1,0 +1,116 @@
+"""The start page in Chromium in each of its five languages: chosen from the browser's language,
+switched from the menu and remembered, with no English string left on a page in another language,
+fitting a phone; a screenshot per language and viewport in ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.live import SHOTS
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live
+from upriver.i18n import LANGUAGES, catalogue
+
+__all__ = ["browser", "live"]  # the fixtures, shared with the table page's tests
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LOCALES = {"en": "en-GB", "fr": "fr-FR", "cs": "cs-CZ", "it": "it-IT", "sv": "sv-SE"}
+_PLACEHOLDER = re.compile(r"\{[^}]*\}")
+
+
+def english_fragments(lang: str) -> list[str]:
+    """The English catalogue's words that would betray an untranslated string on a ``lang`` page:
+    each literal run between placeholders, long enough to mean something, that ``lang`` does not
+    also use (a name such as "Expert", the card notation)."""
+    english, own = catalogue("en"), catalogue(lang)
+    theirs = " ".join(text for entry in own.values() for text in _texts(entry))
+    fragments = set()
+    for entry in english.values():
+        for text in _texts(entry):
+            for part in _PLACEHOLDER.split(text):
+                part = part.strip(" .,:;()—–-\n")
+                if len(part) >= 8 and re.search(r"[a-z]{3}", part) and part not in theirs:
+                    fragments.add(part)
+    return sorted(fragments)
+
+
+def _texts(entry: object) -> list[str]:
+    return [entry] if isinstance(entry, str) else list(entry.values())  # type: ignore[attr-defined]
+
+
+def everything_shown(page: Page) -> str:
+    """The page's text as a person or a screen reader meets it: the text, every option of every
+    menu, placeholders, labels and the title."""
+    return str(
+        page.evaluate(
+            """() => [
+                document.title,
+                document.body.innerText,
+                ...[...document.querySelectorAll('option, optgroup')].map((o) => o.label || o.textContent),
+                ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
+                ...[...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label')),
+            ].join('\\n')"""
+        )
+    )
+
+
+def open_start_page(
+    browser: Browser, live: LiveServer, lang: str, viewport: ViewportSize, errors: list[str] | None = None
+) -> Page:
+    """The start page in a browser whose language is ``lang``, once its menus are filled; console
+    errors go to ``errors``."""
+    context = browser.new_context(viewport=viewport, locale=LOCALES[lang], is_mobile=viewport is PHONE)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    if errors is not None:
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(live.url + "/")
+    expect(page.locator("#seat-1 option").first).to_be_attached()
+    expect(page.locator("#duration")).not_to_be_empty()
+    return page
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_start_page_speaks_the_browsers_language_with_no_english_left(
+    browser: Browser, live: LiveServer, lang: str
+) -> None:
+    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        errors: list[str] = []
+        page = open_start_page(browser, live, lang, viewport, errors)
+        assert page.evaluate("document.documentElement.lang") == lang
+        expect(page.locator("h1")).to_have_text(str(catalogue(lang)["game.name"]))
+        expect(page.locator(".lang-select")).to_have_value(lang)
+        page.click("summary")  # the rule options are part of the page too
+        shown = everything_shown(page)
+        if lang != "en":
+            left = [fragment for fragment in english_fragments(lang) if fragment in shown]
+            assert left == [], f"English on the {lang} start page: {left}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"i18n-start-{lang}-{name}.png"), full_page=True)
+        assert errors == []
+        page.context.close()
+
+
+def test_the_language_menu_switches_the_page_and_is_remembered(browser: Browser, live: LiveServer) -> None:
+    page = open_start_page(browser, live, "en", DESKTOP)
+    expect(page.locator("#create button[type=submit]")).to_have_text("Create the table")
+    page.select_option(".lang-select", "cs")
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
+    expect(page.locator("#create button[type=submit]")).to_have_text(str(catalogue("cs")["lobby.create"]))
+    expect(page.locator("#players option").first).to_have_text("4 hráči")  # Czech plural "few"
+    page.goto(live.url + "/")  # a later visit keeps the choice over the browser's language
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
+    expect(page.locator("h1")).to_have_text("Nahoru a dolů po řece")
+    page.context.close()
+
+
+def test_a_refused_name_is_said_in_the_pages_language(browser: Browser, live: LiveServer) -> None:
+    page = open_start_page(browser, live, "it", DESKTOP)
+    page.fill("#name", "Bea (basic)")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#create-error")).to_have_text(str(catalogue("it")["reason.name.bot_label"]))
+    page.context.close()
