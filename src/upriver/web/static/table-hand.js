@@ -114,7 +114,9 @@ export function renderHand(game, ctx) {
       b.setAttribute("aria-disabled", String(!playable));
       b.classList.toggle("playable", playable);
       b.classList.toggle("legal", entry.legal);
-      b.setAttribute("aria-label", entry.legal ? entry.label : WORDS.cardRefused(entry.label, entry.reason));
+      // The name starts with what the face shows ("A♣"), so voice control finds the card by it (WCAG 2.5.3).
+      const name = `${b.textContent}, ${entry.label}`;
+      b.setAttribute("aria-label", entry.legal ? name : WORDS.cardRefused(name, entry.reason));
       if (!entry.legal && entry.reason) b.title = entry.reason;
       b.addEventListener("click", () => {
         if (playable) return ctx.act("play", entry.card);
