@@ -210,6 +210,7 @@ BROWSER_MODULES = frozenset(
         "test_table_page.py",
         "test_review_browser.py",
         "test_i18n_browser.py",
+        "test_accessibility.py",
     }
 )
 """Modules whose tests drive Debian's Chromium: marked ``browser``."""

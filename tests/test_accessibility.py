@@ -1,0 +1,128 @@
+"""Accessibility: axe-core finds no serious or critical violation on any page, desktop and phone.
+
+axe-core (vendored in ``tests/vendor/axe-core``, MPL-2.0) runs in real Chromium against a live
+server on the start page (the lobby), a table page in the middle of a game, the join page an
+invite opens, and the score keeper (its start and a sheet with rounds entered), each at
+1280×800 and at 390×844. A failure lists every violation: rule, impact, the elements it found.
+The pages' CSP allows only their own scripts, so the test's browser context bypasses it to inject
+axe. It fails, never skips, without Chromium.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live
+from upriver import Game, preset
+from upriver.record import dumps, record_of
+
+assert browser  # the module's Chromium and server, shared with the table page's tests
+assert live
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+"""The impacts that fail the test; "minor" and "moderate" ones are reported by axe but allowed."""
+
+DEVICES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+def table_mid_game(live: LiveServer) -> str:
+    """A table continued from a saved game after two rounds, its creator's seat to play: its URL."""
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    game = Game(preset("classic", player_count=4), names, seed=11)
+    rng = random.Random(2)
+    while len(game.results) < 2:
+        if game.legal_bids():
+            game.bid(rng.choice(game.legal_bids()))
+        else:
+            game.play(rng.choice(game.legal_cards()))
+    record = record_of(game)
+    saved = dumps(dataclasses.replace(record, rounds=record.rounds[:2]))
+    body = live.create(seats=["human", "random", "random", "random"], record=saved)
+    return live.url + str(body["url"])
+
+
+def join_page(live: LiveServer) -> str:
+    """The page a friend's invite opens: the table, its seats, and the form to take the seat."""
+    body = live.create(seats=["human", "human", "basic", "basic"])
+    token = str(body["url"]).split("#token=")[1]
+    summary = httpx.get(f"{live.url}/api/tables/{body['table']}", params={"token": token}).json()
+    invite = str(summary["invites"][0]["url"])
+    return live.url + "/t/" + invite.split("/t/", 1)[1]
+
+
+def kept_sheet(live: LiveServer) -> str:
+    """A score keeper's sheet of six with one round entered: on a phone it scrolls sideways."""
+    players = ["Annabelle", "Bartholomew", "Cid", "Dee", "Evangeline", "Fay"]
+    made = httpx.post(f"{live.url}/api/sheets", json={"players": players, "dealer": 0})
+    assert made.status_code == 201, made.text
+    sheet = made.json()
+
+    def post(action: str, **body: Any) -> dict[str, Any]:
+        answer = httpx.post(
+            f"{live.url}/api/sheets/{sheet['id']}/{action}", json={**body, "version": sheet["version"]}
+        )
+        assert answer.status_code == 200, answer.text
+        data: dict[str, Any] = answer.json()
+        return data
+
+    for seat in sheet["current"]["bidding_order"]:
+        sheet = post("bid", seat=seat, bid=0)
+    sheet = post("tricks", tricks=[1, 0, 0, 0, 0, 0])
+    return f"{live.url}/keep/{sheet['id']}"
+
+
+PAGES: dict[str, tuple[Callable[[LiveServer], str], str]] = {
+    "lobby": (lambda live: live.url + "/", "#create"),
+    "table": (table_mid_game, "#hand button.card"),
+    "join": (join_page, "#join:not([hidden])"),
+    "keeper-start": (lambda live: live.url + "/keep", "form[aria-label='New sheet']"),
+    "keeper-sheet": (kept_sheet, "#chart canvas"),
+}
+"""Each page: how to reach it on the live server, and what shows once it has drawn itself."""
+
+
+def violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        "async () => (await axe.run(document, { resultTypes: ['violations'] })).violations"
+    )
+    return found
+
+
+def described(found: list[dict[str, Any]]) -> str:
+    return "\n".join(
+        f"- {v['id']} ({v['impact']}): {v['help']}; at "
+        + ", ".join(" ".join(map(str, node["target"])) for node in v["nodes"][:6])
+        + (f" and {len(v['nodes']) - 6} more" if len(v["nodes"]) > 6 else "")
+        for v in found
+    )
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+@pytest.mark.parametrize("name", list(PAGES))
+def test_axe_finds_no_serious_or_critical_violation(
+    live: LiveServer, browser: Browser, name: str, device: str
+) -> None:
+    reach, drawn = PAGES[name]
+    phone = device == "phone"
+    context = browser.new_context(viewport=DEVICES[device], is_mobile=phone, has_touch=phone, bypass_csp=True)  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(reach(live))
+        expect(page.locator(drawn).first).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        blocking = [v for v in violations(page) if v["impact"] in BLOCKING]
+        assert not blocking, f"axe-core on the {name} page ({device}):\n{described(blocking)}"
+    finally:
+        context.close()
