@@ -43,6 +43,8 @@ __all__ = [
     "bid_table",
     "default_model",
     "expected_scores",
+    "rollout_log_odds",
+    "rollout_tricks",
 ]
 
 MODEL_FILE = "bid_model.json"
@@ -283,9 +285,31 @@ class Forest:
         return total
 
 
+OFFSET_CLIP = 1e-3
+"""How close to 0 or 1 a rollout make rate is taken, before its log-odds start the make forest."""
+
+
+def rollout_log_odds(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The log-odds of each row's rollout make rate: where the make forest starts from."""
+    p = np.clip(x[:, FEATURES.index("make_rate")], OFFSET_CLIP, 1 - OFFSET_CLIP)
+    odds: NDArray[np.float64] = np.log(p / (1 - p))
+    return odds
+
+
+def rollout_tricks(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each row's rollout mean tricks: where the tricks forest starts from."""
+    tricks: NDArray[np.float64] = x[:, FEATURES.index("mean_tricks")].copy()
+    return tricks
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class BidModel:
-    """Make probability (a logistic forest) and expected tricks (a regression forest) of a bid."""
+    """Make probability (a logistic forest) and expected tricks (a regression forest) of a bid.
+
+    Both forests are corrections of the rollouts: the make forest adds to the log-odds of
+    the rollout make rate, the tricks forest to the rollout mean tricks, so that what the
+    rollouts get right needs no data to learn.
+    """
 
     features: tuple[str, ...]
     make: Forest
@@ -326,12 +350,13 @@ class BidModel:
 
     def make_probability(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         """The predicted chance that each row's bid is made."""
-        p: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-self.make.raw(x)))
+        p: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-(rollout_log_odds(x) + self.make.raw(x))))
         return p
 
     def expected_tricks(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         """The predicted tricks taken playing each row's bid."""
-        return self.tricks.raw(x)
+        tricks: NDArray[np.float64] = rollout_tricks(x) + self.tricks.raw(x)
+        return tricks
 
 
 def expected_scores(table: BidTable, model: BidModel, scoring: Scoring) -> NDArray[np.float64]:

@@ -1,0 +1,1 @@
+"""The bots' data files: the learned bid model ``bid_model.json`` (read by :mod:`upriver.bots.bidmodel`)."""

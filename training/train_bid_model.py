@@ -1,0 +1,281 @@
+"""Train the bid model from ``upriver selfplay`` chunks, export it for the package, and report its quality.
+
+    .venv/bin/pip install -e ".[train]"
+    .venv/bin/python training/train_bid_model.py --data /work/notes/b2-data/run1 \
+        --out src/upriver/bots/models/bid_model.json --report report.json
+
+Two LightGBM models over the features of :data:`upriver.bots.bidmodel.FEATURES`: a binary
+one (was the bid made?) and a regression (tricks taken). Deals, not rows, are split into
+training, early-stopping and held-out sets (every candidate of a deal on one side), so
+the held-out figures are for hands the model never saw. The trees are exported to the
+small JSON file :class:`upriver.bots.bidmodel.BidModel` reads and evaluates in NumPy; the
+export is checked against LightGBM's own predictions. One thread and LightGBM's
+deterministic mode make a retraining from the same data and seed give the same file.
+
+The report (JSON on standard output, and ``--report``): held-out log-loss and Brier score
+of the model against the raw rollout make rate, and the calibration table per bid level
+(rows, predicted, rollout estimate, realized), over all held-out candidates and over
+the bids the model itself would choose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import lightgbm as lgb
+import numpy as np
+from numpy.typing import NDArray
+
+from upriver.bots.bidmodel import FEATURES, BidModel, Forest, rollout_log_odds, rollout_tricks
+
+LABELS = ("made", "tricks", "score", "deal", "random_pick", "opponent_mix")
+PARAMS: dict[str, Any] = {
+    "learning_rate": 0.03,
+    "num_leaves": 7,
+    "max_depth": 4,
+    "lambda_l2": 5.0,
+    "feature_fraction": 1.0,
+    "bagging_fraction": 1.0,
+    "num_threads": 1,
+    "deterministic": True,
+    "force_row_wise": True,
+    "verbose": -1,
+}
+
+
+def load(folders: list[Path]) -> tuple[dict[str, NDArray[np.float64]], list[str]]:
+    """Every chunk's columns, concatenated in file-name order; and the rollout policies seen."""
+    files = sorted(path for folder in folders for path in folder.glob("chunk-*.npz"))
+    if not files:
+        raise SystemExit(f"no chunk-*.npz files in {', '.join(map(str, folders))}")
+    parts: dict[str, list[NDArray[np.float64]]] = {name: [] for name in (*FEATURES, *LABELS)}
+    policies = set()
+    for path in files:
+        with np.load(path) as data:
+            missing = [name for name in parts if name not in data]
+            if missing:
+                raise SystemExit(f"{path} lacks the columns {missing}: made by another version")
+            policies.add(str(data["policy"]))
+            for name in parts:
+                column = data[name]
+                if name == "deal":
+                    # Deal numbers restart in every run: make them unique per folder.
+                    column = column + 1e7 * folders.index(path.parent)
+                parts[name].append(column)
+    return {name: np.concatenate(columns) for name, columns in parts.items()}, sorted(policies)
+
+
+def split(deals: NDArray[np.float64], seed: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Held-out (20%) and early-stopping (10%) masks over the rows, by deal."""
+    unique = np.unique(deals)
+    rng = np.random.default_rng(seed)
+    draw = rng.random(len(unique))
+    held = dict(zip(unique.tolist(), (draw < 0.2).tolist(), strict=True))
+    stop = dict(zip(unique.tolist(), ((draw >= 0.2) & (draw < 0.3)).tolist(), strict=True))
+    return (
+        np.array([held[d] for d in deals.tolist()], dtype=bool),
+        np.array([stop[d] for d in deals.tolist()], dtype=bool),
+    )
+
+
+def forest(booster: lgb.Booster) -> Forest:
+    """The booster's trees in the flat arrays of :class:`Forest`."""
+    dump = booster.dump_model()
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
+    depth = 0
+
+    def add(node: dict[str, Any], level: int) -> int:
+        nonlocal depth
+        depth = max(depth, level)
+        index = len(feature)
+        feature.append(-1)
+        threshold.append(0.0)
+        left.append(index)
+        right.append(index)
+        value.append(0.0)
+        if "leaf_value" in node:
+            value[index] = float(node["leaf_value"])
+            return index
+        if node["decision_type"] != "<=":
+            raise SystemExit(f"unexpected split {node['decision_type']!r}: only numeric splits are exported")
+        feature[index] = int(node["split_feature"])
+        threshold[index] = float(node["threshold"])
+        left[index] = add(node["left_child"], level + 1)
+        right[index] = add(node["right_child"], level + 1)
+        return index
+
+    for tree in dump["tree_info"]:
+        roots.append(add(tree["tree_structure"], 0))
+    return Forest(
+        roots=np.array(roots, dtype=np.int64),
+        feature=np.array(feature, dtype=np.int64),
+        threshold=np.array(threshold, dtype=np.float64),
+        left=np.array(left, dtype=np.int64),
+        right=np.array(right, dtype=np.int64),
+        value=np.array(value, dtype=np.float64),
+        depth=depth,
+    )
+
+
+def train(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    stop: NDArray[np.bool_],
+    start: NDArray[np.float64],
+    objective: str,
+    seed: int,
+    rounds: int,
+    min_leaf: int,
+) -> lgb.Booster:
+    """One LightGBM model learning a correction of ``start`` (the rollouts' own estimate, as a raw
+    score), early-stopped on the ``stop`` rows."""
+    params = {
+        **PARAMS,
+        "objective": objective,
+        "seed": seed,
+        "min_data_in_leaf": min_leaf,
+        "boost_from_average": False,
+    }
+    fit = lgb.Dataset(
+        x[~stop], y[~stop], init_score=start[~stop], feature_name=list(FEATURES), free_raw_data=False
+    )
+    check = lgb.Dataset(x[stop], y[stop], init_score=start[stop], reference=fit)
+    return lgb.train(
+        params,
+        fit,
+        num_boost_round=rounds,
+        valid_sets=[check],
+        callbacks=[lgb.early_stopping(30, verbose=False)],
+    )
+
+
+def log_loss(p: NDArray[np.float64], y: NDArray[np.float64]) -> float:
+    """Mean negative log-likelihood of the outcomes (probabilities clipped to [0.001, 0.999])."""
+    q = np.clip(p, 1e-3, 1 - 1e-3)
+    return float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
+
+
+def brier(p: NDArray[np.float64], y: NDArray[np.float64]) -> float:
+    """Mean squared error of the probabilities."""
+    return float(np.mean((p - y) ** 2))
+
+
+def calibration(
+    bids: NDArray[np.float64], p: NDArray[np.float64], raw: NDArray[np.float64], y: NDArray[np.float64]
+) -> list[dict[str, Any]]:
+    """Per bid level: rows, mean predicted, mean rollout estimate, realized make rate."""
+    out = []
+    for level in np.unique(bids).astype(int).tolist():
+        rows = bids == level
+        out.append(
+            {
+                "bid": level,
+                "rows": int(rows.sum()),
+                "predicted": round(float(p[rows].mean()), 3),
+                "rollout": round(float(raw[rows].mean()), 3),
+                "realized": round(float(y[rows].mean()), 3),
+            }
+        )
+    return out
+
+
+def chosen(columns: dict[str, NDArray[np.float64]], score: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Rows holding, per deal, the candidate with the best ``score`` (among those played out)."""
+    best: dict[float, int] = {}
+    for i, deal in enumerate(columns["deal"].tolist()):
+        if deal not in best or score[i] > score[best[deal]]:
+            best[deal] = i
+    mask = np.zeros(len(score), dtype=bool)
+    mask[list(best.values())] = True
+    return mask
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train, export, report."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--data", type=Path, nargs="+", required=True, help="folders of chunk-*.npz")
+    parser.add_argument("--out", type=Path, required=True, help="the model file to write")
+    parser.add_argument("--report", type=Path, help="also write the report here")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rounds", type=int, default=600, help="most boosting rounds (early stopping)")
+    parser.add_argument("--min-leaf", type=int, default=40, help="fewest training rows in a leaf")
+    args = parser.parse_args(argv)
+    columns, policies = load(args.data)
+    x = np.column_stack([columns[name] for name in FEATURES])
+    made, tricks = columns["made"], columns["tricks"]
+    held, stop = split(columns["deal"], args.seed)
+    train_rows = ~held
+    xt, st = x[train_rows], stop[train_rows]
+    make_booster = train(
+        xt, made[train_rows], st, rollout_log_odds(xt), "binary", args.seed, args.rounds, args.min_leaf
+    )
+    tricks_booster = train(
+        xt, tricks[train_rows], st, rollout_tricks(xt), "regression", args.seed, args.rounds, args.min_leaf
+    )
+    model = BidModel(
+        features=FEATURES,
+        make=forest(make_booster),
+        tricks=forest(tricks_booster),
+        meta={
+            "rows": len(made),
+            "deals": len(np.unique(columns["deal"])),
+            "seed": args.seed,
+            "make_trees": int(make_booster.num_trees()),
+            "tricks_trees": int(tricks_booster.num_trees()),
+            "rollout_policy": policies,
+        },
+    )
+    xh = x[held]
+    exported = model.make.raw(xh)
+    native = make_booster.predict(xh, raw_score=True)
+    if not np.allclose(exported, native, atol=1e-9):
+        raise SystemExit(f"the exported trees disagree with LightGBM by {np.abs(exported - native).max()}")
+    if not np.allclose(model.tricks.raw(xh), tricks_booster.predict(xh), atol=1e-9):
+        raise SystemExit("the exported tricks trees disagree with LightGBM")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(model.to_json(), "utf-8")
+    p = model.make_probability(xh)
+    raw = columns["make_rate"][held]
+    yh = made[held]
+    bids = columns["bid"][held]
+    tricks_plus_ten = columns["tricks_plus_ten"][held] == 1
+    expected = np.where(
+        tricks_plus_ten, np.clip(model.expected_tricks(xh), 0, None) + 10 * p, p * (10 + bids)
+    )
+    sub = {name: column[held] for name, column in columns.items()}
+    pick = chosen(sub, expected)
+    report = {
+        "rows": len(made),
+        "held_out_rows": int(held.sum()),
+        "held_out_deals": len(np.unique(columns["deal"][held])),
+        "rollout_policies": policies,
+        "make_trees": model.meta["make_trees"],
+        "tricks_trees": model.meta["tricks_trees"],
+        "model_bytes": len(model.to_json()),
+        "log_loss": {"model": round(log_loss(p, yh), 4), "rollout": round(log_loss(raw, yh), 4)},
+        "brier": {"model": round(brier(p, yh), 4), "rollout": round(brier(raw, yh), 4)},
+        "tricks_rmse": {
+            "model": round(float(np.sqrt(np.mean((model.expected_tricks(xh) - tricks[held]) ** 2))), 3),
+            "rollout": round(float(np.sqrt(np.mean((columns["mean_tricks"][held] - tricks[held]) ** 2))), 3),
+        },
+        "calibration_all": calibration(bids, p, raw, yh),
+        "calibration_chosen": calibration(bids[pick], p[pick], raw[pick], yh[pick]),
+    }
+    text = json.dumps(report, indent=1)
+    if args.report:
+        args.report.write_text(text + "\n", "utf-8")
+    sys.stdout.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
