@@ -38,10 +38,12 @@ class HardBot(PimcBot):
 
 
 class ExpertBot(IpimcBot):
-    """``expert``: PIMC over thousands of deals weighted by the bids made, pruning clear losers."""
+    """``expert``: PIMC over thousands of deals weighted by the bids made, pruning clear losers;
+    bids from the learned bid model (``ipimc:2000`` is the same bot bidding from its rollouts)."""
 
     kind = "expert"
     default_iterations = 2000
+    uses_bid_model = True
 
 
 LEVELS: dict[str, type[Bot]] = {cls.kind: cls for cls in (EasyBot, NormalBot, HardBot, ExpertBot)}
