@@ -220,6 +220,9 @@ STATIC_MODULES = frozenset({"test_static.py"})
 
 SLOW_TESTS = frozenset(
     {
+        "test_bidmodel.py::test_retraining_from_the_same_data_and_seed_writes_the_same_model",
+        "test_selfplay.py::test_a_chunk_is_the_same_whenever_it_is_made",
+        "test_selfplay.py::test_selfplay_writes_one_file_per_chunk_with_features_and_labels_and_resumes",
         "test_review.py::test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two",
         "test_arena_hands.py::test_a_search_bot_reports_each_candidates_make_rate_when_it_bids",
         "test_arena_hands.py::test_the_command_writes_the_hand_log_and_the_report_command_reads_it",
