@@ -2,7 +2,8 @@
 
 A played card lies between its player's label and the centre of the felt: never under a seat
 label, the trump card or another played card, and inside the viewport, for 3 to 8 seats on a
-1280×800 screen and a 390×844 phone. Screenshots go to ``artifacts/screenshots/``.
+1280×800 screen and a 390×844 phone; and a round's summary covers neither the trump card nor the
+seats across the table. Screenshots go to ``artifacts/screenshots/``.
 """
 
 from __future__ import annotations
@@ -78,9 +79,13 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server.stop()
 
 
-def open_table(live: LiveServer, browser: Browser, device: str, seats: int) -> Page:
+def open_table(
+    live: LiveServer, browser: Browser, device: str, seats: int, schedule: tuple[int, ...] | list[int] = (1,)
+) -> Page:
     """This page's seat deals a one-card round to ``seats`` players, so it plays last to the trick."""
-    body = live.create(seats=["human"] + ["random"] * (seats - 1), schedule=[1], first_dealer="chosen")
+    body = live.create(
+        seats=["human"] + ["random"] * (seats - 1), schedule=list(schedule), first_dealer="chosen"
+    )
     context = browser.new_context(**VIEWPORTS[device])
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -110,5 +115,49 @@ def test_played_cards_lie_between_their_seat_and_the_centre_under_nothing(
         shot(page, f"geometry-{device}-{seats}-seats-full-trick")
         assert len(full["cards"]) == seats
         assert misplaced(full) == [], full
+    finally:
+        page.context.close()
+
+
+# The round summary's box, the trump card's and the seat labels', once every animation has finished.
+MEASURE_SUMMARY = """async () => {
+  await Promise.all(document.getAnimations().map((a) => a.finished));
+  const box = (el, what) => {
+    const r = el.getBoundingClientRect();
+    return { what, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  };
+  return {
+    summary: box(document.getElementById("summary"), "round summary"),
+    others: [
+      ...[...document.querySelectorAll("#seats .seat:not(.me)")].map(
+        (el) => box(el, `label of seat ${el.dataset.seat}`),
+      ),
+      ...[...document.querySelectorAll("#turned .card")].map((el) => box(el, "trump card")),
+    ],
+    width: window.innerWidth,
+    height: window.innerHeight,
+  };
+}"""
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6, 8])
+@pytest.mark.parametrize("device", list(VIEWPORTS))
+def test_the_round_summary_covers_neither_the_trump_card_nor_the_other_seats(
+    live: LiveServer, browser: Browser, device: str, seats: int
+) -> None:
+    page = open_table(live, browser, device, seats, schedule=[1, 1])
+    try:
+        page.locator("#hand button.card.playable").click()  # the first round's one trick is complete
+        summary = page.locator("#summary")
+        expect(summary).to_be_visible()  # over the next round's bidding, until closed or a card is played
+        expect(page.locator("#bids button.playable").first).to_be_visible()
+        boxes = page.evaluate(MEASURE_SUMMARY)
+        shot(page, f"geometry-{device}-{seats}-seats-round-summary")
+        area = boxes["summary"]
+        assert area["left"] >= 0, area
+        assert area["top"] >= 0, area
+        assert area["right"] <= boxes["width"], area
+        assert area["bottom"] <= boxes["height"], area
+        assert [other["what"] for other in boxes["others"] if overlap(area, other)] == []
     finally:
         page.context.close()
