@@ -235,6 +235,7 @@ SLOW_TESTS = frozenset(
         "test_record_fuzz.py::test_the_reader_raises_only_record_errors_and_a_replay_only_rule_breaches",
         "test_record_fuzz.py::test_upriver_check_answers_every_mutated_record_with_exit_0_1_or_2_and_one_bounded_line",
         "test_views.py::test_a_seat_view_contains_only_its_own_hand",
+        "test_i18n.py::test_every_refusal_in_random_games_is_worded_in_every_language_from_its_facts",
         "test_web_fuzz.py::test_every_hostile_message_gets_a_reply_and_a_refusal_changes_nothing",
         "test_web_restart.py::test_a_killed_server_resumes_every_table_from_its_last_accepted_action",
     }
