@@ -106,12 +106,15 @@ def test_a_model_file_for_other_features_is_refused_naming_both(tmp_path: Path) 
 def test_expert_bids_the_models_best_expected_score_the_same_for_the_same_view(scoring: Scoring) -> None:
     for seed in (11, 12):
         view = first_bid_view(seed, scoring=scoring)
-        bids = {make_bot("expert", 7).act(view) for _ in range(2)}
+        bots = [make_bot("expert", 7) for _ in range(2)]
+        bids = {bot.act(view) for bot in bots}
         assert len(bids) == 1
         table = bid_table(view, IpimcBot(0), 2000, random.Random(7).getrandbits(31))
         best = table.bids[int(np.argmax(expected_scores(table, default_model(), scoring)))]
         assert bids == {best}
         assert best in view.legal_bids
+        predicted = default_model().make_probability(table.features)
+        assert bots[0].last_bid_estimates == dict(zip(table.bids, predicted.tolist(), strict=True))
 
 
 def test_ipimc_bids_from_its_rollouts_as_before_unless_told_to_use_the_model() -> None:
