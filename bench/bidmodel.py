@@ -2,6 +2,7 @@
 
     python bench/bidmodel.py speed [--repeat 2000]
     python bench/bidmodel.py quality DATA_FOLDER [DATA_FOLDER ...]
+    python bench/bidmodel.py duel expert ipimc:2000 --rules river --deals 100 [--workers 2]
 
 ``speed`` times the model on one decision's candidates (the forest evaluation alone, per
 candidate, and the whole bid: rolling every legal bid out and predicting) on 10-card
@@ -9,12 +10,20 @@ hands. ``quality`` reads ``upriver selfplay`` chunks (make them with another ``-
 than the training data's) and prints the model's log-loss and Brier score against the
 raw rollout make rate, and the calibration table per bid level: rows, predicted,
 rollout estimate, realized, over every candidate and over the bids the model would choose.
+``duel`` plays A against B on duplicate deals (A in seats 0 and 2, then in 1 and 3) under
+``river`` (4 players, 10 … 1 … 10, hook, 10 + bid), ``classic`` (seed 000's preset) or
+``hand`` (single 10-card hands under OpenSpiel's rules), and reports A's lead a game over B
+with its 95% interval, each side's exact rate, bid-0 make rate, and the calibration of
+the make rate each side predicted for the bid it made (``Bot.last_bid_estimates``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import multiprocessing
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -23,7 +32,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from upriver import Game, Rules, Schedule, Scoring
+from upriver import Game, Rules, Schedule, Scoring, preset
+from upriver.arena.openspiel import openspiel_rules
+from upriver.bots import act, make_bot
 from upriver.bots.bidmodel import FEATURES, BidTable, bid_table, default_model, expected_scores
 from upriver.bots.ipimc import IpimcBot
 from upriver.rules import DealerBid
@@ -134,6 +145,107 @@ def quality(folders: list[Path]) -> dict[str, Any]:
     }
 
 
+DUEL_RULES = {
+    "river": Rules(
+        player_count=4,
+        schedule=Schedule.DOWN_UP,
+        max_cards=10,
+        dealer_bid=DealerBid.HOOK,
+        scoring=Scoring.TEN_PLUS_BID,
+    ),
+    "classic": preset("classic", player_count=4),
+    "hand": openspiel_rules(4, 10),
+}
+
+
+def _duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
+    """One game: A in the even seats (``flip`` 0) or the odd ones; the totals and every bid's record."""
+    a, b, rules, seed, flip = task
+    game = Game(DUEL_RULES[rules], seed=seed)
+    sides = ["a" if (seat + flip) % 2 == 0 else "b" for seat in range(4)]
+    bots = [make_bot(a if side == "a" else b, seed * 8 + seat) for seat, side in enumerate(sides)]
+    predicted: dict[tuple[int, int], float | None] = {}
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    while not game.is_over:
+        seat = game.awaiting[0]
+        bidding = bool(game.view(seat).legal_bids)
+        start = time.perf_counter()
+        move = act(game, seat, bots[seat])
+        times[sides[seat]].append(time.perf_counter() - start)
+        if bidding:
+            estimates = bots[seat].last_bid_estimates
+            bid = getattr(move, "bid", None)
+            predicted[len(game.results), seat] = None if not estimates or bid is None else estimates.get(bid)
+    bids = []
+    for number, result in enumerate(game.results):
+        for seat in range(4):
+            bids.append(
+                {
+                    "side": sides[seat],
+                    "bid": result.bids[seat],
+                    "made": result.bids[seat] == result.tricks_won[seat],
+                    "predicted": predicted.get((number, seat)),
+                }
+            )
+    totals = game.totals
+    mine = statistics.mean(totals[s] for s in range(4) if sides[s] == "a")
+    theirs = statistics.mean(totals[s] for s in range(4) if sides[s] == "b")
+    return {"seed": seed, "diff": mine - theirs, "bids": bids, **times}
+
+
+def _bidding(bids: list[dict[str, Any]]) -> dict[str, Any]:
+    levels: dict[int, list[dict[str, Any]]] = {}
+    for row in bids:
+        levels.setdefault(row["bid"], []).append(row)
+    table = []
+    for level in sorted(levels):
+        rows = levels[level]
+        known = [r["predicted"] for r in rows if r["predicted"] is not None]
+        table.append(
+            {
+                "bid": level,
+                "rows": len(rows),
+                "predicted": round(statistics.mean(known), 3) if known else None,
+                "realized": round(statistics.mean(r["made"] for r in rows), 3),
+            }
+        )
+    zero = levels.get(0, [])
+    return {
+        "bids": len(bids),
+        "exact_rate": round(statistics.mean(r["made"] for r in bids), 3),
+        "bid0_make_rate": round(statistics.mean(r["made"] for r in zero), 3) if zero else None,
+        "calibration": table,
+    }
+
+
+def duel(a: str, b: str, rules: str, deals: int, seed: int, workers: int) -> dict[str, Any]:
+    """A against B over ``deals`` duplicate deals."""
+    tasks = [(a, b, rules, seed + d, flip) for d in range(deals) for flip in (0, 1)]
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        games = pool.map(_duel_game, tasks, chunksize=1)
+    per_deal = [statistics.mean(g["diff"] for g in games if g["seed"] == seed + d) for d in range(deals)]
+    mean = statistics.mean(per_deal)
+    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else math.inf
+    rounds = len(DUEL_RULES[rules].hand_sizes)
+    moves = {side: np.array([t for g in games for t in g[side]]) for side in ("a", "b")}
+    return {
+        "benchmark": "bidmodel-duel",
+        "a": a,
+        "b": b,
+        "rules": rules,
+        "deals": deals,
+        "seed": seed,
+        "a_minus_b_per_game": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "a_minus_b_per_hand": round(mean / rounds, 3),
+        "ci95_per_hand": [round((mean - half) / rounds, 3), round((mean + half) / rounds, 3)],
+        "a_move_p95_s": round(float(np.percentile(moves["a"], 95)), 4),
+        "b_move_p95_s": round(float(np.percentile(moves["b"], 95)), 4),
+        "a_bidding": _bidding([r for g in games for r in g["bids"] if r["side"] == "a"]),
+        "b_bidding": _bidding([r for g in games for r in g["bids"] if r["side"] == "b"]),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one measurement and print it as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -142,8 +254,18 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--repeat", type=int, default=2000)
     q = sub.add_parser("quality", help="log-loss, Brier and calibration on selfplay chunks")
     q.add_argument("folders", type=Path, nargs="+")
+    d = sub.add_parser("duel", help="A against B on duplicate deals, with both sides' bidding")
+    d.add_argument("a")
+    d.add_argument("b")
+    d.add_argument("--rules", choices=sorted(DUEL_RULES), default="river")
+    d.add_argument("--deals", type=int, default=20)
+    d.add_argument("--seed", type=int, default=1000)
+    d.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    out = speed(args.repeat) if args.what == "speed" else quality(args.folders)
+    if args.what == "duel":
+        out = duel(args.a, args.b, args.rules, args.deals, args.seed, args.workers)
+    else:
+        out = speed(args.repeat) if args.what == "speed" else quality(args.folders)
     json.dump(out, sys.stdout, indent=1)
     print()
     return 0
