@@ -14,10 +14,14 @@ from typer.testing import CliRunner
 import upriver.cli.review
 from tests.conftest import record_doc
 from upriver.cli import app
-from upriver.record import dumps, load
+from upriver.record import FORMAT, dumps, load
 
 ROOT = Path(__file__).parent.parent
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+GOLDEN = sorted(
+    path
+    for path in (Path(__file__).parent / "golden").glob("*.json")
+    if json.loads(path.read_text(encoding="utf-8")).get("format") == FORMAT  # the game records there
+)
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 runner = CliRunner()

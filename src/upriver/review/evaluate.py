@@ -42,12 +42,18 @@ class Candidate:
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Evaluation:
     """The expert's verdict on a decision: every legal choice, in the view's order, over ``deals``
-    deals; ``best`` has the highest expected score, ``best_make`` the best chance of making the bid."""
+    deals; ``best`` has the highest expected score, ``best_make`` the best chance of making the bid.
+
+    ``distinct`` counts the different deals among them: the expert resamples its deals by how well
+    they explain the bids made, and where the bids were unlikely a few deals fit far better than
+    the rest and are drawn many times over. Standard errors count the distinct deals only.
+    """
 
     candidates: tuple[Candidate, ...]
     best: Choice
     best_make: Choice
     deals: int
+    distinct: int
 
     def of(self, choice: Choice) -> Candidate:
         """The candidate for ``choice``.
@@ -63,9 +69,10 @@ class Evaluation:
 def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
     """Every legal bid or card of ``view``'s seat, played out in the same ``deals`` deals.
 
-    The same view, deals and seed give the same evaluation. A bid is played out as the expert
-    plays one (every seat, the reviewed one included, then plays by the rule of thumb), so a
-    bid's expected score is what the hand makes of it.
+    The same view, deals and seed give the same evaluation. A card's expected score is its mean
+    over the deals, every seat then playing by the rule of thumb. A bid is valued as the expert
+    bids: by its learned bid model (:mod:`upriver.bots.bidmodel`), which reads each bid's rollouts
+    in these deals and the hand; the standard error of a bid's loss is that of the rollouts.
 
     :raises ValueError: it is not the seat's turn, or ``deals`` is below 1.
     """
@@ -87,13 +94,23 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
         values.append(scores[:, view.seat])
         makes.append(float(np.mean(tricks[:, view.seat] == bids[:, view.seat])))
     means = [float(v.mean()) for v in values]
+    if view.legal_bids and expert.bid_model:
+        # The expert bids by its learned model of how it will play each bid (upriver.bots.bidmodel),
+        # read from rollouts in these same deals: its expected scores and make chances are the verdict.
+        from upriver.bots.bidmodel import bid_table, default_model, expected_scores
+
+        model = default_model()
+        table = bid_table(view, expert, deals, seed)
+        means = [float(x) for x in expected_scores(table, model, view.rules.scoring)]
+        makes = [float(x) for x in model.make_probability(table.features)]
     best = max(range(len(choices)), key=lambda i: (means[i], -i))
     best_make = max(range(len(choices)), key=lambda i: (makes[i], means[i], -i))
     count = len(worlds)
+    distinct = len(np.unique(worlds, axis=0))
     candidates = []
     for i, choice in enumerate(choices):
         diff = values[best] - values[i]
-        error = float(diff.std(ddof=1)) / np.sqrt(count) if count > 1 else 0.0
+        error = float(diff.std(ddof=1)) / np.sqrt(distinct) if count > 1 else 0.0
         candidates.append(
             Candidate(
                 choice=choice,
@@ -104,5 +121,9 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
             )
         )
     return Evaluation(
-        candidates=tuple(candidates), best=choices[best], best_make=choices[best_make], deals=count
+        candidates=tuple(candidates),
+        best=choices[best],
+        best_make=choices[best_make],
+        deals=count,
+        distinct=distinct,
     )

@@ -85,6 +85,7 @@ def decision_json(decision: Decision) -> dict[str, Any]:
         "forced": decision.forced,
         "flagged": decision.flagged,
         "deals": None if evaluation is None else evaluation.deals,
+        "distinct_deals": None if evaluation is None else evaluation.distinct,
         "candidates": _evaluation_json(evaluation),
     }
 

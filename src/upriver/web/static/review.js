@@ -14,7 +14,7 @@ const TEXT = {
   failed: "The review could not be made.",
   retry: "Try again",
   outcome: (bid, took, points) => `Bid ${bid}, took ${took}: ${points} points`,
-  luck: (value) => `Luck ${value}`,
+  luck: (value) => `Hand worth ${value}`,
   luckTitle: "What an expert would expect to score with these cards, before any play",
   lost: (bidding, play) => `Lost: ${bidding} bidding · ${play} play`,
   lostTitle: "Expected points given up against the expert's choices",
@@ -118,8 +118,8 @@ function launcherButton(id, label, round) {
     button = el("button", "review-open");
     button.id = id;
     button.type = "button";
-    button.addEventListener("click", (event) => {
-      event.stopPropagation();
+    // The click also reaches the round summary, which closes on any tap: the review takes its place.
+    button.addEventListener("click", () => {
       const which = button.dataset.round ? Number(button.dataset.round) : null;
       openReview(which, ctx.seat);
     });
@@ -202,9 +202,12 @@ async function poll() {
     return;
   }
   view.data = answer;
-  const rounds = answer.review.seats[0].rounds;
-  view.roundIndex = rounds.length - 1;
-  view.step = firstFlagged(rounds[view.roundIndex]);
+  // Open where there is most to learn: the biggest mistake (the game), or the round's first flag.
+  const seatReview = answer.review.seats[0];
+  const rounds = seatReview.rounds;
+  const worst = request.round === null ? seatReview.mistakes[0] : undefined;
+  view.roundIndex = worst ? rounds.findIndex((r) => r.round === worst.round) : rounds.length - 1;
+  view.step = worst ? worst.step : firstFlagged(rounds[view.roundIndex]);
   draw();
 }
 

@@ -1,0 +1,146 @@
+"""The Review panel at the table, in real Chromium: after a short game against bots, a deliberately bad
+bid shows up flagged, and the panel steps through the decisions. Screenshots (desktop 1280×800 and
+phone 390×844) go to ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect
+
+from tests.live import free_port
+from tests.test_table_geometry import VIEWPORTS
+from tests.test_web_browser import TIMEOUT_MS, browser, play_one_move, shot
+from upriver.game import Game
+from upriver.review import Settings, evaluate
+from upriver.web.app import create_app
+from upriver.web.tables import Manager, Table
+
+__all__ = ["browser"]  # the table page's Chromium fixture, shared
+
+
+class ReviewServer:
+    """The app under uvicorn on a free port, its reviews on two threads at a small budget."""
+
+    def __init__(self, db: Path) -> None:
+        app = create_app(db, bot_delay=0.02)
+        self.manager: Manager = app.state.manager
+        self.pool = concurrent.futures.ThreadPoolExecutor(2)
+        app.state.reviews.settings = Settings(deals=200)
+        app.state.reviews.executor = self.pool
+        self.url = f"http://127.0.0.1:{free_port()}"
+        port = int(self.url.rsplit(":", 1)[1])
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        response = httpx.post(f"{self.url}/api/tables", json={"name": "Ann", **body})
+        assert response.status_code == 201, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def table(self, table_id: str) -> Table:
+        return self.manager.tables[table_id]
+
+    def game(self, table_id: str) -> Game:
+        game = self.manager.tables[table_id].game
+        assert game is not None
+        return game
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.pool.shutdown()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReviewServer]:
+    server = ReviewServer(tmp_path_factory.mktemp("review") / "tables.db")
+    yield server
+    server.stop()
+
+
+def worst_bid(game: Game) -> int:
+    """The bid the expert rates lowest for seat 0 now: the deliberately bad play."""
+    evaluation = evaluate(game.view(0), deals=200, seed=0)
+    return min(evaluation.candidates, key=lambda c: (c.expected, -c.loss)).choice  # type: ignore[return-value]
+
+
+def play_a_short_game_badly(page: Page, live: ReviewServer) -> str:
+    """Seat 0 against three bots on a 2-card then 1-card schedule, bidding the worst bid in round 1."""
+    body = live.create(
+        seats=["human", "basic", "basic", "basic"], preset="classic", schedule=[2, 1], pace="fast"
+    )
+    page.goto(live.url + body["url"])
+    table_id: str = body["table"]
+    expect(page.locator("#bids button.playable").first).to_be_visible()
+    game = live.game(table_id)
+    bad = worst_bid(game)
+    page.click(f'#bids button[data-bid="{bad}"]')
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while game.bids[0] is None:
+        assert time.monotonic() < deadline, "the server never received the bid"
+        time.sleep(0.01)
+    return table_id
+
+
+def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
+    browser: Browser, live: ReviewServer
+) -> None:
+    for device in ("desktop", "phone"):
+        context = browser.new_context(**VIEWPORTS[device])
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        table_id = play_a_short_game_badly(page, live)
+        game = live.game(table_id)
+        while len(game.results) < 1:  # round 1's two cards
+            assert play_one_move(page, live, table_id)  # type: ignore[arg-type]
+        # The round's summary offers its review.
+        button = page.locator("#review-summary-button")
+        expect(button).to_be_visible()
+        button.click()
+        panel = page.locator("#review-panel")
+        expect(panel).to_be_visible()
+        expect(panel.locator(".review-dot")).to_have_count(3)  # the bid and two cards
+        expect(panel.locator(".review-dot.flagged").first).to_be_visible()
+        # The bad bid is step 1 and flagged, with the expert's better bid beside it.
+        expect(panel.locator(".review-dot.current")).to_have_text("B")
+        expect(panel.locator(".review-verdict.flagged")).to_be_visible()
+        expect(panel.locator(".review-chosen")).to_have_text(f"You bid {game.results[0].bids[0]}")
+        expect(panel.locator(".review-expert")).to_contain_text("Expert: bid")
+        # Only the player's own cards are drawn in the hand.
+        own = {str(card) for card in game.results[0].hands[0]}  # type: ignore[index]
+        drawn = {str(c.get_attribute("data-card")) for c in panel.locator(".review-hand .card").all()}
+        assert drawn == own
+        shot(page, f"review-round-{device}")
+        panel.locator(".review-next").click()
+        expect(panel.locator(".review-dot.current")).to_have_text("1")  # trick 1
+        expect(panel.locator(".review-chosen")).to_contain_text("You played")
+        shot(page, f"review-card-{device}")
+        panel.locator(".review-close").click()
+        expect(panel).to_be_hidden()
+        # To the end; the final standings offer the whole game's review.
+        while play_one_move(page, live, table_id):  # type: ignore[arg-type]
+            pass
+        final = page.locator("#review-final-button")
+        expect(final).to_be_visible()
+        final.click()
+        expect(panel.locator(".review-game")).to_be_visible()
+        expect(panel.locator(".review-chip")).to_have_count(2)
+        expect(panel.locator(".review-mistakes li").first).to_contain_text("Round 1, bid")
+        shot(page, f"review-game-{device}")
+        context.close()
