@@ -66,11 +66,21 @@ export function el(tag, attrs = {}, ...children) {
 
 const shown = (value) => (value === null ? "·" : String(value));
 
-/** A box the sheet scrolls sideways in: the keyboard can focus it and scroll it with the arrow keys. */
+/**
+ * A box the sheet scrolls sideways in: the keyboard can focus it and scroll it with the arrow keys,
+ * and while the sheet is wider than the box (class "scrolls") the round column keeps its place.
+ */
 export function scrollsByKeyboard(frame) {
   frame.tabIndex = 0;
   frame.setAttribute("role", "region");
   frame.setAttribute("aria-label", TEXT.sheet);
+  if (!frame.dataset.watched) {
+    frame.dataset.watched = "1";
+    const watch = new ResizeObserver(() => frame.classList.toggle("scrolls", frame.scrollWidth > frame.clientWidth + 1));
+    watch.observe(frame);
+    const table = frame.querySelector("table");
+    if (table) watch.observe(table); // a sheet grows wider inside an unchanged box
+  }
   return frame;
 }
 
