@@ -5,6 +5,8 @@ The engine is the only judge of legality: a typed bid or card is checked with
 broke. The game is saved as a game record (docs/record.md) on ``save``, ``quit``,
 Ctrl-C, end of input and at the end, and ``--resume`` continues from one; who
 sits where and which bots play is kept in the record's ``upriver_play`` extra.
+``--lang`` (default: from ``$LANGUAGE``/``$LANG``) chooses the language of every word shown;
+a refusal is worded from the engine's rule and facts (:func:`upriver.i18n.reason`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from upriver.cli.options import (
 from upriver.cli.root import app
 from upriver.errors import IllegalActionError, RecordError, RulesError, UpriverError
 from upriver.game import Game
+from upriver.i18n import LANGUAGES, Translator, language_from_environment, reason
 from upriver.rules import PRESETS, Bidding
 
 __all__ = ["play"]
@@ -45,14 +48,6 @@ EXTRA = "upriver_play"
 
 BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy")
 DEFAULT_SAVE = Path("upriver-game.json")
-
-HELP = """Type a bid (a number) while bidding, or a card while playing: its number in [ ] or its
-name like TH, th, 10h, 10♥ (rank 2-9 T J Q K A, then suit C D H S).
-  save [FILE]  save the game (default: the save file)
-  ?            the expert's suggestion: a bid with the tricks it expects, or a card
-               with its chance of making your bid
-  quit         save and leave; continue later with --resume FILE
-  help         this text"""
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -76,9 +71,40 @@ class _StopError(Exception):
         self.interrupted = interrupted
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"Error: {message}", err=True)
+def _fail(message: str, t: Translator | None = None) -> typer.Exit:
+    typer.echo((t or Translator("en"))("cli.error", message=message), err=True)
     return typer.Exit(2)
+
+
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=f"Language of the game: {', '.join(LANGUAGES)} (default: from $LANGUAGE or $LANG, else en).",
+        show_default=False,
+    ),
+]
+
+
+def translator(lang: str | None) -> Translator:
+    """The words of ``--lang``, or of the environment when it is not given.
+
+    :raises typer.Exit: (2) for a language there are no words for, saying which there are.
+    """
+    if lang is None:
+        return Translator(language_from_environment())
+    code = lang.strip().lower().replace("_", "-").split("-")[0]
+    if code not in LANGUAGES:
+        t = Translator(language_from_environment())
+        raise _fail(t("cli.unknown_language", lang=repr(lang[:20]), languages=", ".join(LANGUAGES)), t)
+    return Translator(code)
+
+
+def refusal_line(error: IllegalActionError, t: Translator) -> str:
+    """A refusal in ``t``'s language, with the rule's name, as rich markup: in English the engine's
+    own sentence (it names the player), in another language worded from the rule and facts."""
+    said = str(error) if t.lang == "en" else reason(t.lang, error.rule, error.facts_json())
+    return f"[red]{escape(said)}[/red] [dim]{escape(t('play.rule', rule=error.rule))}[/dim]"
 
 
 class Session:
@@ -93,7 +119,9 @@ class Session:
         save: Path,
         delay: float,
         extras: dict[str, object],
+        t: Translator | None = None,
     ) -> None:
+        self.t = t or Translator("en")
         self.game = game
         self.seating = seating
         self.console = console
@@ -128,7 +156,7 @@ class Session:
         """Play until the game is over, showing every move."""
         game, out = self.game, self.console
         if fresh and game.dealer_draw:
-            out.print(tui.dealer_draw(game))
+            out.print(tui.dealer_draw(game, self.t))
         announced = -1
         while not game.is_over:
             if game.phase is Phase.DEALING:
@@ -137,14 +165,14 @@ class Session:
             if announced != game.round_number:
                 announced = game.round_number
                 out.rule()
-                out.print(tui.round_header(game.view(self.me)))
+                out.print(tui.round_header(game.view(self.me), self.t))
             if game.phase is Phase.BIDDING:
                 self._bidding_turn()
             else:
                 self._playing_turn()
         out.rule()
-        out.print(tui.standings(game))
-        out.print(f"Game saved to {self.save()}")
+        out.print(tui.standings(game, self.t))
+        out.print(self.t("play.saved", path=self.save()))
 
     def _bidding_turn(self) -> None:
         game = self.game
@@ -153,23 +181,23 @@ class Session:
         restriction = game.bid_restriction(seat)
         if seat == self.me:
             view = game.view(self.me)
-            self.console.print(tui.hand_panel(view))
-            self.console.print(tui.bids_line(view, restriction))
+            self.console.print(tui.hand_panel(view, self.t))
+            self.console.print(tui.bids_line(view, restriction, self.t))
             self._ask_bid()
         else:
             act(game, seat, self.bots[seat])
             if simultaneous:
-                self.console.print(f"{game.players[seat]} has bid.")
+                self.console.print(self.t("play.has_bid", name=game.players[seat]))
             else:
                 note = (
                     ""
                     if restriction is None
-                    else f" (the dealer may not bid {tui.forbidden_text(restriction)})"
+                    else self.t("play.dealer_may_not", forbidden=tui.forbidden_text(restriction, self.t))
                 )
-                self.console.print(f"{game.players[seat]} bids {game.bids[seat]}{note}")
+                self.console.print(self.t("play.bids", name=game.players[seat], bid=game.bids[seat]) + note)
             self.pause()
         if game.phase is not Phase.BIDDING:
-            self.console.print(tui.bids_line(game.view(self.me)))
+            self.console.print(tui.bids_line(game.view(self.me), t=self.t))
 
     def _playing_turn(self) -> None:
         game = self.game
@@ -179,36 +207,40 @@ class Session:
         leads = not game.trick
         if seat == self.me:
             view = game.view(self.me)
-            self.console.print(tui.table_panel(view))
-            self.console.print(tui.hand_panel(view))
+            self.console.print(tui.table_panel(view, self.t))
+            self.console.print(tui.hand_panel(view, self.t))
             card = self._ask_card()
         else:
             action = act(game, seat, self.bots[seat])
             assert isinstance(action, PlayAction)
             card = action.card
-            self.console.print(
-                f"{game.players[seat]} {'leads' if leads else 'plays'} ", tui.card_text(card), sep=""
-            )
+            verb = self.t("play.leads" if leads else "play.plays", name=game.players[seat])
+            self.console.print(f"{verb} ", tui.card_text(card), sep="")
             self.pause()
         trick = game.last_trick
         if (seat, card) not in game.trick and trick is not None:
             # The card left the table, so it finished the trick the engine keeps as its last.
             winner = trick.winner
             won_with = dict(trick.plays)[winner]
-            name = "You win" if winner == self.me else f"{game.players[winner]} wins"
-            self.console.print(f"[bold]{name} the trick with[/bold] ", tui.card_text(won_with), sep="")
+            said = (
+                self.t("play.you_win_trick")
+                if winner == self.me
+                else self.t("play.wins_trick", name=game.players[winner])
+            )
+            self.console.print(f"[bold]{escape(said)}[/bold] ", tui.card_text(won_with), sep="")
         if len(game.results) > results:
             self._round_over()
 
     def _round_over(self) -> None:
         result = self.game.results[-1]
         out = self.console
-        out.print(f"[bold]Round {result.number} is over.[/bold]")
+        out.print(f"[bold]{escape(self.t('play.round_over', number=result.number))}[/bold]")
         for seat, name in enumerate(self.game.players):
             bid, took, score = result.bids[seat], result.tricks_won[seat], result.scores[seat]
-            verdict = "made it" if bid == took else "missed"
-            out.print(f"  {name}: bid {bid}, took {took} — {verdict}, {score} points")
-        out.print(tui.score_sheet(self.game, viewer=self.me))
+            verdict = self.t("play.made" if bid == took else "play.missed")
+            line = self.t("play.round_line", name=name, bid=bid, took=took, verdict=verdict, score=score)
+            out.print(escape(line))
+        out.print(tui.score_sheet(self.game, viewer=self.me, t=self.t))
 
     # ----------------------------------------------------------------- input
 
@@ -223,7 +255,7 @@ class Session:
         if command in ("quit", "exit", "q"):
             raise _StopError(interrupted=False)
         if command in ("help", "h"):
-            self.console.print(HELP, highlight=False)
+            self.console.print(escape(self.t("play.help")), highlight=False)
             return None
         if command == "?":
             self._hint()
@@ -232,9 +264,9 @@ class Session:
             try:
                 where = self.save(Path(rest.strip()) if rest.strip() else None)
             except OSError as error:
-                self.console.print(f"[red]Could not save: {escape(str(error))}[/red]")
+                self.console.print(f"[red]{escape(self.t('play.not_saved', error=error))}[/red]")
             else:
-                self.console.print(f"Game saved to {where}")
+                self.console.print(escape(self.t("play.saved", path=where)))
             return None
         return line
 
@@ -244,28 +276,26 @@ class Session:
 
         view = self.game.view(self.me)
         if not view.my_turn:
-            self.console.print("Nothing to decide yet.")
+            self.console.print(self.t("play.nothing_to_decide"))
             return
-        self.console.print(tui.hint_line(hint(view, seed=self.seating.seed), view))
+        self.console.print(tui.hint_line(hint(view, seed=self.seating.seed), view, self.t))
 
     def _ask_bid(self) -> None:
         game = self.game
         size = game.hand_size
         while True:
-            line = self._read(f"Your bid (0–{size}, or help):")
+            line = self._read(escape(self.t("play.ask_bid", size=size)))
             if line is None:
                 continue
             try:
                 bid = int(line)
             except ValueError:
-                self.console.print(
-                    f"[red]A bid is a whole number from 0 to {size}; type help for more.[/red]"
-                )
+                self.console.print(f"[red]{escape(self.t('play.bad_bid', size=size))}[/red]")
                 continue
             try:
                 game.check_bid(bid, seat=self.me)
             except IllegalActionError as error:
-                self.console.print(f"[red]{escape(str(error))}[/red] [dim](rule: {error.rule})[/dim]")
+                self.console.print(refusal_line(error, self.t))
                 continue
             game.bid(bid, seat=self.me)
             return
@@ -274,20 +304,20 @@ class Session:
         game = self.game
         legal = tui.in_display_order(game.legal_cards(self.me))
         while True:
-            line = self._read(f"Your card (1–{len(legal)} or a card like TH, or help):")
+            line = self._read(escape(self.t("play.ask_card", count=len(legal))))
             if line is None:
                 continue
             card: Card | str = line
             if line.isdigit():
                 number = int(line)
                 if not 1 <= number <= len(legal):
-                    self.console.print(f"[red]Choose a number from 1 to {len(legal)}, or type a card.[/red]")
+                    self.console.print(f"[red]{escape(self.t('play.bad_number', count=len(legal)))}[/red]")
                     continue
                 card = legal[number - 1]
             try:
                 game.check_play(card, seat=self.me)
             except IllegalActionError as error:
-                self.console.print(f"[red]{escape(str(error))}[/red] [dim](rule: {error.rule})[/dim]")
+                self.console.print(refusal_line(error, self.t))
                 continue
             return game.play(card, seat=self.me).card
 
@@ -330,7 +360,9 @@ def play(
     scoring: ScoringOption = None,
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
     seat: Annotated[int, typer.Option(help="Your seat, 1 to the number of players.")] = 1,
-    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    name: Annotated[
+        str | None, typer.Option(help="Your name at the table (default: 'You', in the game's language).")
+    ] = None,
     bots: Annotated[
         str, typer.Option(help=f"Kind of bots in the other seats: {', '.join(BOT_KINDS)}.")
     ] = "basic",
@@ -343,20 +375,24 @@ def play(
     ] = None,
     resume: Annotated[Path | None, typer.Option(help="Continue a game saved by upriver play.")] = None,
     delay: Annotated[float, typer.Option(help="Seconds to pause after each bot move.")] = 0.4,
+    lang: LangOption = None,
 ) -> None:
     """Play Up and Down the River in the terminal against bots."""
+    t = translator(lang)
     console = Console(highlight=False, soft_wrap=True)
     if resume is not None:
         try:
             game, seating, extras = _load(resume)
         except (UpriverError, OSError) as error:
-            raise _fail(f"cannot resume {resume}: {error}") from None
+            raise _fail(t("play.cannot_resume", path=resume, error=error), t) from None
         save_path = save or resume
-        console.print(f"Resuming {resume}: round {game.round_number} of {game.rules.rounds}.")
+        console.print(
+            escape(t("play.resuming", path=resume, round=game.round_number, rounds=game.rules.rounds))
+        )
     else:
         kind = bots.strip().lower()
         if kind not in BOT_KINDS:
-            raise _fail(f"unknown bot kind {bots!r}: expected one of {', '.join(BOT_KINDS)}")
+            raise _fail(t("play.unknown_bot", kind=repr(bots), kinds=", ".join(BOT_KINDS)), t)
         try:
             rules = build_rules(
                 preset_name,
@@ -369,17 +405,18 @@ def play(
                 scoring=scoring,
             )
         except RulesError as error:
-            raise _fail(str(error)) from None
+            raise _fail(str(error), t) from None
         if not 1 <= seat <= players:
-            raise _fail(f"--seat must be from 1 to {players}, not {seat}")
+            raise _fail(t("play.seat_range", players=players, seat=seat), t)
         if seed is None:
             seed = secrets.randbelow(2**31)
         seating = Seating(human_seat=seat - 1, bots=kind, seed=seed)
-        game = Game(rules, _names(players, seat - 1, name), seed=seed)
+        game = Game(rules, _names(players, seat - 1, t("play.you") if name is None else name), seed=seed)
         extras = {}
         save_path = save or DEFAULT_SAVE
-        console.print(f"New game, seed {seed}: {preset_name} rules, {players} players, {kind} bots.")
-    session = Session(game, seating, console=console, save=save_path, delay=delay, extras=extras)
+        rules_words = t(f"preset.{preset_name}") if t.has(f"preset.{preset_name}") else preset_name
+        console.print(escape(t("play.new_game", seed=seed, preset=rules_words, players=players, bots=kind)))
+    session = Session(game, seating, console=console, save=save_path, delay=delay, extras=extras, t=t)
     try:
         try:
             session.run(fresh=resume is None)
@@ -391,9 +428,9 @@ def play(
         try:
             where = session.save()
         except OSError as error:
-            console.print(f"[red]Could not save the game: {escape(str(error))}[/red]")
+            console.print(f"[red]{escape(t('play.not_saved', error=error))}[/red]")
             raise typer.Exit(1) from None
-        console.print(f"Game saved to {where}. Continue with: upriver play --resume {where}")
+        console.print(escape(t("play.saved_continue", path=where)))
         raise typer.Exit(130 if stop.interrupted else 0) from None
     except RecordError as error:  # pragma: no cover - a save that cannot be written as a record
-        raise _fail(str(error)) from None
+        raise _fail(str(error), t) from None

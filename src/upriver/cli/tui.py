@@ -2,13 +2,15 @@
 
 Everything here draws from a :class:`~upriver.view.SeatView` or from public game
 state; nothing decides a rule. Legality comes from the view's ``legal_bids`` and
-``legal_cards``, which the engine computed.
+``legal_cards``, which the engine computed. Each function takes ``t``, a
+:class:`~upriver.i18n.Translator`, for the language of its words (English by default).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from babel.numbers import format_decimal, format_percent
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -18,24 +20,32 @@ from upriver.actions import Phase
 from upriver.bots.hint import Hint
 from upriver.cards import Card, Suit
 from upriver.game import Game
-from upriver.legality import BidRestriction, spoken
+from upriver.i18n import Translator, restriction_reason, spoken_list
+from upriver.legality import BidRestriction
 from upriver.rules import Bidding
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView
 
 __all__ = [
+    "ENGLISH",
     "bids_line",
     "card_text",
     "dealer_draw",
     "forbidden_text",
     "hand_panel",
+    "headline",
     "hint_line",
     "round_header",
     "score_sheet",
+    "sheet_table",
     "standings",
     "suit_text",
     "table_panel",
 ]
+
+
+ENGLISH = Translator("en")
+"""The default words: English."""
 
 
 def _style(suit: Suit) -> str:
@@ -47,79 +57,83 @@ def card_text(card: Card) -> Text:
     return Text(card.symbol, style=_style(card.suit))
 
 
-def suit_text(suit: Suit | None) -> Text:
-    """A suit symbol in its colour, or ``no trump``."""
+def suit_text(suit: Suit | None, t: Translator = ENGLISH) -> Text:
+    """A suit symbol in its colour and its name (``♥ hearts``), or ``no trump``."""
     if suit is None:
-        return Text("no trump", style="italic")
-    return Text(f"{suit.symbol} {suit.name.lower()}", style=_style(suit))
+        return Text(t("tui.no_trump"), style="italic")
+    return Text(f"{suit.symbol} {t(f'suit.{suit.value}')}", style=_style(suit))
 
 
-def dealer_draw(game: Game) -> RenderableType:
-    """The first-Jack draw: cards dealt face up one at a time until a Jack shows."""
-    lines = [Text("Cards are dealt face up until a Jack shows; the first player dealt a Jack deals.")]
+def dealer_draw(game: Game, t: Translator = ENGLISH) -> RenderableType:
+    """The first-Jack draw: cards dealt face up one at a time until a Jack shows (the rule said
+    above the panel, where a long sentence in any language wraps instead of being cut)."""
+    lines: list[Text] = []
     for seat, card in game.dealer_draw:
         line = Text(f"  {game.players[seat]:<10} ") + card_text(card)
         if card is game.dealer_draw[-1][1]:
-            line.append("  ← first Jack: deals first", style="bold green")
+            line.append(t("tui.first_jack"), style="bold green")
         lines.append(line)
-    return Panel(Group(*lines), title="Choosing the dealer", expand=False)
+    return Group(Text(t("tui.draw")), Panel(Group(*lines), title=t("tui.choosing_dealer"), expand=False))
 
 
-def round_header(view: SeatView) -> RenderableType:
+def round_header(view: SeatView, t: Translator = ENGLISH) -> RenderableType:
     """Round n/N, hand size, dealer and the turned card with its trump suit."""
-    n = view.rules.rounds
-    text = Text(f"Round {view.round_number}/{n}", style="bold")
-    text.append(f" · {view.hand_size} card{'s' if view.hand_size != 1 else ''} each")
-    text.append(f" · dealer: {view.players[view.dealer]}\nTurned up: ")
-    text.append_text(card_text(view.turned) if view.turned is not None else Text("nothing (no card left)"))
-    text.append(" · trump: ")
-    text.append_text(suit_text(view.trump))
+    text = Text(t("tui.round", round=view.round_number, rounds=view.rules.rounds), style="bold")
+    text.append(f" · {t('n.cards_each', count=view.hand_size)}")
+    text.append(f" · {t('tui.dealer', name=view.players[view.dealer])}\n{t('tui.turned')}")
+    text.append_text(card_text(view.turned) if view.turned is not None else Text(t("tui.nothing_turned")))
+    text.append(f" · {t('tui.trump')}")
+    text.append_text(suit_text(view.trump, t))
     return Panel(text, expand=False)
 
 
-def bids_line(view: SeatView, restriction: BidRestriction | None = None) -> Text:
+def bids_line(view: SeatView, restriction: BidRestriction | None = None, t: Translator = ENGLISH) -> Text:
     """The bids so far in bidding order (hidden ones as ``?``) and, when given, the dealer's restriction.
 
     ``restriction`` is the engine's :meth:`~upriver.Game.bid_restriction` for the bid to come.
     """
-    text = Text("Bids: ")
+    text = Text(t("tui.bids"))
     parts = []
     for seat in view.bidding_order:
         bid = view.bids[seat]
         parts.append(f"{view.players[seat]} {'–' if bid is None else bid}")
     text.append(" · ".join(parts))
     if view.phase is Phase.BIDDING and view.rules.bidding is Bidding.SIMULTANEOUS:
-        text.append("  (closed fists: bids are shown when everyone has bid)", style="dim")
+        text.append(f"  {t('tui.closed_fists')}", style="dim")
     total = sum(bid for bid in view.bids if bid is not None)
-    text.append(f"  total {total} of {view.hand_size}")
+    text.append(f"  {t('tui.total', total=total, size=view.hand_size)}")
     if restriction is not None:
-        text.append(
-            f"\nThe dealer, {view.players[restriction.seat]}, may not bid {forbidden_text(restriction)}: "
-            f"{restriction.reason}.",
-            style="yellow",
+        sentence = t(
+            "restriction.dealer_may_not",
+            name=view.players[restriction.seat],
+            forbidden=forbidden_text(restriction, t),
+            why=restriction_reason(t.lang, restriction.to_json()),
         )
+        text.append(f"\n{sentence}", style="yellow")
     return text
 
 
-def forbidden_text(restriction: BidRestriction) -> str:
-    """The forbidden bids in words (:func:`upriver.legality.spoken`): ``2``, ``0 or 1``, ``0, 1 or 2``."""
-    return spoken(restriction.forbidden)
+def forbidden_text(restriction: BidRestriction, t: Translator = ENGLISH) -> str:
+    """The forbidden bids in words (:func:`upriver.i18n.spoken_list`): ``2``, ``0 or 1``, ``0, 1 or 2``."""
+    return spoken_list(t.lang, restriction.forbidden)
 
 
-def table_panel(view: SeatView) -> RenderableType:
+def table_panel(view: SeatView, t: Translator = ENGLISH) -> RenderableType:
     """Who bid what, who has won what, and the cards on the table in front of each player."""
-    table = Table(title=f"Trick {len(view.tricks) + 1} of {view.hand_size}", title_justify="left")
-    table.add_column("Player")
-    table.add_column("Bid", justify="right")
-    table.add_column("Won", justify="right")
-    table.add_column("On the table")
+    table = Table(
+        title=t("tui.trick_of", number=len(view.tricks) + 1, count=view.hand_size), title_justify="left"
+    )
+    table.add_column(t("tui.player"))
+    table.add_column(t("tui.bid"), justify="right")
+    table.add_column(t("tui.won"), justify="right")
+    table.add_column(t("tui.on_table"))
     on_table = dict(view.trick)
     for seat, name in enumerate(view.players):
         marks = []
         if seat == view.dealer:
-            marks.append("dealer")
+            marks.append(t("tui.mark_dealer"))
         if seat == view.leader:
-            marks.append("leads")
+            marks.append(t("tui.mark_leads"))
         label = Text(name, style="bold cyan" if seat == view.seat else "")
         if marks:
             label.append(f" ({', '.join(marks)})", style="dim")
@@ -139,7 +153,7 @@ def in_display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=lambda card: (card.suit.index, -card.rank)))
 
 
-def hand_panel(view: SeatView) -> RenderableType:
+def hand_panel(view: SeatView, t: Translator = ENGLISH) -> RenderableType:
     """The seat's hand by suit; legal cards are numbered for quick entry, the others dimmed."""
     numbers = {card: i for i, card in enumerate(in_display_order(view.legal_cards), start=1)}
     lines = []
@@ -158,38 +172,63 @@ def hand_panel(view: SeatView) -> RenderableType:
             line.append_text(card_text(card))
             line.append(" ")
         if suit is view.trump:
-            line.append(" trump", style="italic yellow")
+            line.append(f" {t('tui.trump_mark')}", style="italic yellow")
         lines.append(line)
-    return Panel(Group(*lines), title=f"Your hand ({view.players[view.seat]})", expand=False)
+    return Panel(Group(*lines), title=t("tui.your_hand", name=view.players[view.seat]), expand=False)
 
 
-def score_sheet(game: Game, viewer: int | None = None) -> RenderableType:
+def sheet_table(sheet: ScoreSheet, t: Translator = ENGLISH, *, dealers: bool = False) -> Table:
+    """:meth:`ScoreSheet.table` with its headings and caption in ``t``'s language."""
+    table = sheet.table(dealers=dealers)
+    headings = ["sheet.round", "sheet.cards", *(["sheet.deals"] if dealers else []), "sheet.trump"]
+    for column, key in zip(table.columns, headings, strict=False):
+        column.header = t(key)
+    table.caption = t("sheet.caption")
+    return table
+
+
+def headline(sheet: ScoreSheet, t: Translator = ENGLISH) -> str:
+    """:attr:`ScoreSheet.headline` in ``t``'s language: who leads, or who won, and with how much."""
+    seats = sheet.leaders
+    if not seats:
+        return t("sheet.none_yet")
+    names = spoken_list(t.lang, [sheet.players[seat] for seat in seats], conjunction="and")
+    key = "sheet.wins" if sheet.complete else "sheet.leads"
+    return t(key, count=len(seats), names=names, points=sheet.totals[seats[0]])
+
+
+def score_sheet(game: Game, viewer: int | None = None, t: Translator = ENGLISH) -> RenderableType:
     """The score sheet so far (bid / tricks / points / running total per player) and who leads."""
     sheet = ScoreSheet.of(game, viewer=viewer)
-    return Group(sheet.table(), Text(sheet.headline, style="bold"))
+    return Group(sheet_table(sheet, t), Text(headline(sheet, t), style="bold"))
 
 
-def standings(game: Game) -> RenderableType:
+def standings(game: Game, t: Translator = ENGLISH) -> RenderableType:
     """Final places; tied players share a place and a win."""
-    table = Table(title="Final standings", title_justify="left")
-    table.add_column("Place", justify="right")
-    table.add_column("Player")
-    table.add_column("Points", justify="right")
+    table = Table(title=t("tui.final"), title_justify="left")
+    table.add_column(t("tui.place"), justify="right")
+    table.add_column(t("tui.player"))
+    table.add_column(t("tui.points"), justify="right")
     for place, seat, total in game.standings():
         table.add_row(str(place), game.players[seat], str(total))
     winners = [game.players[seat] for seat in game.winners]
     if len(winners) == 1:
-        line = Text(f"{winners[0]} wins!", style="bold green")
+        line = Text(t("tui.wins", name=winners[0]), style="bold green")
     else:
-        line = Text(f"A tie for first place: {' and '.join(winners)} share the win.", style="bold green")
+        line = Text(t("tui.tie", names=spoken_list(t.lang, winners, conjunction="and")), style="bold green")
     return Group(table, line)
 
 
-def hint_line(hint: Hint, view: SeatView) -> Text:
-    """The expert's suggestion, with the card's number among the legal cards as the prompt shows them."""
-    line = Text("Hint: ", style="bold cyan")
+def hint_line(hint: Hint, view: SeatView, t: Translator = ENGLISH) -> Text:
+    """The expert's suggestion, with the card's number among the legal cards as the prompt shows them,
+    worded from the hint's data (its choice and estimate) in ``t``'s language."""
+    line = Text(t("hint.label"), style="bold cyan")
     if isinstance(hint.choice, Card):
         number = in_display_order(view.legal_cards).index(hint.choice) + 1
         line.append(f"[{number}] ")
-    line.append(hint.explanation)
+        chance = format_percent(hint.estimate, locale=t.lang)
+        line.append(t("hint.card", card=hint.choice.symbol, chance=chance, bid=view.bids[view.seat]))
+    else:
+        tricks = format_decimal(hint.estimate, format="0.0", locale=t.lang)
+        line.append(t("hint.bid", bid=hint.choice, tricks=tricks))
     return line

@@ -175,6 +175,10 @@ class Translator:
         """The string ``key`` in this language (:func:`translate`)."""
         return translate(self.lang, key, **params)
 
+    def has(self, key: str) -> bool:
+        """Whether the catalogues have ``key`` (for words chosen at run time, such as a preset's name)."""
+        return key in catalogue(DEFAULT_LANGUAGE)
+
     def plural(self, key: str, count: int) -> str:
         """The plural entry ``key`` for ``count`` (its ``{count}`` put in)."""
         return translate(self.lang, key, count=count)
