@@ -2,7 +2,8 @@
 
     python bench/bidmodel.py speed [--repeat 2000]
     python bench/bidmodel.py quality DATA_FOLDER [DATA_FOLDER ...]
-    python bench/bidmodel.py duel expert ipimc:2000 --rules river --deals 100 [--workers 2]
+    python bench/bidmodel.py duel expert ipimc:2000 --rules river --deals 100 [--workers 2] [--log FILE]
+    python bench/bidmodel.py summary FILE
 
 ``speed`` times the model on one decision's candidates (the forest evaluation alone, per
 candidate, and the whole bid: rolling every legal bid out and predicting) on 10-card
@@ -190,7 +191,16 @@ def _duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
     totals = game.totals
     mine = statistics.mean(totals[s] for s in range(4) if sides[s] == "a")
     theirs = statistics.mean(totals[s] for s in range(4) if sides[s] == "b")
-    return {"seed": seed, "diff": mine - theirs, "bids": bids, **times}
+    return {
+        "a": a,
+        "b": b,
+        "rules": rules,
+        "seed": seed,
+        "flip": flip,
+        "diff": mine - theirs,
+        "bids": bids,
+        **times,
+    }
 
 
 def _bidding(bids: list[dict[str, Any]]) -> dict[str, Any]:
@@ -218,12 +228,34 @@ def _bidding(bids: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def duel(a: str, b: str, rules: str, deals: int, seed: int, workers: int) -> dict[str, Any]:
-    """A against B over ``deals`` duplicate deals."""
+def duel(a: str, b: str, rules: str, deals: int, seed: int, workers: int, log: Path | None) -> dict[str, Any]:
+    """A against B over ``deals`` duplicate deals; with ``log``, every game is appended to it as it
+    ends and games already there are not played again (stop any time, then ``summary LOG``)."""
+    done: list[dict[str, Any]] = []
+    if log is not None and log.exists():
+        done = [json.loads(line) for line in log.read_text("utf-8").splitlines() if line.strip()]
+    have = {(g["seed"], g["flip"]) for g in done}
     tasks = [(a, b, rules, seed + d, flip) for d in range(deals) for flip in (0, 1)]
+    tasks = [task for task in tasks if (task[3], task[4]) not in have]
+    games = list(done)
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        games = pool.map(_duel_game, tasks, chunksize=1)
-    per_deal = [statistics.mean(g["diff"] for g in games if g["seed"] == seed + d) for d in range(deals)]
+        for game in pool.imap_unordered(_duel_game, tasks):
+            games.append(game)
+            if log is not None:
+                with log.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(game) + "\n")
+    return summary(games, a, b, rules)
+
+
+def summary(games: list[dict[str, Any]], a: str, b: str, rules: str) -> dict[str, Any]:
+    """The duel's figures over the deals whose two games are both done."""
+    by_seed: dict[int, list[dict[str, Any]]] = {}
+    for game in games:
+        by_seed.setdefault(game["seed"], []).append(game)
+    complete = {seed: pair for seed, pair in by_seed.items() if len(pair) == 2}
+    games = [game for pair in complete.values() for game in pair]
+    per_deal = [statistics.mean(g["diff"] for g in pair) for pair in complete.values()]
+    deals = len(per_deal)
     mean = statistics.mean(per_deal)
     half = 1.96 * statistics.stdev(per_deal) / math.sqrt(deals) if deals > 1 else math.inf
     rounds = len(DUEL_RULES[rules].hand_sizes)
@@ -234,7 +266,7 @@ def duel(a: str, b: str, rules: str, deals: int, seed: int, workers: int) -> dic
         "b": b,
         "rules": rules,
         "deals": deals,
-        "seed": seed,
+        "seeds": [min(complete), max(complete)],
         "a_minus_b_per_game": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
         "a_minus_b_per_hand": round(mean / rounds, 3),
@@ -261,9 +293,15 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--deals", type=int, default=20)
     d.add_argument("--seed", type=int, default=1000)
     d.add_argument("--workers", type=int, default=2)
+    d.add_argument("--log", type=Path, help="append each game here; resume from it")
+    m = sub.add_parser("summary", help="the figures of a duel's log, over its complete deals")
+    m.add_argument("log", type=Path)
     args = parser.parse_args(argv)
     if args.what == "duel":
-        out = duel(args.a, args.b, args.rules, args.deals, args.seed, args.workers)
+        out = duel(args.a, args.b, args.rules, args.deals, args.seed, args.workers, args.log)
+    elif args.what == "summary":
+        games = [json.loads(line) for line in args.log.read_text("utf-8").splitlines() if line.strip()]
+        out = summary(games, games[0]["a"], games[0]["b"], games[0]["rules"])
     else:
         out = speed(args.repeat) if args.what == "speed" else quality(args.folders)
     json.dump(out, sys.stdout, indent=1)
