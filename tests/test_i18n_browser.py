@@ -11,7 +11,8 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.live import SHOTS
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live
-from upriver.i18n import LANGUAGES, catalogue
+from upriver import DECK, Game, IllegalActionError, Phase, preset
+from upriver.i18n import LANGUAGES, catalogue, reason, restriction_reason, translate
 
 __all__ = ["browser", "live"]  # the fixtures, shared with the table page's tests
 
@@ -114,3 +115,55 @@ def test_a_refused_name_is_said_in_the_pages_language(browser: Browser, live: Li
     page.click("#create button[type=submit]")
     expect(page.locator("#create-error")).to_have_text(str(catalogue("it")["reason.name.bot_label"]))
     page.context.close()
+
+
+def engine_refusals() -> list[tuple[str, dict[str, object]]]:
+    """One refusal of each kind a player meets, as (rule, JSON facts), from real games."""
+    game = Game(preset("classic-hook", player_count=4), ["Ann", "Bob", "Cid", "Dee"], seed=2063)
+    found: dict[str, dict[str, object]] = {}
+    for _ in range(400):
+        if game.is_over:
+            break
+        for seat in range(4):
+            for move in [*range(-1, game.hand_size + 2), *DECK]:
+                try:
+                    game.check_move(move, seat)
+                except IllegalActionError as error:
+                    found.setdefault(error.rule, error.facts_json())
+        if game.phase is Phase.BIDDING:
+            game.bid(game.legal_bids()[0])
+        else:
+            game.play(game.legal_cards()[0])
+    return sorted(found.items())
+
+
+def test_the_page_words_refusals_cards_and_plurals_as_the_terminal_does(
+    browser: Browser, live: LiveServer
+) -> None:
+    refusals = engine_refusals()
+    assert {"follow suit", "hook", "trump broken", "bid range", "card in hand", "turn order"} <= {
+        rule for rule, _ in refusals
+    }
+    restriction = {"rule": "hook", "tricks": 3, "others": 2, "forbidden": [1], "allowed": [0, 2, 3]}
+    for lang in LANGUAGES:
+        page = open_start_page(browser, live, lang, DESKTOP)
+        said = page.evaluate(
+            """async ([refusals, restriction]) => {
+                const i18n = await import('/static/i18n.js');
+                return {
+                    reasons: refusals.map(([rule, facts]) => i18n.reason({ rule, facts })),
+                    restriction: i18n.restrictionReason(restriction, { name: 'Ann' }),
+                    cards: ['QH', 'TC', 'AS', '7D'].map(i18n.cardName),
+                    tricks: [0, 1, 2, 5, 21].map((count) => i18n.t('n.tricks', { count })),
+                };
+            }""",
+            [refusals, restriction],
+        )
+        assert said["reasons"] == [reason(lang, rule, facts) for rule, facts in refusals]
+        why = restriction_reason(lang, restriction)
+        assert said["restriction"] == translate(
+            lang, "restriction.dealer_may_not", name="Ann", forbidden="1", why=why
+        )
+        assert said["cards"] == [translate(lang, f"card.{card}") for card in ("QH", "TC", "AS", "7D")]
+        assert said["tricks"] == [translate(lang, "n.tricks", count=n) for n in (0, 1, 2, 5, 21)]
+        page.context.close()
