@@ -33,7 +33,7 @@ from upriver.rules import Bidding, DealerBid, Scoring, TrumpLead
 from upriver.view import SeatView
 
 if TYPE_CHECKING:
-    from upriver.bots.ipimc import IpimcBot
+    from upriver.bots.pimc import SearchBot
 
 __all__ = [
     "FEATURES",
@@ -148,7 +148,7 @@ def _hand_features(view: SeatView) -> dict[str, float]:
     }
 
 
-def bid_table(view: SeatView, bot: IpimcBot, iterations: int, seed: int) -> BidTable:
+def bid_table(view: SeatView, bot: SearchBot, iterations: int, seed: int) -> BidTable:
     """Roll every legal bid of ``view`` out in the same ``iterations`` deals (drawn as ``bot``
     draws them, fitted to the bids made) and read the features of each bid.
 
