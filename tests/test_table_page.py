@@ -175,8 +175,7 @@ def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_l
         seats = page.locator("#lobby-seats li")
         expect(seats).to_have_count(4)
         expect(seats.nth(0)).to_have_text("Seat 1: Ann — player")
-        expect(seats.nth(1)).to_contain_text("open seat")
-        expect(seats.nth(1)).to_contain_text("you")
+        expect(seats.nth(1)).to_have_text("Seat 2: your seat — type your name below to take it")
         expect(seats.nth(2)).to_have_text("Seat 3: Cid — bot, level Hard")
         expect(seats.nth(3)).to_have_text("Seat 4: Dee — bot, basic")
         # The rules as the table's Rules panel words them (the same builder).
@@ -255,5 +254,56 @@ def test_expected_refusals_leave_the_console_quiet(live: LiveServer, browser: Br
                 card.tap(force=True)  # a card not allowed: its reason, on screen, not in the console
         expect(page.locator("#final")).to_be_visible()
         assert messages == []
+    finally:
+        context.close()
+
+
+# Every box the player needs while bidding a big hand: the header's items, the felt, the bids, the cards.
+MEASURE_ESSENTIALS = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { what: el.id || el.dataset.card || el.dataset.bid || el.className, left: r.left, top: r.top,
+             right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+  };
+  const shown = (el) => getComputedStyle(el).display !== "none" && el.getClientRects().length > 0;
+  return {
+    header: [...document.querySelectorAll(".bar > *")].filter(shown).map(box),
+    felt: box(document.getElementById("felt")),
+    cards: [...document.querySelectorAll("#hand button.card")].map(box),
+    bids: [...document.querySelectorAll("#bids button")].map(box),
+    width: window.innerWidth, height: window.innerHeight, scrolled: window.scrollY,
+  };
+}"""
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_big_hand_and_its_bids_fit_on_screen_with_a_one_line_header_and_44_px_targets(
+    live: LiveServer, browser: Browser, device: str
+) -> None:
+    context = browser.new_context(**VIEWPORTS[device])
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        # Eleven cards, the most a classic-hook game deals to four: this seat deals, so it bids last.
+        body = live.create(
+            seats=["human", "random", "random", "random"], schedule=[11], first_dealer="chosen"
+        )
+        page.goto(live.url + body["url"])
+        expect(page.locator("#bids button.playable").first).to_be_visible()
+        boxes = page.evaluate(MEASURE_ESSENTIALS)
+        shot(page, f"table-big-hand-bidding-{device}")
+        assert boxes["scrolled"] == 0
+        assert len(boxes["cards"]) == 11
+        assert len(boxes["bids"]) == 12
+        tops = {round(item["top"] + item["height"] / 2) for item in boxes["header"]}
+        assert max(tops) - min(tops) <= 4, boxes["header"]  # one line: every item on the same middle
+        for item in [*boxes["header"], boxes["felt"], *boxes["cards"], *boxes["bids"]]:
+            assert item["left"] >= 0, item
+            assert item["top"] >= 0, item
+            assert item["right"] <= boxes["width"], item
+            assert item["bottom"] <= boxes["height"], item
+        for target in [*boxes["cards"], *boxes["bids"]]:
+            assert target["width"] >= 44, target
+            assert target["height"] >= 44, target
     finally:
         context.close()

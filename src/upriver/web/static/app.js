@@ -125,10 +125,15 @@ function receive(message) {
   $("lobby-error").textContent = "";
   const game = message.game;
   if (game && game.sheet) sheet = game.sheet;
-  if (game) noticeTrick(game, message.trick_pause_ms);
+  const hold = game ? noticeTrick(game, message.trick_pause_ms) : null;
   state = message;
   document.body.dataset.v = message.v; // the version shown, for people debugging and for tests
   render();
+  if (hold !== null) {
+    // The pause counts from when the finished trick is on screen, after the drawing (a chart may take a while).
+    holdUntil = performance.now() + hold;
+    setTimeout(render, hold + 20);
+  }
   const mine = message.seat !== null ? message.lobby.seats[message.seat] : null;
   if (joinAs && mine && !mine.joined && connected) socket.send({ type: "join", name: joinAs });
   joinAs = null;
@@ -139,16 +144,17 @@ function receive(message) {
 
 // A trick just completed: keep it on the table for the server's pause (the table's pace: no bot
 // leads before it is over), then gather it. The game's last trick stays: nothing follows it.
+// Returns how long to hold it, if this state completed a trick (else null).
 function noticeTrick(game, pause) {
   const key = game.last_trick ? JSON.stringify(game.last_trick.plays) : null;
   const hold = typeof pause === "number" ? pause : TRICK_HOLD_MS;
   // (The next trick's first card may come before the page's pause is over, or in the same state, as
   // the server's pause began when the trick was committed: that card waits until the trick is gathered.)
-  if (state && state.game && key && key !== seenTrick) {
-    holdUntil = Date.now() + hold;
-    setTimeout(render, hold + 20);
-  }
+  const fresh = Boolean(state && state.game && key && key !== seenTrick);
   seenTrick = key;
+  if (!fresh) return null;
+  holdUntil = Infinity; // until it is drawn; then for the pause (the monotonic clock: a wall clock may jump)
+  return hold;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -161,12 +167,13 @@ function render() {
   const lobbyOpen = !state.lobby.started;
   $("lobby").hidden = !lobbyOpen;
   $("play").hidden = lobbyOpen;
+  $("rules-button").hidden = lobbyOpen; // before the game the page itself says the rules
   if (lobbyOpen) renderLobby(state, { tableId, presets, send: socket.send, redraw: () => state && render() });
   if (!lobbyOpen && state.game) renderGame(state.game);
 }
 
 function renderGame(game) {
-  const holding = Boolean(game.last_trick && ((game.over && !game.trick.length) || Date.now() < holdUntil));
+  const holding = Boolean(game.last_trick && ((game.over && !game.trick.length) || performance.now() < holdUntil));
   // A held trick is shown under its own round and trump, even when the next round is already dealt.
   const current = { round: game.round, size: game.hand_size, trump: game.trump };
   const shown = holding && heldRound ? heldRound : current;
@@ -181,7 +188,8 @@ function renderGame(game) {
     const [symbol, suitName] = SUITS[shown.trump];
     const mark = Object.assign(document.createElement("span"), { className: `suit-symbol ${shown.trump}`, textContent: symbol });
     const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName}` });
-    info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), `${WORDS.trump} `, mark, named);
+    const word = Object.assign(document.createElement("span"), { className: "trump-word", textContent: `${WORDS.trump} ` });
+    info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), word, mark, named);
   }
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
   const record = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
@@ -316,7 +324,7 @@ function renderSummary(game, holding) {
 
 function renderFinal(game) {
   const box = $("final");
-  box.hidden = finalDismissed || Date.now() < holdUntil; // the last trick is seen gathered first
+  box.hidden = finalDismissed || performance.now() < holdUntil; // the last trick is seen gathered first
   const key = JSON.stringify(game.standings);
   if (box.dataset.key === key) return renderRematch(state, { tableId, token });
   box.dataset.key = key;

@@ -11,6 +11,8 @@ const WORDS = {
   waitingTitle: "Waiting for players",
   seat: (n) => `Seat ${n}`,
   open: "open seat — waiting for a player",
+  yours: "your seat",
+  yoursHint: "type your name below to take it",
   you: "you",
   bot: (kind) => (LEVELS[kind] ? `bot, level ${LEVELS[kind]}` : `bot, ${kind}`),
   person: "player",
@@ -55,8 +57,10 @@ export function renderLobby(state, ctx) {
       li.dataset.seat = s.seat;
       li.dataset.kind = s.kind;
       const who = document.createElement("strong");
-      who.textContent = s.joined ? plainName(s.name, s.kind) : WORDS.open;
-      const what = s.kind === "human" ? (s.seat === state.seat ? WORDS.you : s.joined ? WORDS.person : "") : WORDS.bot(s.kind);
+      const own = s.seat === state.seat;
+      who.textContent = s.joined ? plainName(s.name, s.kind) : own ? WORDS.yours : WORDS.open;
+      const what =
+        s.kind !== "human" ? WORDS.bot(s.kind) : own ? (s.joined ? WORDS.you : WORDS.yoursHint) : s.joined ? WORDS.person : "";
       li.append(`${WORDS.seat(s.seat + 1)}: `, who, what ? ` — ${what}` : "");
       if (s.seat === state.seat) li.classList.add("me");
       return li;
