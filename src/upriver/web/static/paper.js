@@ -30,6 +30,7 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 export function paperSheet(kept, { blank }) {
   const players = kept.players;
   const sizes = kept.rules.hand_sizes;
+  const scored = kept.sheet.rows.some((row) => row.status === "scored");
   const rows = new Map(kept.sheet.rows.map((row) => [row.number, row]));
   const head1 = el("tr", {},
     el("th", { rowspan: "2", scope: "col", class: "rd" }, TEXT.round),
@@ -52,14 +53,16 @@ export function paperSheet(kept, { blank }) {
   });
   const totals = el("tr", { class: "totals" },
     el("th", { scope: "row", colspan: "4" }, TEXT.total),
-    ...players.map((_, seat) => el("td", { colspan: "2" }, blank ? "" : String(kept.sheet.totals[seat]))));
+    ...players.map((_, seat) => el("td", { colspan: "2" }, blank || !scored ? "" : String(kept.sheet.totals[seat]))));
   const wide = players.length > 5;
-  return el("section", { id: "paper", class: wide ? "wide" : "", "data-mode": blank ? "blank" : "filled", "aria-hidden": "true" },
+  const paper = el("section", { id: "paper", class: wide ? "wide" : "", "data-mode": blank ? "blank" : "filled", "aria-hidden": "true" },
     el("h1", {}, kept.title || TEXT.title),
     el("p", { class: "rules" }, TEXT.rounds(sizes.length, Math.min(...sizes), Math.max(...sizes)),
       el("span", { class: "date" }, TEXT.date)),
     el("table", { class: "paper" }, el("thead", {}, head1, head2), body, el("tfoot", {}, totals)),
     el("p", { class: "note" }, blank ? TEXT.blankNote : TEXT.filledNote));
+  paper.style.setProperty("--rows", String(sizes.length)); // print.css fits the rows to one page
+  return paper;
 }
 
 function cellsOf(cell) {
