@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -9,6 +10,7 @@ import typer
 
 from upriver.cli.root import app
 from upriver.web.limits import Limits
+from upriver.web.workers import SETTINGS_VARIABLE, ServeSettings
 
 __all__ = ["serve"]
 
@@ -75,13 +77,19 @@ def serve(
     archive_after_days: Annotated[
         float, typer.Option(help="Days after its last move that a finished table is archived at start-up.")
     ] = _DEFAULT.archive_after / _DAY,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes sharing this port; more than one needs a PostgreSQL --db, "
+            "which servers on other machines may share too.",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the web game: create a table, invite friends, add bots, play in the browser."""
     # FastAPI and uvicorn load only here, so `upriver --help` and the other commands stay quick.
     import uvicorn
 
-    from upriver.storage import StoreError, TargetError, parse_target
-    from upriver.web.app import create_app
+    from upriver.storage import PostgresTarget, StoreError, TargetError, parse_target
 
     try:
         target = parse_target(db if db is not None else default_db())
@@ -91,6 +99,9 @@ def serve(
     except StoreError as error:  # a PostgreSQL URL without psycopg installed
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None
+    if workers < 1 or (workers > 1 and not isinstance(target, PostgresTarget)):
+        typer.echo(f"Error: --workers: {_workers_refusal(workers)}", err=True)
+        raise typer.Exit(2)
     limits = Limits(
         body_bytes=max_body,
         schedule_rounds=max_rounds,
@@ -99,17 +110,56 @@ def serve(
         outbox=outbox,
         archive_after=archive_after_days * _DAY,
     )
+    settings = ServeSettings(
+        db=target.url if isinstance(target, PostgresTarget) else str(target.path),
+        bot_delay=bot_delay,
+        limits=limits,
+        allowed_origins=tuple(allow_origin or ()),
+        warm=warm,
+    )
     try:
-        web = create_app(
-            target, bot_delay=bot_delay, limits=limits, allowed_origins=allow_origin or (), warm=warm
-        )
+        # One process builds its app here; each of several workers builds its own as it starts, so
+        # the database is opened once first to say at once (and once) why it cannot be.
+        web = settings.app() if workers == 1 else None
+        if web is None:
+            settings.check()
     except StoreError as error:  # unreachable, refused, without the rights to create its tables
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"upriver: tables in {target.display}")
+    if workers > 1:
+        typer.echo(f"upriver: {workers} server processes")
     typer.echo(f"upriver: open http://{shown}:{port}/", nl=True)
     # A state is a couple of kilobytes; compressing each one costs more CPU than it saves on a LAN.
+    if web is not None:
+        uvicorn.run(
+            web,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+        )
+        return
+    os.environ[SETTINGS_VARIABLE] = settings.to_json()  # what each worker's app is built from
     uvicorn.run(
-        web, host=host, port=port, log_level="warning", ws="websockets-sansio", ws_per_message_deflate=False
+        "upriver.web.workers:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+    )
+
+
+def _workers_refusal(workers: int) -> str:
+    if workers < 1:
+        return f"the server needs at least 1 process, not {workers}"
+    return (
+        f"{workers} server processes need a PostgreSQL --db (postgresql://USER@HOST:PORT/DATABASE): with "
+        "SQLite the tables live in one process's memory, and several would each play a copy of every "
+        "table; use --workers 1 with SQLite"
     )

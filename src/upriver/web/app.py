@@ -54,6 +54,7 @@ from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
 from upriver.storage import StoreError, Target
 from upriver.web import bots, protocol
+from upriver.web.cluster import cluster_for
 from upriver.web.guard import (
     SECURITY_HEADERS,
     AnyObject,
@@ -351,7 +352,13 @@ def create_app(
     """
     limits = limits or Limits()
     store = open_table_store(db_path)
-    manager = Manager(store, bot_delay=bot_delay, archive_after=limits.archive_after)
+    try:
+        # Over PostgreSQL other server processes may serve the same tables (upriver.web.cluster).
+        cluster = cluster_for(store.db.target)
+    except BaseException:
+        store.close()
+        raise
+    manager = Manager(store, bot_delay=bot_delay, archive_after=limits.archive_after, cluster=cluster)
     creations = RateLimiter(limits.creations_per_minute)
 
     @contextlib.asynccontextmanager
@@ -359,10 +366,15 @@ def create_app(
         if warm:
             bots.warm_in_background()
         manager.wake_all_bots()
+        following = asyncio.create_task(cluster.run(manager))
         yield
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
         for table in manager.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+        cluster.close()
         store.close()
         keeper.store.close()
         reviews.service.close()
@@ -405,7 +417,7 @@ def create_app(
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
-        if table_id not in manager.tables:
+        if manager.find(table_id) is None:
             return PlainTextResponse("No such table.", status_code=404)
         return FileResponse(STATIC / "table.html")
 
@@ -452,7 +464,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def table_summary(table_id: str, token: str | None = None) -> JSONResponse:
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table (or it was archived)", 404)
         seat = table.seat_of(token)
@@ -462,7 +474,7 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot")
     async def seat_bot(table_id: str, seat: int, request: Request) -> JSONResponse:
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table", 404)
         try:
@@ -484,7 +496,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/record")
     async def export(table_id: str, token: str | None = None) -> Response:
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table", 404)
         over = table.game is not None and table.game.is_over
@@ -506,7 +518,7 @@ def create_app(
             )
             await websocket.close(CLOSE_BAD_TOKEN)
             return
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             await websocket.send_text(protocol.error_message(0, "table", f"no table {table_id[:40]!r}"))
             await websocket.close(CLOSE_NO_TABLE)

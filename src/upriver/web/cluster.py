@@ -37,6 +37,7 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
+from upriver.storage import StoreUnavailableError
 from upriver.web.store import Event
 
 if TYPE_CHECKING:
@@ -147,7 +148,10 @@ def parse_event(payload: str) -> tuple[str, Event] | None:
 
 class PostgresCluster:
     """Server processes sharing one PostgreSQL database (see the module): advisory locks for owners,
-    LISTEN/NOTIFY for news. ``url`` is the database's libpq URL."""
+    LISTEN/NOTIFY for news. ``url`` is the database's libpq URL.
+
+    :raises StoreUnavailableError: the notification triggers cannot be made (one sentence saying why).
+    """
 
     def __init__(self, url: str, *, sweep_seconds: float = SWEEP_SECONDS) -> None:
         import psycopg
@@ -156,10 +160,15 @@ class PostgresCluster:
         self.sweep_seconds = sweep_seconds
         self._owned: set[str] = set()
         self._locks: psycopg.Connection[tuple[object, ...]] | None = None
-        with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
-            # Two processes starting at once would race on CREATE OR REPLACE.
-            conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (_LOCK_CLASS,))
-            conn.execute(_TRIGGERS.encode())
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn, conn.transaction():
+                # Two processes starting at once would race on CREATE OR REPLACE.
+                conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (_LOCK_CLASS,))
+                conn.execute(_TRIGGERS.encode())
+        except psycopg.Error as error:
+            raise StoreUnavailableError(
+                f"cannot prepare the PostgreSQL database's notifications: {' '.join(str(error).split())}"
+            ) from None
         self._connect_locks()
 
     def _connect_locks(self) -> psycopg.Connection[tuple[object, ...]] | None:

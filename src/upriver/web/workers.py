@@ -1,0 +1,90 @@
+"""``upriver serve --workers N``: the settings every server process builds its app from.
+
+uvicorn runs N worker processes on one port (its own supervisor, which also starts a worker
+again if one dies); each builds its app by calling :func:`app_from_environment`, which reads the
+command's settings from :data:`SETTINGS_VARIABLE`. Several processes need a PostgreSQL store
+(:mod:`upriver.web.cluster`): with SQLite ``upriver serve`` refuses ``--workers`` above 1.
+
+This module imports only the standard library at the top, so ``upriver --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import TYPE_CHECKING
+
+from upriver.web.limits import Limits
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+__all__ = ["SETTINGS_VARIABLE", "ServeSettings", "app_from_environment"]
+
+SETTINGS_VARIABLE = "UPRIVER_SERVE_SETTINGS"
+"""The environment variable through which ``upriver serve`` hands its settings to its workers."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ServeSettings:
+    """What ``upriver serve`` builds an app from: the store, the bots' delay, limits, origins, warming."""
+
+    db: str
+    bot_delay: float = 0.8
+    limits: Limits = dataclasses.field(default_factory=Limits)
+    allowed_origins: tuple[str, ...] = ()
+    warm: bool = True
+
+    def app(self) -> FastAPI:
+        """The web app over these settings (:func:`upriver.web.app.create_app`).
+
+        :raises upriver.storage.StoreError: the store cannot be opened (one sentence saying why).
+        """
+        from upriver.web.app import create_app
+
+        return create_app(
+            self.db,
+            bot_delay=self.bot_delay,
+            limits=self.limits,
+            allowed_origins=self.allowed_origins,
+            warm=self.warm,
+        )
+
+    def check(self) -> None:
+        """Open the store and close it again, to say before any worker starts why it cannot be opened.
+
+        :raises upriver.storage.StoreError: it cannot be.
+        """
+        from upriver.web.store import open_table_store
+
+        open_table_store(self.db).close()
+
+    def to_json(self) -> str:
+        """These settings as JSON text (:meth:`from_json` reads it back)."""
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ServeSettings:
+        """The settings :meth:`to_json` wrote."""
+        data = json.loads(text)
+        return cls(
+            db=data["db"],
+            bot_delay=float(data["bot_delay"]),
+            limits=Limits(**data["limits"]),
+            allowed_origins=tuple(data["allowed_origins"]),
+            warm=bool(data["warm"]),
+        )
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker of ``upriver serve --workers N``, from :data:`SETTINGS_VARIABLE`.
+
+    :raises RuntimeError: the variable is not set (this factory is only for ``upriver serve``).
+    """
+    text = os.environ.get(SETTINGS_VARIABLE)
+    if text is None:
+        raise RuntimeError(
+            f"{SETTINGS_VARIABLE} is not set: start the workers with upriver serve --workers N"
+        )
+    return ServeSettings.from_json(text).app()

@@ -1,0 +1,262 @@
+"""Several `upriver serve` processes over one PostgreSQL database serve the same tables.
+
+Each server is a real process on a port of its own (as servers on several machines would be),
+over a database of the tests' private PostgreSQL server (``tests/pg.py``): a move made through
+one reaches the clients of the other; the process owning a table (running its bots) killed with
+SIGKILL mid-trick is taken over by the other, which plays on without losing an acknowledged move;
+``--workers 2`` serves one port from two processes; with SQLite, ``--workers 2`` is refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from tests.live import free_port
+from tests.pg import PostgresServer
+
+
+class Server:
+    """`python -m upriver serve` over ``db`` as a child process on a free port; killed at the end."""
+
+    def __init__(
+        self, db: str, stack: contextlib.ExitStack, *, bot_delay: float = 0.05, workers: int = 1
+    ) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "upriver", "serve", "--port", str(self.port), "--db", db]
+        command += ["--bot-delay", str(bot_delay), "--no-warm", "--workers", str(workers)]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        stack.callback(self.stop)
+        self.stack = stack
+        deadline = time.monotonic() + 60
+        while True:
+            assert self.process.poll() is None, self.process.communicate()[0]
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"{self.url}/api/options", timeout=1).status_code == 200:
+                    return
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as in a crash; PostgreSQL sees its sessions end."""
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def create(self, seats: list[str], **options: object) -> dict[str, Any]:
+        response = httpx.post(f"{self.url}/api/tables", json={"name": "Ann", "seats": seats, **options})
+        assert response.status_code == 201, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def socket(self, table: str, token: str | None) -> ClientConnection:
+        query = f"?token={token}" if token else ""
+        ws = connect(
+            f"ws://127.0.0.1:{self.port}/ws/{table}{query}", open_timeout=10, max_queue=None, legacy=True
+        )
+        self.stack.callback(ws.close)
+        return ws
+
+
+@pytest.fixture
+def database(postgres_server: PostgresServer) -> str:
+    """A fresh database on the tests' private PostgreSQL server."""
+    return postgres_server.url(postgres_server.create_database())
+
+
+@pytest.fixture
+def stack() -> Iterator[contextlib.ExitStack]:
+    with contextlib.ExitStack() as exits:
+        yield exits
+
+
+def latest(ws: ClientConnection, at_least: int = 0, timeout: float = 15) -> dict[str, Any]:
+    """The first state this client is sent at version ``at_least`` or later."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        assert message["type"] == "state", message
+        if message["v"] >= at_least:
+            return message
+
+
+def first_legal(state: dict[str, Any], n: int) -> dict[str, Any]:
+    """The message of this seat's first legal bid or card."""
+    game = state["game"]
+    if game["bid_options"]:
+        bid = next(o["bid"] for o in game["bid_options"] if o["legal"])
+        return {"type": "bid", "bid": bid, "v": state["v"], "id": f"m{n}"}
+    card = next(h["card"] for h in game["hand"] if h["legal"])
+    return {"type": "play", "card": card, "v": state["v"], "id": f"m{n}"}
+
+
+class Player:
+    """One seat's client: every state it was sent, by version, and the moves it made."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.seen: dict[int, dict[str, Any]] = {}
+        self.state = self.read()
+        self.moves = 0
+
+    def read(self, at_least: int = 0) -> dict[str, Any]:
+        self.state = latest(self.ws, at_least)
+        self.seen[self.state["v"]] = self.state
+        return self.state
+
+    def at_least(self, version: int) -> dict[str, Any]:
+        """Its newest state, once at ``version`` or later."""
+        return self.state if self.state["v"] >= version else self.read(version)
+
+    def move_if_its_turn(self) -> bool:
+        if not self.state["game"]["my_turn"]:
+            return False
+        self.moves += 1
+        self.ws.send(json.dumps(first_legal(self.state, self.moves)))
+        self.read(self.state["v"] + 1)
+        return True
+
+
+def test_a_move_made_through_one_server_process_reaches_the_clients_of_another(
+    database: str, stack: contextlib.ExitStack
+) -> None:
+    first, second = Server(database, stack), Server(database, stack)
+    table = first.create(["human", "human", "basic", "basic"], schedule=[2, 1])
+    ann_ws = first.socket(table["table"], table["token"])
+    invite = latest(ann_ws)["lobby"]["invites"][0]["url"].split("#token=")[1]
+    # Bob opens his invite on the other process, which learns of the table from the database.
+    bob_ws = second.socket(table["table"], invite)
+    bob = Player(bob_ws)
+    assert bob.state["lobby"]["seats"][0]["name"] == "Ann"
+    bob_ws.send(json.dumps({"type": "join", "name": "Bob"}))
+    ann = Player(first.socket(table["table"], table["token"]))
+    players = (ann, bob)
+    for player in players:
+        player.at_least(2)
+    assert ann.state["game"] is not None, "Bob's join through the second process started Ann's game"
+    while not all(player.state["game"]["over"] for player in players):
+        version = max(player.state["v"] for player in players)
+        for player in players:
+            player.at_least(version)
+        if all(player.state["game"]["over"] for player in players):
+            break
+        if not any(player.move_if_its_turn() for player in players):
+            # A bot's turn: its owner (the first process) moves it, and both processes announce it.
+            for player in players:
+                player.at_least(player.state["v"] + 1)
+    assert ann.moves == bob.moves == 5  # 2 bids and 3 cards each
+    # Whichever process sent it, a state of a version is the same table for both seats.
+    common = sorted(v for v in set(ann.seen) & set(bob.seen) if ann.seen[v]["game"] is not None)
+    assert len(common) >= 10
+    for version in common:
+        for key in ("trick", "tricks_won", "totals", "awaiting", "last_trick", "phase"):
+            assert ann.seen[version]["game"][key] == bob.seen[version]["game"][key], (version, key)
+    # Both processes hold the same finished game: the same record, move for move.
+    records = [
+        httpx.get(f"{server.url}/api/tables/{table['table']}/record").json() for server in (first, second)
+    ]
+    assert records[0] == records[1]
+    assert records[0]["players"][:2] == ["Ann", "Bob"]
+
+
+def test_the_owner_killed_mid_trick_is_taken_over_and_no_acknowledged_move_is_lost(
+    database: str, stack: contextlib.ExitStack
+) -> None:
+    owner, other = Server(database, stack, bot_delay=0.2), Server(database, stack, bot_delay=0.2)
+    # Created through the first process, which so owns it and runs its three bots.
+    table = owner.create(["human", "basic", "basic", "basic"], schedule=[3, 2])
+    ann = other.socket(table["table"], table["token"])
+    state = latest(ann)
+    acknowledged: list[str] = []  # every card of Ann's that a state from the server showed played
+    n = 0
+    while True:
+        game = state["game"]
+        if game["my_turn"]:
+            n += 1
+            message = first_legal(state, n)
+            ann.send(json.dumps(message))
+            state = latest(ann, state["v"] + 1)
+            if message["type"] == "play":
+                acknowledged.append(confirmed(state, message["card"]))
+            continue
+        if acknowledged and len(game["trick"]) in (1, 2) and game["awaiting"][0] != 0:
+            break  # a trick under way, a bot of the owner's to move next
+        state = latest(ann, state["v"] + 1)
+    killed_at = state["v"]
+    owner.kill()
+    # The other process takes the table over and its bots play on; Ann plays on through it to the end.
+    while not state["game"]["over"]:
+        if state["game"]["my_turn"]:
+            n += 1
+            message = first_legal(state, n)
+            ann.send(json.dumps(message))
+            state = latest(ann, state["v"] + 1)
+            if message["type"] == "play":
+                acknowledged.append(confirmed(state, message["card"]))
+        else:
+            state = latest(ann, state["v"] + 1, timeout=15)
+    assert state["v"] > killed_at + 3, "the bots did not play on after their owner died"
+    record = httpx.get(f"{other.url}/api/tables/{table['table']}/record").json()
+    anns = [card for rnd in record["rounds"] for card in rnd["plays"] if card in rnd["hands"][0]]
+    assert anns == acknowledged
+    # A server started again over the same database replays the same finished game.
+    again = Server(database, stack)
+    assert httpx.get(f"{again.url}/api/tables/{table['table']}/record").json() == record
+
+
+def confirmed(state: dict[str, Any], card: str) -> str:
+    """``card``, once this state (the next one Ann is sent) shows it played by her, on the table or
+    in the trick it just finished: the server acknowledged it."""
+    game = state["game"]
+    shown = game["trick"] + (game["last_trick"] or {"plays": []})["plays"]
+    assert [0, card] in shown, (card, shown)
+    return card
+
+
+def test_two_workers_on_one_port_play_a_table_to_the_end(database: str, stack: contextlib.ExitStack) -> None:
+    server = Server(database, stack, workers=2)
+    table = server.create(["human", "basic", "basic", "basic"], schedule=[2])
+    ann = server.socket(table["table"], table["token"])
+    state = latest(ann)
+    n = 0
+    while not state["game"]["over"]:
+        if state["game"]["my_turn"]:
+            n += 1
+            ann.send(json.dumps(first_legal(state, n)))
+        state = latest(ann, state["v"] + 1)
+    assert len(state["game"]["sheet"]["rows"]) == 1
+
+
+def test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "upriver", "serve", "--db", str(tmp_path / "t.db"), "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--workers: 2 server processes need a PostgreSQL --db" in done.stderr
+    assert not (tmp_path / "t.db").exists()
