@@ -307,3 +307,49 @@ def test_a_big_hand_and_its_bids_fit_on_screen_with_a_one_line_header_and_44_px_
             assert target["height"] >= 44, target
     finally:
         context.close()
+
+
+def test_the_other_person_is_told_of_the_rematch_and_its_link_seats_them_under_their_name(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "random"], schedule=[1], pace="fast")
+    old = live.table(body["table"])
+    contexts = [browser.new_context(**VIEWPORTS["desktop"]), browser.new_context(**VIEWPORTS["phone"])]
+    try:
+        host, guest = (context.new_page() for context in contexts)
+        for context in contexts:
+            context.set_default_timeout(TIMEOUT_MS)
+        host.goto(live.url + body["url"])
+        guest.goto(f"{live.url}/t/{old.id}#token={old.tokens[1]}")
+        guest.fill("#join-name", "Bea")
+        guest.click("#join-button")
+        game = live.game(old.id)
+        while not game.is_over:
+            wait_until(lambda: game.is_over or set(game.awaiting) & {0, 1}, "the bot never moved")
+            if game.is_over:
+                break
+            page = (host, guest)[game.awaiting[0]] if game.awaiting[0] in (0, 1) else host
+            play_one_move(page, live, old.id, seat=game.awaiting[0])
+        for page in (host, guest):
+            expect(page.locator("#rematch")).to_be_visible()
+        host.click("#rematch")
+        host.wait_for_url(lambda url: old.id not in url)
+        news = guest.locator("#rematch-news")
+        expect(news).to_contain_text("Ann started a rematch.")
+        expect(guest.locator("#rematch")).to_be_hidden()  # one rematch: this seat joins it
+        shot(guest, "table-told-of-a-rematch-phone")
+        guest.click("#rematch-link")
+        guest.wait_for_url(lambda url: old.id not in url)
+        new = live.table(table_of(guest))
+        assert table_of(host) == new.id
+        wait_until(lambda: new.game is not None, "Bea never took her seat")  # the rematch starts
+        assert new.names[:2] == ["Ann", "Bea"]
+        for page in (host, guest):
+            expect(page.locator("#hand button.card")).to_have_count(1)
+        stored = json.loads(guest.evaluate("() => localStorage.getItem('upriver.tables')"))
+        assert stored[0]["table"] == new.id
+        assert new.seat_of(stored[0]["token"]) == 1
+        assert "name=" not in guest.url  # the name was used once, to sit down; the link keeps the token only
+    finally:
+        for context in contexts:
+            context.close()
