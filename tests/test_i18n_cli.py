@@ -69,3 +69,31 @@ def test_english_keeps_the_engines_own_sentences(tmp_path: Path) -> None:
     assert code == 0, out
     assert "You may not bid 7: a bid is a whole number from 0 to 1" in out
     assert "Final standings" in out
+
+
+def test_the_score_keeper_speaks_italian(tmp_path: Path) -> None:
+    import upriver.cli.keep
+
+    assert upriver.cli.keep  # registers the command
+    args = [
+        "keep",
+        "--players",
+        "Ann,Bob,Cid,Dee",
+        "--schedule",
+        "1,2,1",
+        "--db",
+        str(tmp_path / "k.sqlite3"),
+    ]
+    result = runner.invoke(app, [*args, "--lang", "it"], input="0\n0\n0\n1\n0\n1 0 0 0\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Smazzata 1 di 3: 1 carta" in out
+    # The hook, from the sheet's restriction and from the engine's refusal, in Italian.
+    assert (
+        "Ann non può dichiarare 1: la somma delle dichiarazioni non può essere uguale al numero di prese"
+        in out
+    )
+    assert "(regola: hook)" in out
+    assert "ogni giocatore: dichiarazione/prese, punti della smazzata, totale progressivo" in out
+    assert "Bob, Cid e Dee sono in testa con 10" in out
+    assert [fragment for fragment in english_fragments("it") if fragment in out] == []

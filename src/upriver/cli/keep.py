@@ -4,6 +4,7 @@ The keeper types the bids as they are called and the tricks after each hand; the
 sheet (:mod:`upriver.keeper`) checks them with the engine, scores them and says who
 deals and who bids first. Every entry is saved at once to the web app's SQLite file,
 so ``--resume ID`` (or the page ``/keep/ID`` of ``upriver serve``) carries on.
+``--lang`` (default: from ``$LANGUAGE``/``$LANG``) chooses the language of its words.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from rich.table import Table
 
 from upriver import record as records
 from upriver.cards import Suit
+from upriver.cli import tui
+from upriver.cli.lang import LangOption, translator
 from upriver.cli.options import (
     BiddingOption,
     DealerBidOption,
@@ -30,7 +33,8 @@ from upriver.cli.options import (
     build_rules,
 )
 from upriver.cli.root import app
-from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError
+from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, json_facts
+from upriver.i18n import Translator, reason, restriction_reason, spoken_list
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
 from upriver.keeper.store import KeeperStore, StoredSheet, UnreadableSheetError
 from upriver.names import PlayerNameError
@@ -38,24 +42,27 @@ from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Bidding
 
 __all__ = ["keep"]
 
-HELP = """At a prompt, type what it asks for, or a command:
-  trump S       note this round's trump suit (C D H S, or none)
-  edit N        change round N's bids or tricks; everything after is re-scored
-  dealer NAME   change who dealt the first round
-  undo          take back the last entry
-  sheet         show the score sheet
-  export csv FILE | export record FILE
-  help          this text
-  quit          leave (everything is already saved)"""
-
 
 class _QuitError(Exception):
     """The keeper leaves: ``quit`` or end of input. Everything is saved already."""
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"Error: {message}", err=True)
+def _fail(message: str, t: Translator) -> typer.Exit:
+    typer.echo(t("cli.error", message=message), err=True)
     return typer.Exit(2)
+
+
+def refusal_words(error: IllegalActionError, players: tuple[str, ...], t: Translator) -> str:
+    """A refusal at the sheet in ``t``'s language: in English the engine's sentence, else worded
+    from its rule and facts (a dealer's bid naming the player, as the keeper enters it for them)."""
+    if t.lang == "en":
+        return str(error)
+    facts = json_facts(dict(error.facts))
+    assert isinstance(facts, dict)
+    if error.rule in ("hook", "overbid") and error.seat is not None:
+        why = restriction_reason(t.lang, {"rule": error.rule, **facts})
+        return t("keep.may_not_bid", name=players[error.seat], struck=facts.get("bid", "?"), why=why)
+    return reason(t.lang, error.rule, facts)
 
 
 def _numbers(text: str) -> list[int] | None:
@@ -80,7 +87,10 @@ def seat_of(players: tuple[str, ...], text: str) -> int | None:
 class Keeper:
     """One sitting at the sheet: read a line, apply it, save, show what comes next."""
 
-    def __init__(self, stored: StoredSheet, store: KeeperStore, console: Console) -> None:
+    def __init__(
+        self, stored: StoredSheet, store: KeeperStore, console: Console, t: Translator | None = None
+    ) -> None:
+        self.t = t or Translator("en")
         self.stored = stored
         self.store = store
         self.console = console
@@ -100,7 +110,10 @@ class Keeper:
         try:
             change()
         except IllegalActionError as error:
-            self.console.print(f"[red]{escape(str(error))}[/red] [dim](rule: {error.rule})[/dim]")
+            said = refusal_words(error, self.sheet.players, self.t)
+            self.console.print(
+                f"[red]{escape(said)}[/red] [dim]{escape(self.t('play.rule', rule=error.rule))}[/dim]"
+            )
             return False
         self.stored = self.store.save(self.stored, self.sheet, label)
         return True
@@ -112,25 +125,31 @@ class Keeper:
         names = sheet.players
         order = " → ".join(names[s] for s in sheet.bidding_order)
         trump = sheet.trump
-        cards = f"{sheet.hand_size} card{'' if sheet.hand_size == 1 else 's'}"
-        out.rule(f"Round {sheet.current} of {sheet.rules.rounds}: {cards}")
-        noted = "not noted (type trump S)" if trump is None else f"{trump.symbol} {trump.name.lower()}"
-        out.print(
-            f"{names[sheet.dealer]} deals; {names[sheet.bidding_order[0]]} bids first ({order}). "
-            f"Trump: {noted}",
-            highlight=False,
+        t = self.t
+        out.rule(
+            escape(t("keep.round", round=sheet.current, rounds=sheet.rules.rounds, size=sheet.hand_size))
         )
+        noted = t("keep.trump_not_noted") if trump is None else tui.suit_text(trump, t).plain
+        said = t(
+            "keep.deals",
+            dealer=names[sheet.dealer],
+            first=names[sheet.bidding_order[0]],
+            order=order,
+            trump=noted,
+        )
+        out.print(escape(said), highlight=False)
 
     def show_bids(self) -> None:
         sheet = self.sheet
         said = ", ".join(f"{sheet.players[s]} {sheet.bids[s]}" for s in sheet.bidding_order)
         total = sum(b or 0 for b in sheet.bids)
-        self.console.print(f"Bids: {said}: {total} bid for {sheet.hand_size}.", highlight=False)
+        line = self.t("keep.bids_so_far", said=said, total=total, size=sheet.hand_size)
+        self.console.print(line, highlight=False, markup=False)
 
     def show_sheet(self) -> None:
         sheet = self.sheet.score_sheet
-        self.console.print(sheet.table(dealers=True))
-        self.console.print(sheet.headline, markup=False)
+        self.console.print(tui.sheet_table(sheet, self.t, dealers=True))
+        self.console.print(tui.headline(sheet, self.t), markup=False)
 
     def run(self) -> None:
         """Ask for entries until the keeper quits or the input ends."""
@@ -159,48 +178,50 @@ class Keeper:
 
     def _prompt(self) -> str:
         sheet = self.sheet
-        names = sheet.players
+        names, t = sheet.players, self.t
         if sheet.phase == "jack":
-            self.console.print(
-                f"Deal cards face up, one at a time, starting with {names[JACK_FROM]} and going clockwise, "
-                "until a Jack shows. The player dealt the first Jack deals the first round."
-            )
-            return "Who got the first Jack?"
+            self.console.print(escape(t("keep.jack_intro", name=names[JACK_FROM])))
+            return t("keep.who_jack")
         if sheet.phase == "flagged" and sheet.flag is not None:
-            self.console.print(
-                f"[bold red]Round {sheet.flag.round} needs fixing:[/bold red] {escape(sheet.flag.message)}"
-            )
-            return f"Type edit {sheet.flag.round}, or undo:"
+            flag = sheet.flag
+            said = flag.message if t.lang == "en" else reason(t.lang, flag.rule, json_facts(dict(flag.facts)))  # type: ignore[arg-type]
+            head = escape(t("keep.needs_fixing", round=flag.round))
+            self.console.print(f"[bold red]{head}[/bold red] {escape(said)}")
+            return t("keep.type_edit", round=flag.round)
         if sheet.phase == "over":
-            self.console.print(f"[bold]Game over.[/bold] {escape(sheet.headline)}.")
-            return "edit N, undo, export, or quit:"
+            headline = tui.headline(sheet.score_sheet, t)
+            self.console.print(f"[bold]{escape(t('keep.game_over'))}[/bold] {escape(headline)}.")
+            return t("keep.over_prompt")
         if sheet.phase == "tricks":
-            return f"Tricks taken ({' '.join(names)}), adding up to {sheet.hand_size}:"
+            return t("keep.tricks_prompt", names=" ".join(names), size=sheet.hand_size)
         if sheet.rules.bidding is Bidding.SIMULTANEOUS:
-            return f"Bids shown together ({' '.join(names)}), each 0–{sheet.hand_size}:"
+            return t("keep.bids_together", names=" ".join(names), size=sheet.hand_size)
         seat = sheet.to_bid[0]
         restriction = sheet.bid_restriction()
         if restriction is not None:
             struck = " ".join(f"[strike]{b}[/strike]" for b in restriction.forbidden)
-            self.console.print(f"  {escape(names[seat])} may not bid {struck}: {escape(restriction.reason)}")
-        return f"{names[seat]} bids (0–{sheet.hand_size}):"
+            why = restriction.reason if t.lang == "en" else restriction_reason(t.lang, restriction.to_json())
+            line = t("keep.may_not_bid", name=escape(names[seat]), struck=struck, why=escape(why))
+            self.console.print(f"  {line}")
+        return t("keep.bid_prompt", name=names[seat], size=sheet.hand_size)
 
     def _entry(self, line: str) -> None:
         sheet = self.sheet
         if sheet.phase == "jack":
             jack = seat_of(sheet.players, line)
             if jack is None:
-                self.console.print(f"[red]Type one of {', '.join(sheet.players)} (or a seat number).[/red]")
+                said = self.t("keep.type_one_of", names=spoken_list(self.t.lang, sheet.players))
+                self.console.print(f"[red]{escape(said)}[/red]")
                 return
             if self._apply("first jack", lambda: sheet.first_jack(jack)):
-                self.console.print(f"{sheet.players[jack]} got the first Jack and deals the first round.")
+                self.console.print(escape(self.t("keep.got_jack", name=sheet.players[jack])))
             return
         if sheet.phase in ("flagged", "over"):
-            self.console.print("[red]Type a command (help lists them).[/red]")
+            self.console.print(f"[red]{escape(self.t('keep.type_command'))}[/red]")
             return
         values = _numbers(line)
         if values is None:
-            self.console.print("[red]Type whole numbers, or a command (help lists them).[/red]")
+            self.console.print(f"[red]{escape(self.t('keep.type_numbers'))}[/red]")
             return
         if sheet.phase == "tricks":
             self._apply("tricks", lambda: sheet.enter_tricks(values))
@@ -209,7 +230,7 @@ class Keeper:
         else:
             seat = sheet.to_bid[0]
             if self._apply("bid", lambda: sheet.enter_bid(seat, values[0])):
-                self.console.print(f"{sheet.players[seat]} bids {values[0]}.")
+                self.console.print(escape(self.t("keep.bids", name=sheet.players[seat], bid=values[0])))
 
     def _command(self, line: str) -> bool:
         """Handle a command; ``False`` if the line is not one."""
@@ -219,19 +240,20 @@ class Keeper:
         if command in ("quit", "exit", "q"):
             raise _QuitError
         if command in ("help", "?"):
-            self.console.print(HELP, highlight=False, markup=False)
+            self.console.print(self.t("keep.help"), highlight=False, markup=False)
         elif command == "sheet":
             self.show_sheet()
         elif command == "undo":
             if self._apply("undo", sheet.undo):
-                self.console.print("Undone.")
+                self.console.print(escape(self.t("keep.undone")))
                 self.show_sheet()
         elif command == "trump":
             self._trump(rest)
         elif command == "dealer":
             seat = seat_of(sheet.players, rest)
             if seat is None:
-                self.console.print(f"[red]dealer NAME, with NAME one of {', '.join(sheet.players)}.[/red]")
+                said = self.t("keep.dealer_usage", names=", ".join(sheet.players))
+                self.console.print(f"[red]{escape(said)}[/red]")
             else:
                 self._apply("first dealer", lambda: sheet.set_first_dealer(seat))
         elif command == "edit":
@@ -248,23 +270,20 @@ class Keeper:
             try:
                 suit = Suit.parse(text)
             except NotationError as error:
-                self.console.print(f"[red]{escape(str(error))}, or none[/red]")
+                said = f"{error}, or none" if self.t.lang == "en" else self.t("keep.suit_usage")
+                self.console.print(f"[red]{escape(said)}[/red]")
                 return
         sheet = self.sheet
         if self._apply("trump", lambda: sheet.note_trump(suit)):
-            self.console.print(
-                "Trump: " + ("none noted" if suit is None else f"{suit.symbol} {suit.name.lower()}")
-            )
+            noted = self.t("keep.none_noted") if suit is None else tui.suit_text(suit, self.t).plain
+            self.console.print(escape(self.t("keep.trump_noted", trump=noted)))
 
     def _edit(self, text: str) -> None:
         sheet = self.sheet
         rows = sheet.entries.rounds
         if not text.isdigit() or not 1 <= int(text) <= len(rows):
-            self.console.print(
-                f"[red]edit N, with N a round from 1 to {len(rows)}.[/red]"
-                if rows
-                else "[red]No round to edit yet.[/red]"
-            )
+            said = self.t("keep.edit_usage", count=len(rows)) if rows else self.t("keep.no_round")
+            self.console.print(f"[red]{escape(said)}[/red]")
             return
         number = int(text)
         entered = rows[number - 1]
@@ -273,47 +292,56 @@ class Keeper:
         def ask(what: str, now: tuple[int | None, ...] | None) -> list[int] | None:
             shown = "–" if now is None else " ".join("·" if v is None else str(v) for v in now)
             while True:
-                answer = self._read(f"Round {number} {what} ({names}) [now {shown}; Enter keeps]:")
+                answer = self._read(self.t(f"keep.edit_{what}", number=number, names=names, shown=shown))
                 if not answer:
                     return None
                 values = _numbers(answer)
                 if values is not None:
                     return values
-                self.console.print("[red]Type whole numbers in seat order, or press Enter.[/red]")
+                self.console.print(f"[red]{escape(self.t('keep.seat_order'))}[/red]")
 
         bids = ask("bids", entered.bids)
         tricks = ask("tricks", entered.tricks) if entered.tricks is not None else None
         if bids is None and tricks is None:
-            self.console.print("Nothing changed.")
+            self.console.print(escape(self.t("keep.nothing_changed")))
             return
         if self._apply(f"edit {number}", lambda: sheet.edit_round(number, bids=bids, tricks=tricks)):
-            self.console.print(f"Round {number} changed; the sheet is re-scored.")
+            self.console.print(escape(self.t("keep.round_changed", number=number)))
             self.show_sheet()
 
     def _export(self, text: str) -> None:
         kind, _, target = text.partition(" ")
         if kind not in ("csv", "record") or not target.strip():
-            self.console.print("[red]export csv FILE, or export record FILE[/red]")
+            self.console.print(f"[red]{escape(self.t('keep.export_usage'))}[/red]")
             return
         body = self.sheet.to_csv() if kind == "csv" else records.dumps(self.sheet.to_record())
         try:
             Path(target.strip()).write_text(body, encoding="utf-8")
         except OSError as error:
-            self.console.print(f"[red]Could not write {escape(target)}: {escape(str(error))}[/red]")
+            said = self.t("keep.not_written", path=target, error=error)
+            self.console.print(f"[red]{escape(said)}[/red]")
             return
-        self.console.print(f"Exported the {kind} to {target.strip()}")
+        done = self.t("keep.exported_csv" if kind == "csv" else "keep.exported_record", path=target.strip())
+        self.console.print(escape(done))
 
 
-def _list(store: KeeperStore, console: Console) -> None:
+def _list(store: KeeperStore, console: Console, t: Translator) -> None:
     sheets = store.sheets()
     if not sheets:
-        console.print('No sheets yet. Start one with: upriver keep --players "Ann,Bob,Cid,Dee"')
+        console.print(escape(t("keep.no_sheets")))
         return
     table = Table(box=None, header_style="bold underline")
-    for column in ("id", "title", "players", "rounds", "standing"):
-        table.add_column(column)
+    for column in (
+        "keep.col_id",
+        "keep.col_title",
+        "keep.col_players",
+        "keep.col_rounds",
+        "keep.col_standing",
+    ):
+        table.add_column(t(column))
     for s in sheets:
-        standing = s.headline if s.problem is None else f"[red]cannot be opened: {escape(s.problem)}[/red]"
+        problem = f"[red]{escape(t('keep.cannot_open', problem=s.problem))}[/red]"
+        standing = s.headline if s.problem is None else problem
         table.add_row(s.id, escape(s.title), escape(", ".join(s.players)), f"{s.round}/{s.rounds}", standing)
     console.print(table)
 
@@ -352,32 +380,34 @@ def keep(
         Path | None, typer.Option("--import", help="Start from a game record (JSON), e.g. an exported sheet.")
     ] = None,
     list_sheets: Annotated[bool, typer.Option("--list", help="List the stored sheets and leave.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Keep the score of a game played with real cards: bids, tricks, totals, the dealer's rule."""
     from upriver.cli.serve import default_db
 
+    t = translator(lang)
     console = Console(highlight=False, soft_wrap=True)
     store = KeeperStore(db if db is not None else default_db())
     try:
         if list_sheets:
-            _list(store, console)
+            _list(store, console, t)
             return
         if resume is not None:
             try:
                 stored = store.load(resume)
             except UnreadableSheetError as error:
-                raise _fail(str(error)) from None
+                raise _fail(str(error), t) from None
             if stored is None:
-                raise _fail(f"no sheet {resume!r} in {store.path}; see upriver keep --list")
-            console.print(f"Resuming sheet {stored.id}: {', '.join(stored.sheet.players)}.")
+                raise _fail(t("keep.no_sheet", id=repr(resume), path=store.path), t)
+            console.print(escape(t("keep.resuming", id=stored.id, players=", ".join(stored.sheet.players))))
         else:
             if import_file is not None:
                 try:
                     sheet = KeptSheet.from_record(records.load(import_file))
                 except RecordError as error:
-                    raise _fail(f"{import_file}: not a game record: {error}") from None
+                    raise _fail(t("keep.not_record", path=import_file, error=error), t) from None
                 except records.RecordRuleError as error:
-                    raise _fail(f"{import_file}: rule broken: {error}") from None
+                    raise _fail(t("keep.rule_broken", path=import_file, error=error), t) from None
             else:
                 sheet = _new_sheet(
                     console,
@@ -394,20 +424,18 @@ def keep(
                     dealer,
                     first_jack,
                     title,
+                    t,
                 )
             stored = store.create(sheet)
-            console.print(f"New sheet {stored.id}, saved in {store.path} as you go.")
-        keeper = Keeper(stored, store, console)
+            console.print(escape(t("keep.new_sheet", id=stored.id, path=store.path)))
+        keeper = Keeper(stored, store, console, t)
         if keeper.sheet.entries.rounds:
             keeper.show_sheet()
         try:
             keeper.run()
         except _QuitError:
             console.print()
-        console.print(
-            f"Sheet {keeper.stored.id} is saved. Carry on with: upriver keep --resume {keeper.stored.id} "
-            f"(or /keep/{keeper.stored.id} in upriver serve)."
-        )
+        console.print(escape(t("keep.saved", id=keeper.stored.id)))
     finally:
         store.close()
 
@@ -420,29 +448,30 @@ def _new_sheet(
     dealer: str | None,
     first_jack: bool,
     title: str,
+    t: Translator,
 ) -> KeptSheet:
     if players is None:
         try:
-            players = console.input("Players in seating order, clockwise (e.g. Ann,Bob,Cid,Dee): ")
+            players = console.input(escape(t("keep.ask_players")))
         except (EOFError, KeyboardInterrupt):
             raise typer.Exit(1) from None
     names = split_names(players)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise _fail(f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}")
+        raise _fail(t("keep.player_count", min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(names)), t)
     if dealer is not None and first_jack:
-        raise _fail("give --dealer or --first-jack, not both")
+        raise _fail(t("keep.dealer_or_jack"), t)
     try:
         rules = build_rules(preset_name, len(names), **options)  # type: ignore[arg-type]
     except RulesError as error:
-        raise _fail(str(error)) from None
+        raise _fail(str(error), t) from None
     seat = None
     if dealer is not None:
         seat = seat_of(names, dealer)
         if seat is None:
-            raise _fail(f"--dealer {dealer!r} is none of {', '.join(names)}")
+            raise _fail(t("keep.dealer_none", dealer=repr(dealer), names=", ".join(names)), t)
     try:
         return KeptSheet.start(
             names, rules, dealer=seat, first_jack=True if first_jack else None, title=title
         )
     except (PlayerNameError, RulesError, ValueError) as error:  # a name, the count, the dealer
-        raise _fail(str(error)) from None
+        raise _fail(str(error), t) from None

@@ -26,6 +26,7 @@ from upriver.actions import Phase, PlayAction
 from upriver.bots import BOT_KINDS, Bot, act, make_bot
 from upriver.cards import Card
 from upriver.cli import tui
+from upriver.cli.lang import LangOption, translator
 from upriver.cli.options import (
     BiddingOption,
     DealerBidOption,
@@ -38,7 +39,7 @@ from upriver.cli.options import (
 from upriver.cli.root import app
 from upriver.errors import IllegalActionError, RecordError, RulesError, UpriverError
 from upriver.game import Game
-from upriver.i18n import LANGUAGES, Translator, language_from_environment, reason
+from upriver.i18n import Translator, reason
 from upriver.rules import PRESETS, Bidding
 
 __all__ = ["play"]
@@ -74,30 +75,6 @@ class _StopError(Exception):
 def _fail(message: str, t: Translator | None = None) -> typer.Exit:
     typer.echo((t or Translator("en"))("cli.error", message=message), err=True)
     return typer.Exit(2)
-
-
-LangOption = Annotated[
-    str | None,
-    typer.Option(
-        "--lang",
-        help=f"Language of the game: {', '.join(LANGUAGES)} (default: from $LANGUAGE or $LANG, else en).",
-        show_default=False,
-    ),
-]
-
-
-def translator(lang: str | None) -> Translator:
-    """The words of ``--lang``, or of the environment when it is not given.
-
-    :raises typer.Exit: (2) for a language there are no words for, saying which there are.
-    """
-    if lang is None:
-        return Translator(language_from_environment())
-    code = lang.strip().lower().replace("_", "-").split("-")[0]
-    if code not in LANGUAGES:
-        t = Translator(language_from_environment())
-        raise _fail(t("cli.unknown_language", lang=repr(lang[:20]), languages=", ".join(LANGUAGES)), t)
-    return Translator(code)
 
 
 def refusal_line(error: IllegalActionError, t: Translator) -> str:
