@@ -2,6 +2,7 @@
 // Every rule and every score comes from the server (the engine); this page only draws and asks.
 // The sheet itself is drawn by sheet.js, as on the table page.
 
+import { WORDS as W } from "./keep-words.js";
 import { paperSheet } from "./paper.js";
 import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, scrollsByKeyboard, suitText } from "./sheet.js";
 
@@ -10,14 +11,6 @@ const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b
 const KNOWN = "upriver.sheets"; // the sheets this browser has opened: id -> {title, players}
 const POLL_MS = 4000;
 const DEFAULT_PRESET = "classic"; // the start page's too (lobby.js)
-
-/** The words this page adds (for translation). */
-const TEXT = {
-  printBlank: "Print blank sheet",
-  printFilled: "Print the sheet",
-  printHint: "On paper: a blank sheet to fill in with a pen, or this one as it stands.",
-  paper: "Paper",
-};
 
 const app = document.getElementById("app");
 const errorBox = document.getElementById("error");
@@ -53,11 +46,11 @@ async function api(path, body) {
   try {
     response = await fetch(path, options);
   } catch (err) {
-    throw new Error("The server cannot be reached; nothing was saved. Try again.");
+    throw new Error(W.unreachable);
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new Error(data.error || `The server refused (${response.status}).`);
+    const error = new Error(data.error || W.refused(response.status));
     error.status = response.status;
     error.rule = data.rule;
     throw error;
@@ -103,7 +96,7 @@ async function loadSheet(url) {
   } catch (err) {
     const id = location.pathname.split("/").pop();
     if (err.status === 404) forget(id);
-    fill(app, el("h1", {}, "Sheet not found"), el("p", {}, err.message), el("a", { href: "/keep", class: "button" }, "All sheets"));
+    fill(app, el("h1", {}, W.notFound), el("p", {}, err.message), el("a", { href: "/keep", class: "button" }, W.allSheets));
     return;
   }
   remember(sheet);
@@ -132,7 +125,7 @@ async function act(action, body = {}) {
       sheet = await api(`/api/sheets/${sheet.id}`);
       draft = null;
       render();
-      showError("The sheet was changed elsewhere; here is the latest. Enter it again if it is still needed.");
+      showError(W.changedElsewhere);
     } else {
       showError(err.message);
     }
@@ -143,18 +136,18 @@ async function act(action, body = {}) {
 // ------------------------------------------------------------------ home
 
 async function home() {
-  document.title = "Score keeper · upriver";
+  document.title = W.pageTitle(W.keeper);
   const options = await api("/api/sheets/options");
-  const list = el("ul", { class: "sheets", "aria-label": "Your sheets" });
+  const list = el("ul", { class: "sheets", "aria-label": W.yourSheets });
   const entries = Object.entries(known()).sort((a, b) => b[1].at - a[1].at);
   for (const [id, info] of entries) {
     list.append(el("li", {}, el("a", { href: `/keep/${id}` },
-      el("strong", {}, info.title || "Untitled sheet"), " ", el("span", { class: "muted" }, info.players.join(", ")))));
+      el("strong", {}, info.title || W.untitled), " ", el("span", { class: "muted" }, info.players.join(", ")))));
   }
   fill(app, 
-    el("h1", {}, "Score keeper"),
-    el("p", { class: "muted" }, "For a game with real cards: the sheet does the sums and the dealer's rule."),
-    entries.length ? el("section", { class: "card-box" }, el("h2", {}, "Carry on"), list) : null,
+    el("h1", {}, W.keeper),
+    el("p", { class: "muted" }, W.intro),
+    entries.length ? el("section", { class: "card-box" }, el("h2", {}, W.carryOn), list) : null,
     newSheetForm(options),
     importForm(),
   );
@@ -164,9 +157,9 @@ function playerInputs(box, count) {
   const now = [...box.querySelectorAll("input")].map((i) => i.value);
   box.replaceChildren();
   for (let i = 0; i < count; i++) {
-    box.append(el("label", {}, `Seat ${i + 1}`, el("input", {
+    box.append(el("label", {}, W.seat(i + 1), el("input", {
       name: "player", value: now[i] ?? "", required: true, autocomplete: "off",
-      "aria-label": `Player ${i + 1}`, placeholder: ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"][i],
+      "aria-label": W.player(i + 1), placeholder: W.examples[i],
     })));
   }
 }
@@ -175,37 +168,37 @@ function newSheetForm(options) {
   const seats = el("div", { class: "seats" });
   let count = 4;
   playerInputs(seats, count);
-  const dealer = el("select", { name: "dealer", "aria-label": "First dealer" });
+  const dealer = el("select", { name: "dealer", "aria-label": W.firstDealer });
   const refreshDealer = () => {
-    const names = [...seats.querySelectorAll("input")].map((i, k) => i.value.trim() || `Seat ${k + 1}`);
+    const names = [...seats.querySelectorAll("input")].map((i, k) => i.value.trim() || W.seat(k + 1));
     const chosen = dealer.value;
     dealer.replaceChildren(
-      el("option", { value: "" }, "The rules decide (first Jack, or left of the keeper)"),
-      el("option", { value: "jack" }, "Deal for the first Jack"),
-      ...names.map((n, k) => el("option", { value: String(k) }, `${n} deals first`)),
+      el("option", { value: "" }, W.rulesDecide),
+      el("option", { value: "jack" }, W.dealForJack),
+      ...names.map((n, k) => el("option", { value: String(k) }, W.dealsFirst(n))),
     );
     dealer.value = [...dealer.options].some((o) => o.value === chosen) ? chosen : "";
   };
   refreshDealer();
   seats.addEventListener("input", refreshDealer);
-  const more = el("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, "+ player");
-  const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, "− player");
+  const more = el("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, W.morePlayers);
+  const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, W.fewerPlayers);
   const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
-    el("option", { value: "" }, "as the preset says"), ...values.map((v) => el("option", { value: v }, v))));
-  const form = el("form", { class: "card-box", "aria-label": "New sheet" },
-    el("h2", {}, "New sheet"),
-    el("label", {}, "Title (optional)", el("input", { name: "title", placeholder: "Friday at Ann's" })),
-    el("fieldset", {}, el("legend", {}, "Players in seating order, clockwise"), seats, el("div", { class: "row" }, fewer, more)),
-    el("label", {}, "Rules", el("select", { name: "preset" },
+    el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, v))));
+  const form = el("form", { class: "card-box", "aria-label": W.newSheet },
+    el("h2", {}, W.newSheet),
+    el("label", {}, W.title, el("input", { name: "title", placeholder: W.titleExample })),
+    el("fieldset", {}, el("legend", {}, W.seating), seats, el("div", { class: "row" }, fewer, more)),
+    el("label", {}, W.rules, el("select", { name: "preset" },
       ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === DEFAULT_PRESET }, `${p.name}: ${p.summary}`)))),
-    el("details", {}, el("summary", {}, "Rule options"),
-      el("label", {}, "Hand sizes", el("input", { name: "schedule", placeholder: "as the preset says; or up-down, down-up, or 1,2,3,2,1" })),
-      el("label", {}, "Most cards in a hand", el("input", { name: "max_cards", inputmode: "numeric", placeholder: "as the preset says" })),
-      select("bidding", "Bidding", options.rules.bidding),
-      select("dealer_bid", "The dealer's bid", options.rules.dealer_bid),
-      select("scoring", "Scoring", options.rules.scoring)),
-    el("label", {}, "First dealer", dealer),
-    el("button", { type: "submit", class: "primary" }, "Start the sheet"),
+    el("details", {}, el("summary", {}, W.ruleOptions),
+      el("label", {}, W.handSizes, el("input", { name: "schedule", placeholder: W.handSizesHint })),
+      el("label", {}, W.mostCards, el("input", { name: "max_cards", inputmode: "numeric", placeholder: W.asPreset })),
+      select("bidding", W.bidding, options.rules.bidding),
+      select("dealer_bid", W.dealerBid, options.rules.dealer_bid),
+      select("scoring", W.scoring, options.rules.scoring)),
+    el("label", {}, W.firstDealer, dealer),
+    el("button", { type: "submit", class: "primary" }, W.startSheet),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -236,13 +229,13 @@ function newSheetForm(options) {
 }
 
 function importForm() {
-  const text = el("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": "Game record (JSON)" });
-  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": "Record file" });
+  const text = el("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": W.recordText });
+  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": W.recordFile });
   file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
-  const form = el("form", { class: "card-box", "aria-label": "Import a record" },
-    el("h2", {}, "Import a record"),
-    el("p", { class: "muted" }, "A game record (upriver check's format), e.g. a sheet exported before."),
-    file, text, el("button", { type: "submit" }, "Import"));
+  const form = el("form", { class: "card-box", "aria-label": W.importRecord },
+    el("h2", {}, W.importRecord),
+    el("p", { class: "muted" }, W.importHint),
+    file, text, el("button", { type: "submit" }, W.import));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
@@ -259,9 +252,9 @@ function importForm() {
 // ------------------------------------------------------------------ the sheet
 
 function render() {
-  document.title = `${sheet.title || "Score sheet"} · upriver`;
+  document.title = W.pageTitle(sheet.title || W.scoreSheet);
   fill(app, 
-    el("h1", {}, sheet.title || "Score sheet", sheet.read_only ? el("span", { class: "muted" }, " (read-only)") : null),
+    el("h1", {}, sheet.title || W.scoreSheet, sheet.read_only ? el("span", { class: "muted" }, W.readOnly) : null),
     entryPanel(),
     standings(),
     sheetTable(),
@@ -290,63 +283,62 @@ function printPaper(blank) {
 window.addEventListener("afterprint", () => { if (sheet) drawPaper(false); });
 
 function printButtons() {
-  return el("div", { class: "row print", role: "group", "aria-label": TEXT.paper },
-    el("button", { type: "button", id: "print-blank", onclick: () => printPaper(true) }, TEXT.printBlank),
-    el("button", { type: "button", id: "print-filled", onclick: () => printPaper(false) }, TEXT.printFilled),
-    el("p", { class: "muted hint" }, TEXT.printHint));
+  return el("div", { class: "row print", role: "group", "aria-label": W.paper },
+    el("button", { type: "button", id: "print-blank", onclick: () => printPaper(true) }, W.printBlank),
+    el("button", { type: "button", id: "print-filled", onclick: () => printPaper(false) }, W.printFilled),
+    el("p", { class: "muted hint" }, W.printHint));
 }
 
 function roundHead() {
   const c = sheet.current;
   const rounds = sheet.rules.hand_sizes.length;
-  const cards = `${c.hand_size} card${c.hand_size === 1 ? "" : "s"}`;
   return el("div", { class: "round-head", id: "round-head" },
-    el("div", { class: "big" }, `Round ${c.number} of ${rounds} · ${cards}`),
-    el("div", {}, el("strong", {}, name(c.dealer)), " deals · ", el("strong", {}, name(c.bidding_order[0])), " bids first"),
+    el("div", { class: "big" }, W.roundOf(c.number, rounds, c.hand_size)),
+    el("div", {}, ...W.dealsAndBids(el("strong", {}, name(c.dealer)), el("strong", {}, name(c.bidding_order[0])))),
   );
 }
 
 function trumpPicker() {
   const c = sheet.current;
   const pick = (code) => act("trump", { suit: code });
-  return el("div", { class: "row suits", role: "group", "aria-label": "Trump suit (optional)" },
-    el("span", { class: "muted" }, "Trump:"),
+  return el("div", { class: "row suits", role: "group", "aria-label": W.trumpGroup },
+    el("span", { class: "muted" }, W.trumpPick),
     ...SUITS.map((s) => el("button", {
-      type: "button", class: s.red ? "red" : "", "aria-label": `Trump ${s.name}`, "aria-pressed": String(c.trump === s.code),
+      type: "button", class: s.red ? "red" : "", "aria-label": W.trumpNamed(s.name), "aria-pressed": String(c.trump === s.code),
       onclick: () => pick(c.trump === s.code ? null : s.code),
     }, s.symbol)),
   );
 }
 
 function entryPanel() {
-  const box = el("section", { class: "card-box", id: "entry", "aria-label": "This round" });
+  const box = el("section", { class: "card-box", id: "entry", "aria-label": W.thisRound });
   if (sheet.phase === "jack") {
     box.append(
-      el("h2", {}, "Who deals first?"),
-      el("p", {}, `Deal cards face up, one at a time, starting with ${name(sheet.jack_from)} and going clockwise, until a Jack shows. Who got the first Jack?`),
+      el("h2", {}, W.whoDealsFirst),
+      el("p", {}, W.jackProcedure(name(sheet.jack_from))),
       el("div", { class: "row" }, ...(sheet.read_only ? [] : sheet.players.map((p, seat) =>
         el("button", { type: "button", class: "primary", onclick: () => act("jack", { seat }) }, p)))),
     );
     return box;
   }
   if (sheet.phase === "over") {
-    box.append(el("h2", {}, "Game over"), el("p", { class: "headline" }, sheet.sheet.headline));
+    box.append(el("h2", {}, W.gameOver), el("p", { class: "headline" }, sheet.sheet.headline));
     return box;
   }
   if (sheet.phase === "flagged") {
     box.classList.add("flagbox");
     box.append(
-      el("h2", {}, `Round ${sheet.flag.round} needs fixing`),
+      el("h2", {}, W.needsFixing(sheet.flag.round)),
       el("p", {}, sheet.flag.message),
       sheet.read_only ? null : el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, `Edit round ${sheet.flag.round}`),
-        el("button", { type: "button", onclick: () => act("undo") }, "Undo")),
+        el("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, W.editRound(sheet.flag.round)),
+        el("button", { type: "button", onclick: () => act("undo") }, W.undo)),
     );
     return box;
   }
   box.append(roundHead());
   if (!sheet.read_only) box.append(trumpPicker());
-  else if (sheet.current.trump) box.append(el("div", {}, "Trump: ", suitText(sheet.current.trump)));
+  else if (sheet.current.trump) box.append(el("div", {}, W.trumpShown, suitText(sheet.current.trump)));
   if (sheet.phase === "bidding") box.append(sheet.rules.bidding === "simultaneous" ? allBids() : nextBid());
   if (sheet.phase === "tricks") box.append(trickEntry());
   return box;
@@ -355,10 +347,10 @@ function entryPanel() {
 function bidsSoFar() {
   const c = sheet.current;
   const total = c.bids.reduce((a, b) => a + (b ?? 0), 0);
-  return el("div", { class: "bids-so-far", "aria-label": "Bids so far" },
+  return el("div", { class: "bids-so-far", "aria-label": W.bidsSoFar },
     ...c.bidding_order.map((seat) => el("span", { class: c.to_bid.includes(seat) ? "next" : "" },
-      `${name(seat)}: ${c.bids[seat] ?? "–"}`)),
-    el("span", { class: "muted" }, `total ${total} of ${c.hand_size}`));
+      W.nameBid(name(seat), c.bids[seat] ?? "–"))),
+    el("span", { class: "muted" }, W.bidTotal(total, c.hand_size)));
 }
 
 function nextBid() {
@@ -367,21 +359,21 @@ function nextBid() {
   const part = el("div", {}, bidsSoFar());
   if (sheet.read_only) return part;
   const forbidden = c.restriction ? c.restriction.forbidden : [];
-  part.append(el("h2", { id: "bid-label" }, `${name(seat)}'s bid`));
+  part.append(el("h2", { id: "bid-label" }, W.whoseBid(name(seat))));
   const pad = el("div", { class: "pad", role: "group", "aria-labelledby": "bid-label" });
   for (let b = 0; b <= c.hand_size; b++) {
     const struck = forbidden.includes(b);
     // A struck-out bid can still be tapped: the server then refuses it and says why.
     pad.append(el("button", {
       type: "button", class: struck ? "forbidden" : "",
-      "aria-label": struck ? `${b}, not allowed` : `${name(seat)} bids ${b}`,
+      "aria-label": struck ? W.notAllowed(b) : W.bids(name(seat), b),
       onclick: () => act("bid", { seat, bid: b }),
     }, String(b)));
   }
   part.append(pad);
   if (c.restriction) {
     part.append(el("p", { class: "reason", id: "forbidden-reason" },
-      `${name(seat)} may not bid ${forbidden.join(" or ")}: ${c.restriction.reason}`));
+      W.mayNotBid(name(seat), forbidden, c.restriction.reason)));
   }
   return part;
 }
@@ -390,23 +382,23 @@ function stepper(label, value, max, onchange) {
   const out = el("output", { "aria-live": "polite", "aria-label": label }, value === null ? "–" : String(value));
   const set = (v) => { onchange(v); };
   return el("span", { class: "stepper" },
-    el("button", { type: "button", "aria-label": `${label}: fewer`, disabled: value === null || value <= 0,
+    el("button", { type: "button", "aria-label": W.fewer(label), disabled: value === null || value <= 0,
       onclick: () => set(Math.max(0, (value ?? 0) - 1)) }, "−"),
     out,
-    el("button", { type: "button", "aria-label": `${label}: more`, disabled: value !== null && value >= max,
+    el("button", { type: "button", "aria-label": W.more(label), disabled: value !== null && value >= max,
       onclick: () => set(Math.min(max, (value ?? -1) + 1)) }, "+"));
 }
 
 function allBids() {
   const c = sheet.current;
   const part = el("div", {});
-  if (sheet.read_only) { part.append(el("p", {}, "Bids are shown together once everyone has bid.")); return part; }
+  if (sheet.read_only) { part.append(el("p", {}, W.bidsHidden)); return part; }
   if (!draft || draft.kind !== "bids") draft = { kind: "bids", values: c.bids.map((b) => b) };
-  part.append(el("h2", {}, "Everyone's bid, shown together"));
+  part.append(el("h2", {}, W.everyonesBid));
   c.bidding_order.forEach((seat) => {
     const entered = c.bids[seat] !== null;
     part.append(el("div", { class: "stepper-row" }, el("span", {}, name(seat)),
-      entered ? el("strong", {}, String(c.bids[seat])) : stepper(`${name(seat)} bid`, draft.values[seat], c.hand_size,
+      entered ? el("strong", {}, String(c.bids[seat])) : stepper(W.bidOf(name(seat)), draft.values[seat], c.hand_size,
         (v) => { draft.values[seat] = v; render(); })));
   });
   const ready = draft.values.every((v) => v !== null);
@@ -419,36 +411,36 @@ function allBids() {
         if (c.bids[seat] === null && !(await act("bid", { seat, bid: draft.values[seat] }))) return;
       }
     },
-  }, "Enter the bids"));
+  }, W.enterBids));
   return part;
 }
 
 function trickEntry() {
   const c = sheet.current;
   const part = el("div", {});
-  if (sheet.read_only) { part.append(el("p", {}, "Waiting for the tricks taken.")); return part; }
+  if (sheet.read_only) { part.append(el("p", {}, W.waitingTricks)); return part; }
   if (!draft || draft.kind !== "tricks") draft = { kind: "tricks", values: c.bids.map(() => 0) };
-  part.append(el("h2", {}, "Tricks taken"));
+  part.append(el("h2", {}, W.tricksTaken));
   c.bidding_order.forEach((seat) => {
     part.append(el("div", { class: "stepper-row" },
-      el("span", {}, `${name(seat)} `, el("span", { class: "muted" }, `bid ${c.bids[seat]}`)),
-      stepper(`${name(seat)} tricks`, draft.values[seat], c.hand_size, (v) => { draft.values[seat] = v; render(); })));
+      el("span", {}, `${name(seat)} `, el("span", { class: "muted" }, W.bidWas(c.bids[seat]))),
+      stepper(W.tricksOf(name(seat)), draft.values[seat], c.hand_size, (v) => { draft.values[seat] = v; render(); })));
   });
   const sum = draft.values.reduce((a, b) => a + b, 0);
   part.append(
-    el("p", { class: `sum ${sum === c.hand_size ? "good" : "bad"}`, id: "trick-sum" }, `${sum} of ${c.hand_size} tricks`),
-    el("button", { type: "button", class: "primary", onclick: () => act("tricks", { tricks: draft.values }) }, "Save the tricks"),
+    el("p", { class: `sum ${sum === c.hand_size ? "good" : "bad"}`, id: "trick-sum" }, W.trickSum(sum, c.hand_size)),
+    el("button", { type: "button", class: "primary", onclick: () => act("tricks", { tricks: draft.values }) }, W.saveTricks),
   );
   return part;
 }
 
 function standings() {
   const scored = sheet.sheet;
-  const box = el("section", { class: "card-box", "aria-label": "Standings" }, el("p", { class: "headline", id: "headline" }, scored.headline));
+  const box = el("section", { class: "card-box", "aria-label": W.standings }, el("p", { class: "headline", id: "headline" }, scored.headline));
   const list = el("ol", { class: "standings" });
   for (const [place, seat, total] of scored.standings) {
     list.append(el("li", { class: scored.leaders.includes(seat) ? "lead" : "" },
-      el("span", {}, `${place}. ${name(seat)}`), el("span", { "data-total": name(seat) }, String(total))));
+      el("span", {}, W.place(place, name(seat))), el("span", { "data-total": name(seat) }, String(total))));
   }
   box.append(list);
   return box;
@@ -457,25 +449,25 @@ function standings() {
 function sheetTable() {
   const scored = sheet.sheet;
   const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit, colours: COLOURS });
-  return el("section", { class: "card-box", "aria-label": "Score sheet" },
-    el("h2", {}, "Sheet"),
-    scored.rows.length ? scrollsByKeyboard(el("div", { class: "sheet-wrap" }, table)) : el("p", { class: "muted" }, "No round entered yet."),
-    el("p", { class: "muted" }, "Each player: bid/tricks +score, then the running total. Round: its cards and dealer."));
+  return el("section", { class: "card-box", "aria-label": W.scoreSheet },
+    el("h2", {}, W.sheet),
+    scored.rows.length ? scrollsByKeyboard(el("div", { class: "sheet-wrap" }, table)) : el("p", { class: "muted" }, W.noRound),
+    el("p", { class: "muted" }, W.sheetHint));
 }
 
 function chart() {
   const scored = sheet.sheet;
   if (!scored.rows.some((row) => row.status === "scored")) return null;
   const box = el("div", { id: "chart" });
-  const section = el("section", { class: "card-box chart", "aria-label": "Chart of the totals" },
-    el("h2", {}, "Totals over the rounds"), box, chartLegend(scored, { colours: COLOURS }));
+  const section = el("section", { class: "card-box chart", "aria-label": W.chart },
+    el("h2", {}, W.chartTitle), box, chartLegend(scored, { colours: COLOURS }));
   return section;
 }
 
 function exportLinks(base) {
   return el("div", { class: "row" },
-    el("a", { class: "button", href: `${base}/csv`, download: "" }, "Export CSV"),
-    el("a", { class: "button", href: `${base}/record`, download: "" }, "Export record"));
+    el("a", { class: "button", href: `${base}/csv`, download: "" }, W.exportCsv),
+    el("a", { class: "button", href: `${base}/record`, download: "" }, W.exportRecord));
 }
 
 function exportsOnly() {
@@ -484,19 +476,19 @@ function exportsOnly() {
 
 function actions() {
   const shareUrl = `${location.origin}/keep/view/${sheet.share}`;
-  const share = el("input", { readonly: true, value: shareUrl, id: "share-link", "aria-label": "Read-only link" });
-  return el("section", { class: "card-box", "aria-label": "Sheet actions" },
+  const share = el("input", { readonly: true, value: shareUrl, id: "share-link", "aria-label": W.shareLink });
+  return el("section", { class: "card-box", "aria-label": W.sheetActions },
     el("div", { class: "row" },
-      el("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, "↶ Undo last entry"),
-      el("button", { type: "button", onclick: () => openDealer() }, "Change first dealer")),
+      el("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, W.undoLast),
+      el("button", { type: "button", onclick: () => openDealer() }, W.changeDealer)),
     exportLinks(`/api/sheets/${sheet.id}`),
     printButtons(),
     el("div", { class: "share" },
-      el("label", {}, "Read-only link to share", share),
+      el("label", {}, W.shareLabel, share),
       el("button", { type: "button", onclick: async () => {
         share.select();
-        try { await navigator.clipboard.writeText(shareUrl); showError("Link copied."); } catch { /* selected for copying by hand */ }
-      } }, "Copy link")));
+        try { await navigator.clipboard.writeText(shareUrl); showError(W.copied); } catch { /* selected for copying by hand */ }
+      } }, W.copyLink)));
 }
 
 // ------------------------------------------------------------------ fixing
@@ -506,31 +498,31 @@ function openEdit(number) {
   if (!row) return;
   const tricksKnown = row.cells.every((c) => c.tricks !== null);
   const values = { bids: row.cells.map((c) => c.bid), tricks: tricksKnown ? row.cells.map((c) => c.tricks) : null };
-  const dialog = el("dialog", { "aria-label": `Edit round ${number}` });
+  const dialog = el("dialog", { "aria-label": W.editRound(number) });
   const draw = () => {
     const body = el("div", {});
-    body.append(el("p", { class: "muted" }, `${row.hand_size} card${row.hand_size === 1 ? "" : "s"}; ${name(row.dealer)} dealt.`));
+    body.append(el("p", { class: "muted" }, W.dealt(row.hand_size, name(row.dealer))));
     sheet.players.forEach((p, seat) => {
       body.append(el("div", { class: "stepper-row" }, el("strong", {}, p), el("span", {},
-        el("span", { class: "row" }, el("span", { class: "muted" }, "bid"),
-          stepper(`${p} bid in round ${number}`, values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); })),
-        values.tricks ? el("span", { class: "row" }, el("span", { class: "muted" }, "took"),
-          stepper(`${p} tricks in round ${number}`, values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); })) : null)));
+        el("span", { class: "row" }, el("span", { class: "muted" }, W.bidWord),
+          stepper(W.bidIn(p, number), values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); })),
+        values.tricks ? el("span", { class: "row" }, el("span", { class: "muted" }, W.tookWord),
+          stepper(W.tricksIn(p, number), values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); })) : null)));
     });
     if (values.tricks) {
       const sum = values.tricks.reduce((a, b) => a + b, 0);
-      body.append(el("p", { class: `sum ${sum === row.hand_size ? "good" : "bad"}` }, `tricks: ${sum} of ${row.hand_size}`));
+      body.append(el("p", { class: `sum ${sum === row.hand_size ? "good" : "bad"}` }, W.tricksAddUp(sum, row.hand_size)));
     }
     fill(dialog, 
-      el("h2", {}, `Edit round ${number}`),
-      el("p", { class: "muted" }, values.tricks ? "Each player's bid and the tricks they took." : "Each player's bid."),
+      el("h2", {}, W.editRound(number)),
+      el("p", { class: "muted" }, values.tricks ? W.editBoth : W.editBids),
       body,
       el("div", { class: "row" },
         el("button", { type: "button", class: "primary", onclick: async () => {
           const ok = await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks });
           if (ok) { dialog.close(); dialog.remove(); }
-        } }, "Save the round"),
-        el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
+        } }, W.saveRound),
+        el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, W.cancel)));
   };
   draw();
   document.body.append(dialog);
@@ -538,15 +530,15 @@ function openEdit(number) {
 }
 
 function openDealer() {
-  const dialog = el("dialog", { "aria-label": "Change the first dealer" });
+  const dialog = el("dialog", { "aria-label": W.changeFirstDealer });
   dialog.append(
-    el("h2", {}, "Who dealt the first round?"),
-    el("p", { class: "muted" }, "Every round's dealer follows; rounds the change makes illegal are flagged for fixing."),
+    el("h2", {}, W.whoDealtFirst),
+    el("p", { class: "muted" }, W.dealerHint),
     el("div", { class: "row" }, ...sheet.players.map((p, seat) => el("button", {
       type: "button", "aria-pressed": String(sheet.first_dealer === seat),
       onclick: async () => { if (await act("dealer", { seat })) { dialog.close(); dialog.remove(); } },
     }, p))),
-    el("div", { class: "row" }, el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, "Cancel")));
+    el("div", { class: "row" }, el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, W.cancel)));
   document.body.append(dialog);
   dialog.showModal();
 }
