@@ -167,3 +167,25 @@ def test_the_page_words_refusals_cards_and_plurals_as_the_terminal_does(
         assert said["cards"] == [translate(lang, f"card.{card}") for card in ("QH", "TC", "AS", "7D")]
         assert said["tricks"] == [translate(lang, "n.tricks", count=n) for n in (0, 1, 2, 5, 21)]
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "cs"])
+def test_this_browsers_tables_are_listed_in_the_pages_language(
+    browser: Browser, live: LiveServer, lang: str
+) -> None:
+    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = open_start_page(browser, live, lang, viewport)
+        page.fill("#name", "Ann")
+        page.select_option("#seat-1", "human")
+        page.click("#create button[type=submit]")
+        expect(page.locator("#created")).to_be_visible()
+        item = page.locator("#my-table-list li").first
+        expect(item.locator(".table-status")).to_have_text(translate(lang, "lobby.status_waiting", count=1))
+        expect(item.locator(".invite button", has_text=translate(lang, "lobby.copy"))).to_be_visible()
+        expect(item.locator(".bot-row button")).to_have_text(translate(lang, "lobby.give_to_bot"))
+        expect(item.locator(".back-link")).to_contain_text(f"Cid ({translate(lang, 'level.easy')})")
+        left = [fragment for fragment in english_fragments(lang) if fragment in everything_shown(page)]
+        assert left == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.screenshot(path=str(SHOTS / f"i18n-tables-{lang}-{name}.png"), full_page=True)
+        page.context.close()

@@ -245,6 +245,15 @@ function hostTools(entry, summary, item) {
   return tools;
 }
 
+// A seat as the list names it: a bot's label ("Cid (easy)", the server's name for it) with its
+// level in the page's words, an open seat as such.
+function seatWords(s) {
+  if (!s.name) return t("lobby.open_seat", { n: s.seat + 1 });
+  const label = ` (${s.kind})`;
+  if (s.kind && s.kind !== "human" && s.name.endsWith(label)) return `${s.name.slice(0, -label.length)} (${botWords(s.kind)})`;
+  return s.name;
+}
+
 async function tableItem(entry) {
   const item = el("li", { className: "my-table" });
   item.dataset.table = entry.table;
@@ -269,7 +278,7 @@ async function tableItem(entry) {
     return item;
   }
   const summary = await response.json();
-  const names = summary.seats.map((s) => s.name || t("lobby.open_seat", { n: s.seat + 1 })).join(t("list.separator"));
+  const names = summary.seats.map(seatWords).join(t("list.separator"));
   back.textContent = t(summary.over ? "lobby.see_result" : "lobby.back_to", { names });
   status.textContent = statusWords(summary);
   if (summary.host && !summary.started) item.append(hostTools(entry, summary, item));
