@@ -5,7 +5,9 @@ Figures (JSON on standard output):
 - ``seconds``: wall time of ``upriver.review.review_record`` for all four seats at the budget,
   the workers started fresh (``spawn``, as ``upriver review`` does) — the target is ≤ 30 s;
   ``start_seconds``: of that, starting the pool and loading the kernel in each worker (a web
-  server keeps its pool, so a review there costs ``seconds - start_seconds``);
+  server keeps its pool, so a review there costs ``seconds - start_seconds``); ``worker_cpu_seconds``:
+  the CPU time the workers spent (start included), which other jobs on a shared machine do not
+  inflate: on an idle machine the wall time is about that divided by ``jobs``;
 - ``decisions``, ``played_out``: decisions reviewed, and those played out (forced cards are not);
 - accuracy of the budget, from the same review: ``cost_error_*``, the standard error of each
   played-out decision's cost (the expected-score difference between the best choice and the
@@ -30,6 +32,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import sys
 import time
@@ -72,15 +75,18 @@ def main(argv: list[str] | None = None) -> int:
     record = bots_game() if args.record is None else load(args.record)
     settings = Settings(deals=args.budget, seed=0)
 
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with worker_pool(args.jobs) as pool:
         list(pool.map(_warm, range(args.jobs)))
         started = time.perf_counter()
         review = review_record(record, settings=settings, executor=pool)
         end = time.perf_counter()
-        other = None
-        if not args.no_replicate:
-            other = review_record(record, settings=Settings(deals=args.budget, seed=1), executor=pool)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
+    other = None
+    if not args.no_replicate:
+        other = review_record(record, settings=Settings(deals=args.budget, seed=1), jobs=args.jobs)
 
     decisions = _decisions(review)
     played = [d for d in decisions if d.evaluation is not None and len(d.evaluation.candidates) > 1]
@@ -96,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         "cores": os.cpu_count(),
         "seconds": round(end - start, 2),
         "start_seconds": round(started - start, 2),
+        "worker_cpu_seconds": round(cpu, 1),
         "target_seconds": 30,
         "met": end - start <= 30,
         "decisions": len(decisions),

@@ -16,9 +16,9 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
-from tests.live import free_port
+from tests.live import SHOTS, free_port
 from tests.test_table_geometry import VIEWPORTS
-from tests.test_web_browser import TIMEOUT_MS, browser, play_one_move, shot
+from tests.test_web_browser import TIMEOUT_MS, browser, play_one_move
 from upriver.game import Game
 from upriver.review import Settings, evaluate
 from upriver.web.app import create_app
@@ -74,6 +74,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReviewServer]:
     server.stop()
 
 
+def shot(page: Page, name: str) -> None:
+    """What the screen shows (the panel is fixed over the table: a full-page shot would mislead)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def worst_bid(game: Game) -> int:
     """The bid the expert rates lowest for seat 0 now: the deliberately bad play."""
     evaluation = evaluate(game.view(0), deals=200, seed=0)
@@ -107,8 +113,12 @@ def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
         page = context.new_page()
         table_id = play_a_short_game_badly(page, live)
         game = live.game(table_id)
-        while len(game.results) < 1:  # round 1's two cards
+        for _ in range(2):  # Ann's two cards of round 1 (and not, by a race, her bid of round 2)
             assert play_one_move(page, live, table_id)  # type: ignore[arg-type]
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while len(game.results) < 1:  # the bots finish the last trick
+            assert time.monotonic() < deadline, "round 1 never ended"
+            time.sleep(0.01)
         # The round's summary offers its review.
         button = page.locator("#review-summary-button")
         expect(button).to_be_visible()
@@ -143,4 +153,8 @@ def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
         expect(panel.locator(".review-chip")).to_have_count(2)
         expect(panel.locator(".review-mistakes li").first).to_contain_text("Round 1, bid")
         shot(page, f"review-game-{device}")
+        # After the game the table shows the others' reviews too (its default): Bob's, in his name.
+        panel.locator(".review-seat select").select_option("1")
+        expect(panel.locator("#review-title")).to_contain_text(game.players[1])
+        expect(panel.locator(".review-game-line")).to_contain_text(f"{game.players[1]} gave up")
         context.close()

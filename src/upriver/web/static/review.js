@@ -18,12 +18,12 @@ const TEXT = {
   luckTitle: "What an expert would expect to score with these cards, before any play",
   lost: (bidding, play) => `Lost: ${bidding} bidding · ${play} play`,
   lostTitle: "Expected points given up against the expert's choices",
-  gameLine: (score, luck, bidding, play) =>
-    `${score} points. The deals were worth ${luck} to an expert; you gave up ${bidding} bidding and ${play} playing.`,
+  gameLine: (score, luck, bidding, play, name) =>
+    `${score} points. The deals were worth ${luck} to an expert; ${name ?? "you"} gave up ${bidding} bidding and ${play} playing.`,
   mistakesTitle: "Biggest mistakes",
   noMistakes: "No decision cost enough to be flagged. Well played!",
   mistake: (round, what, cost) => `Round ${round}, ${what}: −${cost}`,
-  rounds: "Rounds",
+  rounds: "Rounds:",
   roundChip: (n) => `${n}`,
   roundChipTitle: (n, flags) => (flags ? `Round ${n}: ${flags} flagged` : `Round ${n}`),
   step: (i, n) => `Decision ${i} of ${n}`,
@@ -34,16 +34,15 @@ const TEXT = {
   seatLabel: "Whose review",
   trump: "Trump",
   noTrump: "No trump",
-  youLead: (trick) => `Trick ${trick}: you lead`,
+  youLead: (trick, name) => `Trick ${trick}: ${name ?? "you"} lead${name ? "s" : ""}`,
   onTable: (trick) => `Trick ${trick} so far`,
-  biddingNow: "Bidding",
   player: "Player",
   bid: "Bid",
   tricks: "Tricks",
-  hand: "Your hand then",
+  hand: (name) => (name ? `${name}'s hand then` : "Your hand then"),
   you: "you",
-  chosenBid: (bid) => `You bid ${bid}`,
-  chosenCard: (card) => `You played ${card}`,
+  chosenBid: (bid, name) => `${name ?? "You"} bid ${bid}`,
+  chosenCard: (card, name) => `${name ?? "You"} played ${card}`,
   forced: "The only legal move: nothing to choose.",
   verdictGood: "The expert agrees.",
   verdictClose: (cost) => `Close to the best: ${cost} points off.`,
@@ -99,6 +98,11 @@ function cardFace(text) {
   face.append(el("span", "rank", text[0] === "T" ? "10" : text[0]), el("span", "pip", symbol));
   return face;
 }
+
+// The reviewed seat in words: null (the sentence says "you") for this page's own seat, else its name.
+const other = () => (view && view.data && view.data.seat !== ctx.seat ? view.data.review.players[view.data.seat] : null);
+// A table name without its bot label ("Bob (basic)" → "Bob"), where room is short.
+const short = (name) => name.replace(/ \([^)]*\)$/, "");
 
 const choiceText = (choice) => (typeof choice === "number" ? TEXT.choiceBid(choice) : cardSymbol(choice));
 
@@ -318,7 +322,8 @@ function draw() {
   const parts = [header(TEXT.title(seatReview.player, view.round))];
   if (view.data.others) parts.push(seatPicker());
   if (view.round === null) parts.push(gameSummary(seatReview), roundStrip(rounds));
-  parts.push(roundLine(round), steps(round), position(decision, round), verdict(decision));
+  // The verdict first, then the position it is about: what to learn, then why.
+  parts.push(roundLine(round), steps(round), verdict(decision), position(decision, round));
   parts.push(el("p", "hint review-foot", TEXT.footnote(view.data.review.deals)));
   box.replaceChildren(...parts);
 }
@@ -340,7 +345,7 @@ function seatPicker() {
 function gameSummary(seatReview) {
   const box = el("div", "review-game");
   box.append(
-    el("p", "review-game-line", TEXT.gameLine(seatReview.score, fixed(seatReview.luck), fixed(seatReview.bidding), fixed(seatReview.play))),
+    el("p", "review-game-line", TEXT.gameLine(seatReview.score, fixed(seatReview.luck), fixed(seatReview.bidding), fixed(seatReview.play), other())),
   );
   box.append(el("h3", "", TEXT.mistakesTitle));
   if (!seatReview.mistakes.length) {
@@ -371,6 +376,7 @@ function roundStrip(rounds) {
   const strip = el("div", "review-rounds");
   strip.setAttribute("role", "group");
   strip.setAttribute("aria-label", TEXT.rounds);
+  strip.append(el("span", "review-rounds-label", TEXT.rounds));
   rounds.forEach((round, index) => {
     const chip = el("button", "review-chip", TEXT.roundChip(round.round));
     chip.type = "button";
@@ -435,25 +441,26 @@ function position(decision) {
   const pos = decision.position;
   const seat = view.data.seat;
   const names = view.data.review.players;
-  const box = el("div", "review-position");
+  const box = el("div", `review-position ${decision.kind === "bid" ? "bid-step" : "card-step"}`);
   const table = el("div", "review-felt");
   const trump = el("div", "review-trump");
   trump.append(el("span", "caption", pos.turned ? TEXT.trump : TEXT.noTrump));
   if (pos.turned) trump.append(cardFace(pos.turned));
   const trick = el("div", "review-trick");
-  if (decision.kind === "bid") {
-    trick.append(el("span", "caption", TEXT.biddingNow));
-  } else {
-    trick.append(el("span", "caption", pos.trick.length ? TEXT.onTable(pos.trick_number) : TEXT.youLead(pos.trick_number)));
+  if (decision.kind !== "bid") {
+    trick.append(el("span", "caption", pos.trick.length ? TEXT.onTable(pos.trick_number) : TEXT.youLead(pos.trick_number, other())));
     const cards = el("div", "review-trick-cards");
     for (const [who, card] of pos.trick) {
       const figure = el("figure");
-      figure.append(cardFace(card), el("figcaption", "", names[who]));
+      const caption = el("figcaption", "", short(names[who]));
+      caption.title = names[who];
+      figure.append(cardFace(card), caption);
       cards.append(figure);
     }
     trick.append(cards);
   }
-  table.append(trump, trick);
+  table.append(trump);
+  if (decision.kind !== "bid") table.append(trick);
   // Bids and tricks so far, in bidding order from the dealer's left, as the player saw them.
   const grid = el("table", "review-bids");
   const head = el("tr");
@@ -465,14 +472,14 @@ function position(decision) {
     const row = el("tr", who === seat ? "me" : "");
     const bid = pos.bids[who];
     row.append(
-      el("td", "", who === seat ? `${names[who]} (${TEXT.you})` : names[who]),
+      el("td", "", who === ctx.seat ? `${names[who]} (${TEXT.you})` : names[who]),
       el("td", "", bid === null ? "–" : String(bid)),
       el("td", "", decision.kind === "bid" ? "–" : String(pos.tricks_won[who])),
     );
     grid.append(row);
   }
   const hand = el("div", "review-hand");
-  hand.setAttribute("aria-label", TEXT.hand);
+  hand.setAttribute("aria-label", TEXT.hand(other()));
   for (const card of pos.hand) {
     const face = cardFace(card);
     if (decision.kind === "card") {
@@ -482,13 +489,14 @@ function position(decision) {
     }
     hand.append(face);
   }
-  box.append(table, grid, el("h3", "review-hand-title", TEXT.hand), hand);
+  box.append(table, grid, el("h3", "review-hand-title", TEXT.hand(other())), hand);
   return box;
 }
 
 function verdict(decision) {
   const box = el("div", `review-verdict${decision.flagged ? " flagged" : ""}`);
-  const chosen = decision.kind === "bid" ? TEXT.chosenBid(decision.chosen) : TEXT.chosenCard(cardSymbol(decision.chosen));
+  const chosen =
+    decision.kind === "bid" ? TEXT.chosenBid(decision.chosen, other()) : TEXT.chosenCard(cardSymbol(decision.chosen), other());
   box.append(el("p", "review-chosen", chosen));
   if (decision.forced && !decision.candidates.length) {
     box.append(el("p", "hint", TEXT.forced));
