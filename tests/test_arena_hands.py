@@ -10,10 +10,9 @@ from typer.testing import CliRunner
 
 from tests.test_arena import SHORT
 from upriver import SeatView, preset
-from upriver.arena.core import ArenaConfig, run_arena
+from upriver.arena.core import ArenaConfig, hand_records, run_arena
 from upriver.arena.hands import (
     HandRecord,
-    hand_records,
     hand_report,
     read_hand_log,
     wilson,

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
+from upriver.arena.hands import HandRecord
 from upriver.arena.match import GameResult
 from upriver.arena.runner import RunOutcome, run_games
 from upriver.arena.schedule import GameTask, plan, rotations
@@ -20,7 +21,7 @@ from upriver.arena.spec import ArenaError, BotSpec, parse_spec
 from upriver.arena.stats import Summary, summarize
 from upriver.rules import Rules
 
-__all__ = ["ArenaConfig", "ArenaResult", "bot_labels", "check_config", "run_arena"]
+__all__ = ["ArenaConfig", "ArenaResult", "bot_labels", "check_config", "hand_records", "run_arena"]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -106,4 +107,13 @@ def run_arena(
         summary=summarize(results, names, len(seatings)),
         interrupted=outcome.interrupted,
         elapsed_s=elapsed,
+    )
+
+
+def hand_records(result: ArenaResult) -> tuple[HandRecord, ...]:
+    """Every seat's every round of an arena result, in plan order, labelled as the report labels the bots."""
+    return tuple(
+        dataclasses.replace(record, bot=result.names[game.seating[record.seat]])
+        for game in result.results
+        for record in game.hand_log
     )

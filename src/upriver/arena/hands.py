@@ -4,7 +4,8 @@ Every arena game keeps one :class:`HandRecord` per seat and round: the bid, the 
 taken, the score, where the seat bid in the round (0 = first after the dealer), the hand
 size and the dealer's rule, and, where the bot reports them
 (:attr:`upriver.bots.Bot.last_bid_estimates`), each candidate bid's predicted chance of
-being made, as it stood when the bot bid. :func:`write_hand_log` writes them as JSON
+being made, as it stood when the bot bid (:func:`upriver.arena.core.hand_records` collects
+them from an arena's result). :func:`write_hand_log` writes them as JSON
 Lines (``upriver arena ... --hand-log FILE``); :func:`hand_report` reads them back into
 the figures the bidding is judged by, per bot: the exact rate by bid and by bidding
 position, how often it took more or fewer tricks than bid, the bid-0 make rate, and the
@@ -33,12 +34,9 @@ from upriver.arena.base import ArenaError
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from upriver.arena.core import ArenaResult
-
 __all__ = [
     "HAND_LOG_FORMAT",
     "HandRecord",
-    "hand_records",
     "hand_report",
     "hand_tables",
     "read_hand_log",
@@ -111,15 +109,6 @@ class HandRecord:
         except (AttributeError, TypeError, ValueError):
             raise ArenaError("a hand log line has a field of the wrong type") from None
         return cls(**values)
-
-
-def hand_records(result: ArenaResult) -> tuple[HandRecord, ...]:
-    """Every seat's every round of an arena result, in plan order, labelled as the report labels the bots."""
-    return tuple(
-        dataclasses.replace(record, bot=result.names[game.seating[record.seat]])
-        for game in result.results
-        for record in game.hand_log
-    )
 
 
 def write_hand_log(records: Iterable[HandRecord], path: Path) -> Path:

@@ -18,8 +18,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from upriver.arena.core import ArenaConfig, check_config, run_arena
-from upriver.arena.hands import hand_records, hand_report, hand_tables, read_hand_log, write_hand_log
+from upriver.arena.core import ArenaConfig, check_config, hand_records, run_arena
+from upriver.arena.hands import hand_report, hand_tables, read_hand_log, write_hand_log
 from upriver.arena.openspiel import openspiel_rules
 from upriver.arena.report import dumps, output_stem, pair_lines, table, write_chart, write_json
 from upriver.arena.runner import default_jobs, run_with_progress
