@@ -75,15 +75,23 @@ def play_out(
     """Let ``players`` (one per seat) finish ``game``; return each seat's thinking time per move.
 
     Each player is shown its seat's view alone; with a ``mirror``, every move is
-    applied to the mirrored OpenSpiel state too, for the seats that play there. With
-    ``estimates``, the bid predictions a player reports are kept there.
+    applied to the mirrored OpenSpiel state too, for the seats that play there. A
+    player that :attr:`~upriver.arena.spec.SeatPlayer.sees_deal` is told each round's
+    dealt hands. With ``estimates``, the bid predictions a player reports are kept there.
     """
     if mirror is not None:
         for player in players:
             player.attach(mirror)
     times: list[list[float]] = [[] for _ in players]
     clock = time.perf_counter
+    told = [player for player in players if player.sees_deal]
+    dealt = -1
     while not game.is_over:
+        if told and dealt != len(game.results):
+            dealt = len(game.results)
+            hands = [game.dealt_hand(s) or () for s in range(len(players))]
+            for player in told:
+                player.see_deal(hands)
         seat = game.awaiting[0]
         view = game.view(seat)
         start = clock()

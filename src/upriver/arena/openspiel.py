@@ -207,6 +207,7 @@ class OpenSpielPlayer:
     uses_mirror = True
     last_bid_estimates = None
     """OpenSpiel's bots predict no make rates."""
+    sees_deal = False
 
     def __init__(self, kind: str, simulations: int, seed: int, *, pyspiel: Any = None) -> None:
         self.kind = kind
@@ -233,6 +234,9 @@ class OpenSpielPlayer:
                 False,
                 False,
             )
+
+    def see_deal(self, hands: Sequence[Sequence[Card]]) -> None:
+        """Never called: OpenSpiel's seats read their mirrored state."""
 
     def move(self, view: SeatView) -> int | Card:
         """OpenSpiel's choice on the mirrored state, as an upriver bid or card."""

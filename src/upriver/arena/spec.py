@@ -14,10 +14,11 @@ BotSpec(kind='pimc', arg='200')
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from upriver.arena.base import ArenaError, parse_number
+from upriver.arena.standin import STANDIN_KINDS
 from upriver.bots import BOT_KINDS, Bot, make_bot
 from upriver.cards import Card
 from upriver.view import SeatView
@@ -47,6 +48,9 @@ class SeatPlayer(Protocol):
 
     uses_mirror: bool
     """Whether the player acts on a mirrored OpenSpiel state rather than on the view alone."""
+    sees_deal: bool
+    """Whether the player is told every round's dealt hands (:meth:`see_deal`): only seats that
+    imitate a reference which sees them (``ismcts-standin``), never a bot."""
 
     @property
     def last_bid_estimates(self) -> Mapping[int, float] | None:
@@ -54,6 +58,9 @@ class SeatPlayer(Protocol):
 
     def attach(self, mirror: Mirror) -> None:
         """Play on this mirrored OpenSpiel state (called once per game when any seat needs one)."""
+
+    def see_deal(self, hands: Sequence[Sequence[Card]]) -> None:
+        """The round's dealt hands, every seat's (called at each deal when :attr:`sees_deal`)."""
 
     def move(self, view: SeatView) -> int | Card:
         """The seat's bid or card for this view."""
@@ -63,6 +70,7 @@ class BotPlayer:
     """An upriver bot in an arena seat: it is shown only the seat's view."""
 
     uses_mirror = False
+    sees_deal = False
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -75,18 +83,21 @@ class BotPlayer:
     def attach(self, mirror: Mirror) -> None:
         """Nothing to do: an upriver bot is shown the seat's view and nothing else."""
 
+    def see_deal(self, hands: Sequence[Sequence[Card]]) -> None:
+        """Never called: a bot is shown its seat's view and nothing else."""
+
     def move(self, view: SeatView) -> int | Card:
         """Whatever the bot answers for this view (the engine judges it)."""
         return self.bot.act(view)
 
 
 def known_kinds() -> list[str]:
-    """Every seat kind the arena accepts now: registered bots, then OpenSpiel seats."""
-    return [*BOT_KINDS, *OPENSPIEL_KINDS]
+    """Every seat kind the arena accepts now: registered bots, then OpenSpiel seats and stand-ins."""
+    return [*BOT_KINDS, *OPENSPIEL_KINDS, *STANDIN_KINDS]
 
 
 def _kinds_help() -> str:
-    return ", ".join([*BOT_KINDS, *OPENSPIEL_KINDS.values()])
+    return ", ".join([*BOT_KINDS, *OPENSPIEL_KINDS.values(), *STANDIN_KINDS.values()])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -111,6 +122,10 @@ class BotSpec:
             from upriver.arena import openspiel
 
             return openspiel.seat_factory(self.kind, self.arg)
+        if self.kind in STANDIN_KINDS:
+            from upriver.arena import standin
+
+            return standin.seat_factory(self.kind, self.arg)
         label = str(self)
         options: dict[str, object] = {} if self.arg is None else {"budget": self.arg}
         # Typed loosely: older registries' make_bot takes no budget, and the TypeError says so.
@@ -130,7 +145,7 @@ def parse_spec(text: str) -> BotSpec:
     kind, sep, arg = text.strip().partition(":")
     kind = kind.strip().lower()
     arg = arg.strip()
-    if kind not in BOT_KINDS and kind not in OPENSPIEL_KINDS:
+    if kind not in BOT_KINDS and kind not in OPENSPIEL_KINDS and kind not in STANDIN_KINDS:
         raise ArenaError(f"unknown bot {text.strip()!r}: expected one of {_kinds_help()}")
     if sep and not arg:
         raise ArenaError(f"bot {text.strip()!r} has a ':' but no budget after it")

@@ -2,7 +2,8 @@
 
 Kinds: ``random`` (uniform legal moves), ``basic`` (rule of thumb), ``pimc`` (Monte
 Carlo over deals that respect revealed voids), ``ipimc`` (the same over deals weighted
-by the bids made, with pruning), and the levels ``easy``, ``normal``, ``hard`` and
+by the bids made, with pruning), ``ucb`` (flat UCB1 with random rollouts: a fast
+stand-in for OpenSpiel's ISMCTS), and the levels ``easy``, ``normal``, ``hard`` and
 ``expert`` (:mod:`upriver.bots.levels`). The search kinds import the compiled kernel
 (numba) at their first search, not before.
 
@@ -25,6 +26,7 @@ from upriver.bots.ipimc import IpimcBot
 from upriver.bots.levels import LEVELS, EasyBot, ExpertBot, HardBot, NormalBot
 from upriver.bots.pimc import PimcBot
 from upriver.bots.random_bot import RandomBot
+from upriver.bots.ucb import UcbBot
 
 __all__ = [
     "BOT_KINDS",
@@ -38,13 +40,15 @@ __all__ = [
     "NormalBot",
     "PimcBot",
     "RandomBot",
+    "UcbBot",
     "act",
     "make_bot",
     "parse_budget",
 ]
 
 BOT_KINDS: dict[str, type[Bot]] = {
-    cls.kind: cls for cls in (RandomBot, BasicBot, PimcBot, IpimcBot, EasyBot, NormalBot, HardBot, ExpertBot)
+    cls.kind: cls
+    for cls in (RandomBot, BasicBot, PimcBot, IpimcBot, UcbBot, EasyBot, NormalBot, HardBot, ExpertBot)
 }
 """Every kind of bot by its registry name: kinds, then levels."""
 
@@ -87,7 +91,7 @@ def make_bot(
         budget = arg
     if isinstance(budget, str):
         budget = parse_budget(budget)
-    if issubclass(cls, PimcBot | IpimcBot):
+    if issubclass(cls, PimcBot | IpimcBot | UcbBot):
         return cls(seed, name=name, budget=budget, iterations=iterations, time_budget=time_budget)
     if budget is not None or iterations is not None or time_budget is not None:
         raise ValueError(f"bot kind {key!r} takes no budget")

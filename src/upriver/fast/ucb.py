@@ -1,0 +1,196 @@
+"""Flat UCB1 over one decision, compiled: a fast stand-in for OpenSpiel's ISMCTS on this game.
+
+OpenSpiel's ``ISMCTSBot`` (``open_spiel/algorithms/is_mcts.cc``), as the arena plays it
+(UCT constant 2, a random-rollout evaluator with one rollout, unlimited world samples,
+the most-visited move), keys its nodes by information state. Each simulation deals the
+hidden cards afresh (``ResampleFromInfostate``, which respects the voids shown); at the
+root it tries every legal move once in random order, then picks by UCB1 on raw returns,
+``mean + c * sqrt(ln N / n)`` with ties (within 1e-5) broken at random; the state after
+the move is the next seat's information state, which holds that seat's sampled hand and
+so is new in almost every simulation: it is evaluated at once by one uniformly random
+rollout to the end of the hand, and its return for the root's player is backed up. Its
+very first simulation only expands the root. The search is therefore nearly flat Monte
+Carlo with UCB1 at the root; a real tree grows only when the hidden cards are so few
+that a sampled hand recurs (the last tricks).
+
+:func:`ucb_search` is that flat search over deals drawn in advance (one deal a
+simulation, as OpenSpiel draws one): each simulation plays the chosen move in its deal
+and completes the round with the uniform random policy for every seat, scored by the
+rules' scoring. The per-move statistics come back, so a bot picks the most visited.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from upriver.cards import Card
+from upriver.fast._jit import GOLDEN, below, jit, mix, u64
+from upriver.fast.api import Position, _opts
+from upriver.fast.kernel import make_bids, play_tricks, score, stream
+from upriver.fast.policies import POLICY_RANDOM
+
+__all__ = ["TIE_TOLERANCE", "UCT_C", "UcbStats", "search", "ucb_search"]
+
+UCT_C = 2.0
+"""OpenSpiel's exploration constant for ISMCTS on card games, as the arena plays it."""
+
+TIE_TOLERANCE = 1e-5
+"""UCB values this close to the best count as ties (OpenSpiel's ``kTieTolerance``)."""
+
+
+@jit
+def ucb_search(
+    worlds: Any,
+    pos: Any,
+    bids0: Any,
+    tricks0: Any,
+    trick0: Any,
+    opts: Any,
+    seat: int,
+    moves: Any,
+    bidding: bool,
+    uct_c: float,
+    seed: int,
+    visits: Any,
+    returns: Any,
+) -> None:
+    """Run one simulation per world of ``worlds`` with UCB1 over ``moves``; fill ``visits`` and
+    ``returns`` (sum of ``seat``'s round scores) per move.
+
+    ``pos``, ``bids0``, ``tricks0``, ``trick0`` and ``opts`` are as for
+    :func:`upriver.fast.kernel.rollout_range`. ``moves`` are bids (``bidding``) or card
+    indices; a bid is set for ``seat`` directly, a card is the first move played.
+    """
+    count, n = worlds.shape
+    k = moves.shape[0]
+    size, trump, dealer, leader = pos[0], pos[1], pos[2], pos[3]
+    trick_len, done, gone, broken = pos[4], pos[5], u64(pos[6]), pos[7] != 0
+    turned = gone
+    hands = np.zeros(n, dtype=np.uint64)
+    bids = np.zeros(n, dtype=np.int64)
+    tricks = np.zeros(n, dtype=np.int64)
+    trick = np.zeros(n, dtype=np.int64)
+    script = np.zeros(0 if bidding else 1, dtype=np.int64)
+    no_record = np.zeros(0, dtype=np.int64)
+    values = np.zeros(k, dtype=np.float64)
+    ties = np.zeros(k, dtype=np.int64)
+    rng = stream(seed, 0)
+    visits[:] = 0
+    returns[:] = 0.0
+    for w in range(count):
+        rng += GOLDEN
+        bits = mix(rng)
+        if w < k:  # an untried move first, in random order (each simulation visits one move)
+            arm = -1
+            pick = below(bits, k - w)
+            for i in range(k):
+                if visits[i] == 0:
+                    if pick == 0:
+                        arm = i
+                        break
+                    pick -= 1
+        else:
+            best = -1e300
+            log_total = np.log(float(w))
+            for i in range(k):
+                values[i] = returns[i] / visits[i] + uct_c * np.sqrt(log_total / visits[i])
+                if values[i] > best:
+                    best = values[i]
+            m = 0
+            for i in range(k):
+                if values[i] > best - TIE_TOLERANCE:
+                    ties[m] = i
+                    m += 1
+            arm = ties[below(bits, m)] if m > 1 else ties[0]
+        for s in range(n):
+            hands[s] = worlds[w, s]
+            bids[s] = bids0[s]
+            tricks[s] = tricks0[s]
+            trick[s] = trick0[s]
+        if bidding:
+            bids[seat] = moves[arm]
+        else:
+            script[0] = moves[arm]
+        code, at, rng = make_bids(
+            hands, bids, size, trump, turned, dealer, opts, POLICY_RANDOM, rng, script, 0
+        )
+        if code == 0:
+            code, rng = play_tricks(
+                hands, bids, tricks, trick, trick_len, leader, done, size, trump, gone, broken,
+                opts, POLICY_RANDOM, rng, script, at, False, no_record, no_record,
+            )  # fmt: skip
+        visits[arm] += 1
+        returns[arm] += score(opts[3], bids[seat], tricks[seat])
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UcbStats:
+    """One flat UCB1 search: per candidate move, its visits and mean round score for the seat."""
+
+    moves: tuple[int | Card, ...]
+    visits: NDArray[np.int64]
+    means: NDArray[np.float64]
+
+    @property
+    def best(self) -> int | Card:
+        """The most visited move (the first of equals), as OpenSpiel's final policy picks."""
+        return self.moves[int(np.argmax(self.visits))]
+
+
+def search(
+    position: Position,
+    worlds: NDArray[np.uint64],
+    moves: tuple[int, ...] | tuple[Card, ...],
+    *,
+    uct_c: float = UCT_C,
+    seed: int = 0,
+) -> UcbStats:
+    """Flat UCB1 over ``moves`` (the seat's legal bids or cards), one simulation per world.
+
+    ``worlds`` are deals of the hidden cards for ``position`` (as from
+    :func:`upriver.fast.sample_worlds`, or the void-respecting sampler of the search bots).
+    """
+    if not moves:
+        raise ValueError("search needs at least one candidate move")
+    bidding = not isinstance(moves[0], Card)
+    codes = np.array([m.index if isinstance(m, Card) else m for m in moves], dtype=np.int64)
+    n = position.players
+    trick = np.zeros(n, dtype=np.int64)
+    trick[: len(position.trick)] = position.trick
+    gone = position.played | (0 if position.turned < 0 else 1 << position.turned)
+    pos = np.array(
+        [
+            position.hand_size,
+            position.trump,
+            position.dealer,
+            position.leader,
+            len(position.trick),
+            position.tricks_done,
+            gone,
+            position.trump_broken,
+        ],
+        dtype=np.int64,
+    )
+    visits = np.zeros(len(moves), dtype=np.int64)
+    returns = np.zeros(len(moves), dtype=np.float64)
+    ucb_search(
+        np.ascontiguousarray(worlds, dtype=np.uint64),
+        pos,
+        np.array(position.bids, dtype=np.int64),
+        np.array(position.tricks_won, dtype=np.int64),
+        trick,
+        _opts(position.rules),
+        position.seat,
+        codes,
+        bidding,
+        uct_c,
+        seed,
+        visits,
+        returns,
+    )
+    means = np.divide(returns, visits, out=np.zeros_like(returns), where=visits > 0)
+    return UcbStats(moves=tuple(moves), visits=visits, means=means)
