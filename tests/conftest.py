@@ -227,6 +227,7 @@ SLOW_TESTS = frozenset(
         "test_arena_hands.py::test_a_search_bot_reports_each_candidates_make_rate_when_it_bids",
         "test_arena_hands.py::test_the_command_writes_the_hand_log_and_the_report_command_reads_it",
         "test_bots.py::test_bots_only_make_legal_moves_under_custom_rules",
+        "test_standin.py::test_the_standin_plays_openspiels_move_on_most_recorded_positions",
         "test_bots.py::test_bots_only_make_legal_moves_under_presets",
         "test_kernel.py::test_a_seed_gives_the_same_results_on_any_number_of_threads",
         "test_kernel.py::test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards",
