@@ -260,7 +260,7 @@ export function drawChart(target, sheet, { colours }) {
   box.dataset.key = key;
   Chart.getChart(box.querySelector("canvas"))?.destroy();
   if (series.labels.length < 2) {
-    box.replaceChildren(el("p", { class: "chart-note" }, TEXT.noTotals));
+    box.replaceChildren(el("p", { class: "sheet-chart-note" }, TEXT.noTotals));
     return box;
   }
   const summary = TEXT.chartSummary(series.labels.length - 1,
@@ -320,10 +320,11 @@ export function drawChart(target, sheet, { colours }) {
   return box;
 }
 
-/** The chart's key: each player's full name and total beside a picture of their line. */
+/** The chart's key: each player's full name and total beside a picture of their line (hidden until a round is scored). */
 export function chartLegend(sheet, { colours }) {
   const series = chartSeries(sheet);
-  return el("ul", { class: "sheet-legend", "aria-label": TEXT.legend },
+  // Before the first round is scored there is no line to name.
+  return el("ul", { class: "sheet-legend", "aria-label": TEXT.legend, hidden: series.labels.length < 2 },
     ...sheet.players.map((p, seat) => el("li", {},
       swatch(seat, colours), el("span", {}, p), " ",
       el("strong", {}, String(series.totals[seat].at(-1))))));
