@@ -176,13 +176,9 @@ export function languageSwitch() {
  * data-i18n-switch element. Done for the document on import; call it again for HTML added later. */
 export function translatePage(root = document) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const [attribute, data] of [
-    ["placeholder", "i18nPlaceholder"],
-    ["title", "i18nTitle"],
-    ["aria-label", "i18nAriaLabel"],
-  ]) {
-    for (const node of root.querySelectorAll(`[data-${attribute === "aria-label" ? "i18n-aria-label" : `i18n-${attribute}`}]`)) {
-      node.setAttribute(attribute, t(node.dataset[data]));
+  for (const attribute of ["placeholder", "title", "aria-label"]) {
+    for (const node of root.querySelectorAll(`[data-i18n-${attribute}]`)) {
+      node.setAttribute(attribute, t(node.getAttribute(`data-i18n-${attribute}`)));
     }
   }
   for (const slot of root.querySelectorAll("[data-i18n-switch]")) {
