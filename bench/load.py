@@ -9,6 +9,12 @@ throughput (actions a second) as well.
 The server runs as its own process (``python -m upriver serve``, a temporary database);
 the clients run in ``--procs`` other processes, so server and clients share the machine's
 cores. Run it as ``python bench/load.py --tables 500 --json``.
+
+``--postgres`` keeps the tables in a private, throw-away PostgreSQL server instead (the tests'
+own, ``tests/pg.py``: Debian's ``postgresql`` package, durability off as it is thrown away), or
+``--db URL`` in a database of yours; ``--workers N`` runs ``upriver serve --workers N`` (N server
+processes on one port, which needs PostgreSQL). The server's CPU is that of all its processes;
+``actions_per_s_per_worker`` divides the throughput by N.
 """
 
 from __future__ import annotations
@@ -45,9 +51,17 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of a process and its live child processes so far (Linux /proc)."""
+    total = 0.0
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            for task in Path(f"/proc/{current}/task").iterdir():
+                pending.extend(int(child) for child in (task / "children").read_text().split())
+    return total
 
 
 class Table:
@@ -172,16 +186,30 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def start_server(stack: contextlib.ExitStack) -> tuple[str, int]:
-    """`python -m upriver serve` on a free port over a temporary database; stopped with the stack."""
+def private_postgres(stack: contextlib.ExitStack) -> str:
+    """A database on a private, throw-away PostgreSQL server (the tests' own), stopped with the stack."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.pg import PostgresServer
+
+    server = PostgresServer()
+    stack.callback(server.close)
+    server.start()
+    return server.url(server.create_database())
+
+
+def start_server(stack: contextlib.ExitStack, db: str | None, workers: int) -> tuple[str, int]:
+    """`python -m upriver serve` on a free port over ``db`` (default: a temporary SQLite file) with
+    ``workers`` processes; stopped with the stack."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    tmp = stack.enter_context(tempfile.TemporaryDirectory())
+    if db is None:
+        db = f"{stack.enter_context(tempfile.TemporaryDirectory())}/load.db"
     server = subprocess.Popen(
         # The bench creates every table from one address: lift the per-address creation limit.
         [
-            *(sys.executable, "-m", "upriver", "serve", "--port", str(port), "--db", f"{tmp}/load.db"),
+            *(sys.executable, "-m", "upriver", "serve", "--port", str(port), "--db", db),
             *("--creations-per-minute", "1000000", "--no-warm"),
+            *(("--workers", str(workers)) if workers > 1 else ()),
         ],
         stdout=subprocess.DEVNULL,
     )
@@ -249,6 +277,10 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=1, help="client processes")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--url", help="use this running server instead of starting one (no CPU figure)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (upriver serve --workers)")
+    store = parser.add_mutually_exclusive_group()
+    store.add_argument("--db", help="the server's --db (default: a temporary SQLite file)")
+    store.add_argument("--postgres", action="store_true", help="a private PostgreSQL server as the store")
     args = parser.parse_args()
     think = 0.0 if args.saturate else args.think
 
@@ -256,7 +288,8 @@ def main() -> None:
         if args.url:
             url, server_pid = args.url.rstrip("/"), None
         else:
-            url, server_pid = start_server(stack)
+            db = private_postgres(stack) if args.postgres else args.db
+            url, server_pid = start_server(stack, db, args.workers)
         results, cpu_share = run_load(args, url, think, server_pid)
 
     latencies = [x * 1000 for r in results for x in r["latencies"]]
@@ -269,7 +302,10 @@ def main() -> None:
         "client_procs": args.procs,
         "window_s": round(elapsed, 2),
         "actions": actions,
+        "store": "postgresql" if args.postgres or (args.db or "").startswith("postgres") else "sqlite",
+        "workers": args.workers,
         "actions_per_s": round(actions / elapsed, 1),
+        "actions_per_s_per_worker": round(actions / elapsed / args.workers, 1),
         "updates_per_s": round(4 * actions / elapsed, 1),
         "latency_ms": {
             "p50": round(percentile(latencies, 0.50), 2),
