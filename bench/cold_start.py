@@ -86,7 +86,7 @@ def first_bid(cache: Path, work: Path) -> dict[str, float]:
         token = str(body["url"]).split("#token=")[1]
         with connect(f"ws://127.0.0.1:{port}/ws/{body['table']}?token={token}", open_timeout=10) as ws:
             while True:
-                message = json.loads(ws.recv(timeout=60))
+                message = json.loads(ws.recv(timeout=300))  # a cold compile on a busy machine is slow
                 game = message.get("game") or {}
                 if message.get("type") == "state" and any(bid is not None for bid in game.get("bids", [])):
                     arrived = time.perf_counter()
