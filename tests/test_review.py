@@ -128,7 +128,7 @@ def test_a_move_that_was_the_only_legal_one_is_never_flagged(rules: Rules, seed:
     while not game.is_over:
         random_move(game, rng)
     # Threshold 0 flags every choice that was a choice; a forced one still never is.
-    review = review_record(record_of(game), settings=Settings(deals=4, threshold=0.0))
+    review = review_record(record_of(game), settings=Settings(deals=2, threshold=0.0))
     forced = 0
     for seat_review in review.seats:
         for round_review in seat_review.rounds:

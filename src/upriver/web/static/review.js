@@ -168,6 +168,17 @@ function follow(detail) {
     actions.prepend(launcherButton("review-final-button", TEXT.reviewGame, null));
   }
   section.hidden = false;
+  prefetch(finished);
+}
+
+// Each round is reviewed as soon as it ends (the server keeps it), so a review asked for later,
+// the whole game's included, is mostly ready. The answer is not needed now.
+let prefetched = 0;
+function prefetch(round) {
+  if (round <= prefetched) return;
+  prefetched = round;
+  const query = new URLSearchParams({ token: ctx.token, round: String(round) });
+  fetch(`/api/tables/${ctx.tableId}/review?${query}`).catch(() => {});
 }
 
 document.addEventListener("upriver:state", (event) => follow(event.detail));
