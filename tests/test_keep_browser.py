@@ -255,7 +255,7 @@ def chart_of(page: Page, selector: str = "#chart canvas") -> dict[str, Any]:
 
 
 def tooltip_at(page: Page, index: int, selector: str = "#chart canvas") -> list[str]:
-    """Point at the chart over round ``index`` (0 the start; a tap on a phone) and read the tooltip's lines."""
+    """Point at the chart over round ``index`` (0: the start; a tap on a phone); the tooltip's lines."""
     page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     assert box is not None
@@ -267,7 +267,8 @@ def tooltip_at(page: Page, index: int, selector: str = "#chart canvas") -> list[
     tooltip = "(s) => Chart.getChart(document.querySelector(s)).tooltip"
     page.wait_for_function(f"(s) => ({tooltip})(s).opacity > 0 && ({tooltip})(s).title.length", arg=selector)
     lines: list[str] = page.evaluate(
-        f"(s) => {{ const t = ({tooltip})(s); return [...t.title, ...t.body.flatMap((b) => b.lines), ...t.footer]; }}",
+        f"(s) => {{ const t = ({tooltip})(s); "
+        "return [...t.title, ...t.body.flatMap((b) => b.lines), ...t.footer]; }",
         selector,
     )
     return lines
