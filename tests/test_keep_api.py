@@ -1,9 +1,9 @@
-"""The score keeper's HTTP API and its SQLite store, through FastAPI's test client and the real app."""
+"""The score keeper's HTTP API and its store, through FastAPI's test client and the real app, on SQLite
+and on PostgreSQL (``db``: ``tests/pg.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from upriver import preset
 from upriver.keeper import KeptSheet
-from upriver.keeper.store import KeeperStore, StaleSheetError
+from upriver.keeper.store import StaleSheetError, open_sheet_store
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS
 from upriver.web.app import create_app
 
@@ -20,12 +20,7 @@ HOOK = {"players": NAMES, "preset": "classic-hook", "schedule": [1, 2, 1], "deal
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "upriver.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
+def client(db: str) -> Iterator[TestClient]:
     with TestClient(create_app(db, bot_delay=0)) as test_client:
         yield test_client
 
@@ -82,7 +77,7 @@ def test_a_refused_entry_is_a_400_with_the_engines_message_and_rule(client: Test
     )
 
 
-def test_everything_entered_survives_a_restart_of_the_server(db: Path) -> None:
+def test_everything_entered_survives_a_restart_of_the_server(db: str) -> None:
     with TestClient(create_app(db, bot_delay=0)) as client:
         sheet = first_round(client, post(client, "/api/sheets", HOOK, 201))
     with TestClient(create_app(db, bot_delay=0)) as client:
@@ -101,8 +96,8 @@ def test_a_write_from_an_older_version_is_refused_as_stale(client: TestClient) -
     assert stale["rule"] == "stale"
 
 
-def test_the_store_refuses_a_second_writer_that_read_the_same_version(db: Path) -> None:
-    one, two = KeeperStore(db), KeeperStore(db)
+def test_the_store_refuses_a_second_writer_that_read_the_same_version(db: str) -> None:
+    one, two = open_sheet_store(db), open_sheet_store(db)
     try:
         rules = preset("countdown", 4, max_cards=2)
         stored = one.create(KeptSheet.start(NAMES, rules, dealer=0))

@@ -11,15 +11,14 @@ import dataclasses
 import json
 import logging
 import re
-import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.pg import query
 from tests.test_web_api import Client, Room, create, manager_of
 from upriver.actions import Phase
 from upriver.game import Game
@@ -31,12 +30,7 @@ DEEP = "[" * 5000 + "]" * 5000
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "tables.db"
-
-
-@pytest.fixture
-def client(db: Path, caplog: pytest.LogCaptureFixture) -> Iterator[TestClient]:
+def client(db: str, caplog: pytest.LogCaptureFixture) -> Iterator[TestClient]:
     """A test client over a fresh database; no error (let alone a traceback) may be logged."""
     caplog.set_level(logging.WARNING)
     with TestClient(create_app(db, bot_delay=0.0)) as test_client:
@@ -53,10 +47,10 @@ def stack() -> Iterator[Any]:
         yield exit_stack
 
 
-def rows(db: Path, table: str) -> int:
-    with sqlite3.connect(db) as conn:
-        (count,) = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
-    return int(count)
+def rows(db: str, table: str) -> int:
+    """How many rows the database holds in ``table`` (read past the stores)."""
+    ((count,),) = query(db, f"SELECT COUNT(*) FROM {table}")
+    return int(str(count))
 
 
 def post_raw(client: TestClient, path: str, body: str | bytes, **headers: str) -> Any:
@@ -67,14 +61,14 @@ def post_raw(client: TestClient, path: str, body: str | bytes, **headers: str) -
 
 
 @pytest.mark.parametrize("path", ["/api/tables", "/api/sheets", "/api/sheets/import"])
-def test_a_body_nested_5000_deep_is_a_400_naming_the_depth(client: TestClient, db: Path, path: str) -> None:
+def test_a_body_nested_5000_deep_is_a_400_naming_the_depth(client: TestClient, db: str, path: str) -> None:
     response = post_raw(client, path, '{"name": "Ann", "players": ' + DEEP + "}")
     assert response.status_code == 400, response.text
     assert "deep" in response.json()["error"] or "nest" in response.json()["error"]
     assert rows(db, "tables") == rows(db, "sheets") == 0
 
 
-def test_a_record_holding_a_5000_digit_number_is_refused_on_import(client: TestClient, db: Path) -> None:
+def test_a_record_holding_a_5000_digit_number_is_refused_on_import(client: TestClient, db: str) -> None:
     record = '{"format": "upriver-record", "version": 1, "seed": ' + "9" * 5000 + "}"
     for path, body in (
         ("/api/sheets/import", {"record": record}),
@@ -88,7 +82,7 @@ def test_a_record_holding_a_5000_digit_number_is_refused_on_import(client: TestC
 
 
 def test_a_surrogate_player_name_on_table_creation_is_refused_and_stores_nothing(
-    client: TestClient, db: Path
+    client: TestClient, db: str
 ) -> None:
     response = post_raw(client, "/api/tables", '{"name": "Bea\\ud800", "seats": ["human", "basic", "basic"]}')
     assert response.status_code == 400, response.text
@@ -97,7 +91,7 @@ def test_a_surrogate_player_name_on_table_creation_is_refused_and_stores_nothing
 
 
 def test_a_surrogate_player_name_on_sheet_creation_is_refused_and_stores_nothing(
-    client: TestClient, db: Path
+    client: TestClient, db: str
 ) -> None:
     response = post_raw(client, "/api/sheets", '{"players": ["Ann", "B\\ud800b", "Cid"], "dealer": 0}')
     assert response.status_code == 400, response.text
@@ -105,7 +99,7 @@ def test_a_surrogate_player_name_on_sheet_creation_is_refused_and_stores_nothing
     assert rows(db, "sheets") == 0
 
 
-def test_sheet_players_follow_the_one_name_rule(client: TestClient, db: Path) -> None:
+def test_sheet_players_follow_the_one_name_rule(client: TestClient, db: str) -> None:
     for players, words in (
         (["Ann", " ann", "Cid"], "names must differ"),
         (["Ann", "B\nb", "Cid"], "control"),
@@ -116,7 +110,7 @@ def test_sheet_players_follow_the_one_name_rule(client: TestClient, db: Path) ->
     assert rows(db, "sheets") == 0
 
 
-def test_a_cross_site_text_plain_post_is_refused(client: TestClient, db: Path) -> None:
+def test_a_cross_site_text_plain_post_is_refused(client: TestClient, db: str) -> None:
     body = json.dumps({"name": "Ann", "seats": ["human", "basic", "basic"]})
     plain = client.post("/api/tables", content=body, headers={"content-type": "text/plain"})
     assert plain.status_code == 415
@@ -378,7 +372,7 @@ def finished_round_record() -> str:
 
 
 @pytest.mark.parametrize("bids", [False, True])
-def test_a_saved_game_that_stops_inside_a_round_is_refused(client: TestClient, db: Path, bids: bool) -> None:
+def test_a_saved_game_that_stops_inside_a_round_is_refused(client: TestClient, db: str, bids: bool) -> None:
     body = {"name": "Ann", "seats": ["human", "basic", "basic"], "record": mid_round_record(bids=bids)}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 400

@@ -27,13 +27,13 @@ from upriver.web.guard import RateLimiter
 from upriver.web.limits import Limits
 
 
-def app_client(db: Path, **limits: Any) -> TestClient:
+def app_client(db: str, **limits: Any) -> TestClient:
     return TestClient(create_app(db, bot_delay=0.0, limits=Limits(**limits)))
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with app_client(tmp_path / "tables.db") as test_client:
+def client(db: str) -> Iterator[TestClient]:
+    with app_client(db) as test_client:
         yield test_client
 
 
@@ -61,8 +61,8 @@ def test_a_200000_round_schedule_is_refused_and_the_server_goes_on(client: TestC
     assert create(client, schedule=[1] * 34)["table"]
 
 
-def test_tables_and_sheets_per_address_per_minute_are_limited(tmp_path: Path) -> None:
-    with app_client(tmp_path / "t.db", creations_per_minute=3) as client:
+def test_tables_and_sheets_per_address_per_minute_are_limited(db: str) -> None:
+    with app_client(db, creations_per_minute=3) as client:
         for _ in range(3):
             create(client, ["human", "basic", "basic"])
         refused = client.post("/api/tables", json={"name": "Ann", "seats": ["human", "basic", "basic"]})
@@ -91,8 +91,8 @@ def test_the_rate_limit_forgets_after_a_minute_and_counts_each_address_apart() -
     assert limiter.allow("a")
 
 
-def test_spectators_per_table_are_capped_and_players_still_connect(tmp_path: Path) -> None:
-    with app_client(tmp_path / "t.db", spectators=3) as client, contextlib.ExitStack() as stack:
+def test_spectators_per_table_are_capped_and_players_still_connect(db: str) -> None:
+    with app_client(db, spectators=3) as client, contextlib.ExitStack() as stack:
         body = create(client, ["human", "human", "basic"])
         for _ in range(3):
             ws = stack.enter_context(client.websocket_connect(f"/ws/{body['table']}"))
@@ -106,8 +106,7 @@ def test_spectators_per_table_are_capped_and_players_still_connect(tmp_path: Pat
             assert player.receive_json()["role"] == "player"
 
 
-def test_idle_finished_tables_are_archived_at_start_up_and_others_come_up(tmp_path: Path) -> None:
-    db = tmp_path / "t.db"
+def test_idle_finished_tables_are_archived_at_start_up_and_others_come_up(db: str) -> None:
     with app_client(db) as client, contextlib.ExitStack() as stack:
         room = Room(client, stack, schedule=[1])
         while not room.game.is_over:
@@ -125,10 +124,10 @@ def test_idle_finished_tables_are_archived_at_start_up_and_others_come_up(tmp_pa
         assert open_table in manager_of(client).tables
 
 
-def test_a_client_that_does_not_read_is_disconnected_and_others_are_served(tmp_path: Path) -> None:
+def test_a_client_that_does_not_read_is_disconnected_and_others_are_served(db: str) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "upriver", "serve", "--port", str(port), "--db", str(tmp_path / "t.db")]
+    command = [sys.executable, "-m", "upriver", "serve", "--port", str(port), "--db", db]
     server = subprocess.Popen(
         [*command, "--outbox", "5"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )

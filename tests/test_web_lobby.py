@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,8 @@ from upriver.web.tables import Manager
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "tables.db", bot_delay=0.0)) as test_client:
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
         yield test_client
 
 
@@ -138,12 +137,11 @@ def test_only_the_host_gives_a_seat_to_a_bot(client: TestClient) -> None:
     assert table.kinds[2] == "human"
 
 
-def test_a_seat_given_to_a_bot_stays_a_bot_after_a_restart(tmp_path: Path) -> None:
-    path = tmp_path / "tables.db"
-    with TestClient(create_app(path, bot_delay=0.0)) as first:
+def test_a_seat_given_to_a_bot_stays_a_bot_after_a_restart(db: str) -> None:
+    with TestClient(create_app(db, bot_delay=0.0)) as first:
         body = create(first, name="Ann", seats=["human", "human", "human"])
         first.post(f"/api/tables/{body['table']}/seats/2/bot", json={"token": body["token"], "kind": "basic"})
-    with TestClient(create_app(path, bot_delay=0.0)) as second:
+    with TestClient(create_app(db, bot_delay=0.0)) as second:
         table = manager_of(second).tables[body["table"]]
         assert table.kinds == ["human", "human", "basic"]
         assert table.names == ["Ann", None, "Cid (basic)"]

@@ -1,4 +1,5 @@
-"""`upriver serve` killed with SIGKILL mid-game and started again carries on from the last accepted action."""
+"""`upriver serve` killed with SIGKILL mid-game and started again carries on from the last accepted action,
+over SQLite and over PostgreSQL (``db``: ``tests/pg.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,7 +23,7 @@ from tests.live import free_port
 class Server:
     """`python -m upriver serve` as a child process on a free port."""
 
-    def __init__(self, db: Path, bot_delay: float, stack: contextlib.ExitStack) -> None:
+    def __init__(self, db: str, bot_delay: float, stack: contextlib.ExitStack) -> None:
         self.stack = stack
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -36,7 +36,7 @@ class Server:
                 "--port",
                 str(self.port),
                 "--db",
-                str(db),
+                db,
                 *("--bot-delay", str(bot_delay)),
             ],
             stdout=subprocess.PIPE,
@@ -104,9 +104,8 @@ def move(ws: ClientConnection, state: dict[str, Any], n: int) -> None:
 
 
 def test_a_killed_server_resumes_every_table_from_its_last_accepted_action(
-    tmp_path: Path, servers: list[Server]
+    db: str, servers: list[Server]
 ) -> None:
-    db = tmp_path / "tables.db"
     # Bots wait 60 s in the first life, so only people move before the crash.
     first = Server(db, bot_delay=60, stack=contextlib.ExitStack())
     servers.append(first)

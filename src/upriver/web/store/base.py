@@ -151,8 +151,10 @@ class TableStore(ABC):
             yield TableRow(table_id, json.loads(config))
 
     def table(self, table_id: str) -> TableRow | None:
-        """One table's row, archived or not, or ``None``."""
-        row = self.db.fetch_one("SELECT id, config FROM tables WHERE id = ?", (table_id,))
+        """One table's row, or ``None`` if there is none or it is archived (as :meth:`tables` lists them)."""
+        row = self.db.fetch_one(
+            "SELECT id, config FROM tables WHERE id = ? AND archived IS NULL", (table_id,)
+        )
         return None if row is None else TableRow(row[0], json.loads(row[1]))
 
     def events(self, table_id: str, after: int = 0) -> list[Event]:
