@@ -155,6 +155,7 @@ def test_the_page_words_refusals_cards_and_plurals_as_the_terminal_does(
                     restriction: i18n.restrictionReason(restriction, { name: 'Ann' }),
                     cards: ['QH', 'TC', 'AS', '7D'].map(i18n.cardName),
                     tricks: [0, 1, 2, 5, 21].map((count) => i18n.t('n.tricks', { count })),
+                    parts: i18n.parts('keeper.roundOf', { number: 2, rounds: 9, size: 3 }).join(''),
                 };
             }""",
             [refusals, restriction],
@@ -166,6 +167,7 @@ def test_the_page_words_refusals_cards_and_plurals_as_the_terminal_does(
         )
         assert said["cards"] == [translate(lang, f"card.{card}") for card in ("QH", "TC", "AS", "7D")]
         assert said["tricks"] == [translate(lang, "n.tricks", count=n) for n in (0, 1, 2, 5, 21)]
+        assert said["parts"] == translate(lang, "keeper.roundOf", number=2, rounds=9, size=3)
         page.context.close()
 
 

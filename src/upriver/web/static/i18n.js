@@ -13,6 +13,7 @@
 //   t("n.tricks", { count: 3 })               // "3 tricks", "3 plis", "3 štychy"…
 //   reason({ rule: "follow suit", facts: { led: "C", held: ["3C"] } })   // an error message or a card's `why`
 //   cardName("QH")                            // "Queen of hearts", "Dame de cœur", "Srdcová dáma"…
+//   parts("keeper.dealsAndBids", { dealer: nodeA, bidder: nodeB })   // [nodeA, " deals · ", nodeB, " bids first"]
 // Static HTML: data-i18n="key" sets an element's text; data-i18n-placeholder, data-i18n-title and
 // data-i18n-aria-label set those attributes; an element with data-i18n-switch gets the language menu.
 // The language is the one chosen in that menu (kept in localStorage "upriver.lang"), else the
@@ -72,6 +73,26 @@ export function t(key, params = {}) {
     if (pluralKey) return t(pluralKey, { ...params, count: params[name] });
     return String(params[name]);
   });
+}
+
+/** The string `key` as its parts around the placeholders, each placeholder's value as given (a DOM
+ * node, say), for a sentence with elements inside it that a language may put in its own order:
+ * el("p", {}, ...parts("keeper.dealsAndBids", { dealer: bold(ann), bidder: bold(bob) })). */
+export function parts(key, params = {}) {
+  let text = entry(key);
+  if (text === null) return [key];
+  if (typeof text === "object") text = text[plurals.select(Number(params.count))] ?? text.other;
+  const out = [];
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const [whole, name, pluralKey] = match;
+    out.push(text.slice(last, match.index));
+    if (!(name in params)) out.push(whole);
+    else out.push(pluralKey ? t(pluralKey, { ...params, count: params[name] }) : params[name]);
+    last = match.index + whole.length;
+  }
+  out.push(text.slice(last));
+  return out.filter((part) => part !== "");
 }
 
 /** A number as this language writes it: 0.8 → "0,8" in French. */
