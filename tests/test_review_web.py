@@ -15,7 +15,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from upriver import Game, Rules
 from upriver.actions import Phase
+from upriver.record import dumps, record_of
 from upriver.review import Settings
 from upriver.web.app import create_app
 from upriver.web.protocol import ClientMessage
@@ -168,3 +170,29 @@ def test_a_table_may_keep_each_review_to_its_own_seat(setup: Setup) -> None:
     assert refused.json()["error"] == "this table keeps each player's review to themselves"
     own = setup.review(table, 0)
     assert own["others"] is False
+
+
+def test_a_saved_game_whose_first_rounds_were_kept_on_paper_is_refused_in_a_sentence(setup: Setup) -> None:
+    rules = Rules.from_options({"preset": "classic", "schedule": [1, 2, 1]}, player_count=4)
+    game = Game(rules, ["Ann", "Bob", "Cid", "Dee"], seed=3, dealer=0, auto_deal=False)
+    game.deal_at_table()
+    for seat in game.bidding_order:
+        game.bid(game.legal_bids(seat)[0], seat)
+    game.record_tricks((1, 0, 0, 0))
+    game.deal()
+    while game.phase is not Phase.DEALING:
+        seat = game.awaiting[0]
+        game.move(
+            game.legal_bids(seat)[0] if game.phase is Phase.BIDDING else game.legal_cards()[0], seat=seat
+        )
+    body = setup.site.post(
+        "/api/tables", json={"name": "Ann", "seats": ["human"] * 4, "record": dumps(record_of(game))}
+    )
+    assert body.status_code == 201, body.text
+    table = setup.manager.tables[body.json()["table"]]
+    for seat, name in ((1, "Bob"), (2, "Cid"), (3, "Dee")):
+        setup.manager.join(table, seat, name)
+    setup.play(table)
+    refused = setup.ask(table, 0, round=3)
+    assert refused.status_code == 409
+    assert "round 1 was kept without its cards" in refused.json()["error"]

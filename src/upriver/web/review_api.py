@@ -34,6 +34,7 @@ from fastapi.responses import JSONResponse
 from upriver.record import record_of
 from upriver.review import (
     GameReview,
+    NoCardsError,
     RoundReview,
     RoundTask,
     Settings,
@@ -204,7 +205,10 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
             return refusal(
                 "no round has finished yet: a round's review opens when it ends", 409, rule="review"
             )
-        progress = reviews.progress(table, target, rounds)
+        try:
+            progress = reviews.progress(table, target, rounds)
+        except NoCardsError as error:  # a saved game continued here, whose first rounds were kept on paper
+            return refusal(str(error), 409, rule="review")
         if progress.error is not None:
             return refusal(progress.error, 503, rule="review")
         if progress.rounds is None:
