@@ -16,12 +16,13 @@ do). Each run:
 2. installs the command's lock file (``requirements.lock`` or ``requirements-dev.lock``) and the
    project itself (``-e .``) into it, but only when the lock file or ``pyproject.toml`` changed
    since the last install: a hash of them is kept in ``.venv/upriver-install-<lock>.sha256``;
-3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium),
-   installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
+3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium, the
+   PostgreSQL tests start their own server from Debian's PostgreSQL), installing each with
+   ``apt-get`` if it may, and otherwise stopping with one sentence;
 4. runs the command with the environment's Python in the checkout, so its exit code is this
    script's exit code.
 
-A new prerequisite (say a PostgreSQL server for the tests) is one more function in a command's
+A new prerequisite (as Debian's PostgreSQL server for the tests was) is one more function in a command's
 ``prerequisites`` in :data:`COMMANDS`: it returns when the prerequisite is there (installing it with
 :func:`apt_install` if it can) and raises :class:`SetupError` with one sentence when it is not.
 """
@@ -126,25 +127,30 @@ _VALUE_OPTIONS = frozenset(
 """pytest options whose value is the next word, so that word is no test path."""
 
 
-def selects_browser_tests(args: Sequence[str]) -> bool:
-    """Whether pytest run with ``args`` may run a browser test.
+def selects_marked_tests(args: Sequence[str], marker: str, files: Sequence[str]) -> bool:
+    """Whether pytest run with ``args`` may run a test marked ``marker``, all of which are in ``files``.
 
     Only two selections are known to leave them out: a marker expression that says
-    ``not browser``, and test files named explicitly, none of them a browser test file.
+    ``not MARKER``, and test files named explicitly, none of them in ``files``.
     Anything else (a folder, ``-k``, no arguments) may select them.
     """
     paths: list[str] = []
     words = iter(args)
     for word in words:
         value = next(words, "") if word in _VALUE_OPTIONS else None
-        marker = value if word == "-m" else word[2:] if word.startswith("-m") else None
-        if marker is not None and "not browser" in " ".join(marker.split()):
+        expression = value if word == "-m" else word[2:] if word.startswith("-m") else None
+        if expression is not None and f"not {marker}" in " ".join(expression.split()):
             return False
         if value is None and not word.startswith("-"):
             paths.append(word.split("::")[0])
     if paths and all(Path(path).is_file() for path in paths):
-        return any(Path(path).name in BROWSER_TESTS for path in paths)
+        return any(Path(path).name in files for path in paths)
     return True
+
+
+def selects_browser_tests(args: Sequence[str]) -> bool:
+    """Whether pytest run with ``args`` may run a browser test (:func:`selects_marked_tests`)."""
+    return selects_marked_tests(args, "browser", BROWSER_TESTS)
 
 
 def chromium(again: str, args: Sequence[str]) -> None:
@@ -192,6 +198,47 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
         say("the kernel could not be compiled now (see above): the server compiles it as it starts")
 
 
+POSTGRES_TESTS = (
+    "test_keep_api.py",
+    "test_store.py",
+    "test_store_outage.py",
+    "test_store_serve.py",
+    "test_web_accept.py",
+    "test_web_api.py",
+    "test_web_hostile.py",
+    "test_web_limits.py",
+    "test_web_lobby.py",
+    "test_web_restart.py",
+    "test_web_workers.py",
+)
+"""The test files with tests on a private PostgreSQL server (marked ``postgres``; ``tests/pg.py``)."""
+
+POSTGRES_BINARIES = "/usr/lib/postgresql/*/bin"
+"""Where Debian's postgresql package puts initdb and pg_ctl (``tests/pg.py`` looks there too)."""
+
+
+def postgres_installed() -> bool:
+    """Whether Debian's PostgreSQL server programs are installed (any major version)."""
+    return any((path / "initdb").exists() for path in Path("/").glob(POSTGRES_BINARIES.lstrip("/")))
+
+
+def postgresql(again: str, args: Sequence[str]) -> None:
+    """Debian's PostgreSQL server, from which the PostgreSQL tests start a private throw-away server of
+    their own (they fail, never skip, without it).
+
+    Not needed when ``args`` leave every PostgreSQL test out (``-m "not postgres"``, or test files
+    none of which is in :data:`POSTGRES_TESTS`).
+    """
+    if postgres_installed() or not selects_marked_tests(args, "postgres", POSTGRES_TESTS):
+        return
+    needed_for = (
+        f"The PostgreSQL tests need Debian's PostgreSQL server (initdb and pg_ctl under {POSTGRES_BINARIES})"
+    )
+    apt_install("postgresql", needed_for, again)
+    if not postgres_installed():
+        raise SetupError(f"{needed_for}, and `apt-get install postgresql` did not put them there.")
+
+
 @dataclass(frozen=True)
 class Command:
     """One of the README's commands: what it installs, what else it needs, what it runs."""
@@ -206,7 +253,7 @@ class Command:
 
 COMMANDS: dict[str, Command] = {
     "serve": Command(lock="requirements.lock", prerequisites=(compiled_kernel,), module=("upriver", "serve")),
-    "test": Command(lock="requirements-dev.lock", prerequisites=(chromium,), module=("pytest",)),
+    "test": Command(lock="requirements-dev.lock", prerequisites=(chromium, postgresql), module=("pytest",)),
 }
 
 
