@@ -137,6 +137,11 @@ def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
         drawn = {str(c.get_attribute("data-card")) for c in panel.locator(".review-hand .card").all()}
         assert drawn == own
         shot(page, f"review-round-{device}")
+        # Every legal bid with its expected points, the best first.
+        panel.locator(".review-choices summary").click()
+        expect(panel.locator(".review-choices li")).to_have_count(3)  # 0, 1 or 2 of two cards
+        expect(panel.locator(".review-choices li").first).to_have_class("best")
+        shot(page, f"review-choices-{device}")
         panel.locator(".review-next").click()
         expect(panel.locator(".review-dot.current")).to_have_text("1")  # trick 1
         expect(panel.locator(".review-chosen")).to_contain_text("You played")
