@@ -38,8 +38,44 @@ def english_fragments(lang: str) -> list[str]:
     return sorted(fragments)
 
 
+def english_words(lang: str) -> set[str]:
+    """The English catalogue's whole short strings (a button's "Copy", a label's "Seats") that
+    ``lang`` words differently: met as a whole text on a ``lang`` page, one was not translated."""
+    english, own = catalogue("en"), catalogue(lang)
+    theirs = {text.strip() for entry in own.values() for text in _texts(entry)}
+    return {
+        entry.strip()
+        for entry in english.values()
+        if isinstance(entry, str)
+        and "{" not in entry
+        and len(entry.strip()) >= 3
+        and entry.strip() not in theirs
+    }
+
+
 def _texts(entry: object) -> list[str]:
     return [entry] if isinstance(entry, str) else list(entry.values())  # type: ignore[attr-defined]
+
+
+def each_text_shown(page: Page) -> set[str]:
+    """Every text node, menu option, placeholder, label and title of the page, each on its own."""
+    return set(
+        page.evaluate(
+            """() => {
+                const out = [document.title];
+                const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+                while (walker.nextNode()) out.push(walker.currentNode.textContent);
+                for (const o of document.querySelectorAll('option, optgroup')) {
+                    out.push(o.label || o.textContent);
+                }
+                for (const e of document.querySelectorAll('[placeholder]')) out.push(e.placeholder);
+                for (const e of document.querySelectorAll('[aria-label]')) {
+                    out.push(e.getAttribute('aria-label'));
+                }
+                return out.map((text) => text.trim()).filter(Boolean);
+            }"""
+        )
+    )
 
 
 def everything_shown(page: Page) -> str:
@@ -89,6 +125,7 @@ def test_the_start_page_speaks_the_browsers_language_with_no_english_left(
         if lang != "en":
             left = [fragment for fragment in english_fragments(lang) if fragment in shown]
             assert left == [], f"English on the {lang} start page: {left}"
+            assert sorted(english_words(lang) & each_text_shown(page)) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"i18n-start-{lang}-{name}.png"), full_page=True)
@@ -188,6 +225,7 @@ def test_this_browsers_tables_are_listed_in_the_pages_language(
         expect(item.locator(".back-link")).to_contain_text(f"Cid ({translate(lang, 'level.easy')})")
         left = [fragment for fragment in english_fragments(lang) if fragment in everything_shown(page)]
         assert left == []
+        assert sorted(english_words(lang) & each_text_shown(page)) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         page.screenshot(path=str(SHOTS / f"i18n-tables-{lang}-{name}.png"), full_page=True)
         page.context.close()
