@@ -27,6 +27,7 @@ from upriver.review import (
     review_record,
     review_round,
     round_tasks,
+    worker_pool,
 )
 from upriver.view import SeatView
 
@@ -195,7 +196,8 @@ def test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two() 
     record = dataclasses.replace(record, rounds=record.rounds[:4])  # rounds of 1 to 4 cards
     inline = review_record(record, settings=Settings(deals=16, seed=3))
     assert review_record(record, settings=Settings(deals=16, seed=3)) == inline
-    assert review_record(record, settings=Settings(deals=16, seed=3), jobs=2) == inline
+    with worker_pool(2) as pool:  # two worker processes, the rounds spread over them
+        assert review_record(record, settings=Settings(deals=16, seed=3), executor=pool) == inline
     assert review_record(record, settings=Settings(deals=16, seed=4)) != inline
 
 

@@ -30,6 +30,9 @@ __all__ = [
 Progress = Callable[[int, int], None]
 """Called as decisions are reviewed: ``(done, total)``."""
 
+POOL_FROM = 100
+"""Decisions from which :func:`review_record` starts worker processes (each loads the kernel, ~1 s)."""
+
 MISTAKES = 3
 """How many of a seat's biggest mistakes its review names."""
 
@@ -146,7 +149,9 @@ def review_record(
 ) -> GameReview:
     """Review ``record`` for ``seats`` (default: every seat), each decision from its seat's view.
 
-    ``jobs`` workers (``None``: every core; 1: in this process) unless an ``executor`` is given.
+    ``jobs`` workers (``None``: every core; 1: in this process) unless an ``executor`` is given; a
+    record of fewer than :data:`POOL_FROM` decisions is reviewed in this process all the same, since
+    starting workers would take longer than the review.
     The same record and settings always give the same review.
 
     :raises NoCardsError: the record holds a round without its cards.
@@ -154,7 +159,7 @@ def review_record(
     """
     settings = settings or Settings()
     tasks = round_tasks(record, seats)
-    if executor is None and jobs != 1:
+    if executor is None and jobs != 1 and sum(len(task.moments) for task in tasks) >= POOL_FROM:
         with worker_pool(jobs) as pool:
             rounds = review_tasks(tasks, settings, executor=pool, progress=progress)
     else:
