@@ -239,6 +239,7 @@ SLOW_TESTS = frozenset(
         "test_i18n.py::test_every_refusal_in_random_games_is_worded_in_every_language_from_its_facts",
         "test_web_fuzz.py::test_every_hostile_message_gets_a_reply_and_a_refusal_changes_nothing",
         "test_web_restart.py::test_a_killed_server_resumes_every_table_from_its_last_accepted_action",
+        "test_store_outage.py::test_moves_during_an_outage_are_refused_unapplied_and_unannounced_and_go_through_once_it_is_back",
         "test_web_workers.py::test_a_move_made_through_one_server_process_reaches_the_clients_of_another",
         "test_web_workers.py::test_the_owner_killed_mid_trick_is_taken_over_and_no_acknowledged_move_is_lost",
         "test_web_workers.py::test_two_workers_on_one_port_play_a_table_to_the_end",
