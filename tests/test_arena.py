@@ -390,6 +390,10 @@ class FakeOhHellState:
         self.trick: list[tuple[int, int]] = []
         self.played = 0
         self.player = -1
+        self.actions: list[int] = []
+
+    def history(self) -> list[int]:
+        return list(self.actions)
 
     def _chance_done(self) -> bool:
         return len(self.chance) >= 3 and len(self.chance) == 3 + self.n * self.chance[0]
@@ -412,6 +416,7 @@ class FakeOhHellState:
         return sorted(led or mine)
 
     def apply_action(self, action: int) -> None:
+        self.actions.append(action)
         if not self._chance_done():
             self.chance.append(action)
             if len(self.chance) == 1:
@@ -442,8 +447,28 @@ class FakeOhHellState:
         return [float(w + (10 if w == b else 0)) for w, b in zip(self.won, self.bids, strict=True)]
 
 
+class FakeISMCTS:
+    """An ISMCTS bot that keeps every state it is asked about and plays its first legal action."""
+
+    seen: ClassVar[list[FakeOhHellState]] = []
+
+    def __init__(self, *args: object) -> None:
+        pass
+
+    def step(self, state: FakeOhHellState) -> int:
+        FakeISMCTS.seen.append(state)
+        return state.legal_actions()[0]
+
+
 class FakePyspiel:
-    """Enough of the pyspiel module for the mirror: ``load_game`` of ``oh_hell``."""
+    """Enough of the pyspiel module for the mirror: ``load_game`` of ``oh_hell``, and ISMCTS."""
+
+    ISMCTSBot = FakeISMCTS
+    ISMCTSFinalPolicyType = type("ISMCTSFinalPolicyType", (), {"MAX_VISIT_COUNT": 0})
+
+    @staticmethod
+    def RandomRolloutEvaluator(*args: object) -> None:  # noqa: N802  (pyspiel's name)
+        return None
 
     def __init__(self) -> None:
         self.loaded: list[dict[str, Any]] = []
@@ -487,6 +512,42 @@ def test_an_openspiel_seat_plays_a_legal_mirrored_game_in_lockstep() -> None:
         elif isinstance(action, PlayAction):
             expected.append(move_action(action.card))
     assert mirror.applied == expected
+
+
+def test_the_fair_openspiel_seat_searches_a_fresh_deal_of_the_hidden_cards_only() -> None:
+    # OpenSpiel's resampler shuffles the hidden cards of the state it is given among the other
+    # seats: given the true state it knows which cards are in play. The fair seat gives it a state
+    # whose hidden hands are drawn from the seat's view, so the stock cards turn up in them.
+    fake = FakePyspiel()
+    game = Game(openspiel_rules(4, 5), seed=21)
+    mirror = Mirror(game, pyspiel=fake)
+    fair = OpenSpielPlayer("openspiel-ismcts-fair", 10, seed=1, pyspiel=fake)
+    players: list[SeatPlayer] = [fair, *(BotPlayer(make_bot("basic", seed=s)) for s in (2, 3, 4))]
+    FakeISMCTS.seen = []
+    decisions: list[tuple[SeatView, int]] = []
+
+    original = fair.move
+
+    def move(view: SeatView) -> int | Card:
+        held = sum(card.mask for s in range(4) if s != 0 for card in game.hand(s))
+        decisions.append((view, held))
+        return original(view)
+
+    fair.move = move  # type: ignore[method-assign]
+    play_out(game, players, mirror)
+    assert FakeISMCTS.seen
+    assert len(FakeISMCTS.seen) == len(decisions)
+    stock_seen = False
+    for state, (view, held) in zip(FakeISMCTS.seen, decisions, strict=True):
+        mine = {c for c, p in state.holder.items() if p == 0}
+        assert mine == {card_action(card) for card in view.hand}
+        theirs = {c for c, p in state.holder.items() if p != 0}
+        truth = {card_action(card) for card in DECK if held >> card.index & 1}
+        assert len(theirs) == len(truth)
+        stock_seen |= theirs != truth
+        public = state.history()[3 + 4 * 5 :]
+        assert public == mirror.applied[3 + 4 * 5 : 3 + 4 * 5 + len(public)]
+    assert stock_seen
 
 
 def test_the_mirror_notices_when_it_falls_out_of_step_with_the_game() -> None:

@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from upriver.arena.base import ArenaError, parse_number
-from upriver.cards import Card, Rank, Suit
+from upriver.cards import Card, Rank, Suit, cards_in
 from upriver.game import Game
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, TrumpLead
 from upriver.view import SeatView
@@ -175,7 +175,22 @@ class Mirror:
             state.apply_action(action)
             self.applied.append(action)
         self.state = state
+        self._dealer = game.dealer
+        self._turned = game.turned
         self._check_turn(game)
+
+    def state_dealt(self, hands: Sequence[Sequence[Card]]) -> Any:
+        """A pyspiel state of the round in play as if ``hands`` (every seat's, as dealt) had been
+        dealt: the same size, dealer and turn-up, then the same bids and cards played so far."""
+        n = self._players
+        size = len(hands[0])
+        state = self._games[size].new_initial_state()
+        deal = deal_actions(n, self._dealer, hands, self._turned)
+        for action in deal:
+            state.apply_action(action)
+        for action in self.state.history()[len(deal) :]:
+            state.apply_action(action)
+        return state
 
     def _check_turn(self, game: Game) -> None:
         if self.state.current_player() != game.to_act:
@@ -221,7 +236,7 @@ class OpenSpielPlayer:
     def attach(self, mirror: Mirror) -> None:
         """Play on ``mirror``'s states; the ISMCTS bot is made here, in the process that plays."""
         self._mirror = mirror
-        if self.kind == "openspiel-ismcts" and self._bot is None:
+        if self.kind in ("openspiel-ismcts", "openspiel-ismcts-fair") and self._bot is None:
             ps = load_pyspiel() if self._pyspiel is None else self._pyspiel
             evaluator = ps.RandomRolloutEvaluator(ROLLOUTS, self.seed)
             self._bot = ps.ISMCTSBot(
@@ -238,6 +253,18 @@ class OpenSpielPlayer:
     def see_deal(self, hands: Sequence[Sequence[Card]]) -> None:
         """Never called: OpenSpiel's seats read their mirrored state."""
 
+    def _fair_deal(self, view: SeatView) -> list[tuple[Card, ...]]:
+        """Every seat's dealt hand in one deal drawn from what ``view`` knows: its own hand, the
+        cards played and the voids shown. OpenSpiel's ISMCTS then shuffles these hidden cards
+        among the other seats, as it shuffles the true ones, but cannot tell the stock."""
+        from upriver.bots.knowledge import knowledge_of
+        from upriver.bots.sampling import sample_worlds
+        from upriver.fast import position_from_view
+
+        know = knowledge_of(view)
+        world = sample_worlds(know, position_from_view(view), 1, self._rng.getrandbits(31))[0]
+        return [cards_in(int(world[s]) | know.played_by[s]) for s in range(view.player_count)]
+
     def move(self, view: SeatView) -> int | Card:
         """OpenSpiel's choice on the mirrored state, as an upriver bid or card."""
         if self._mirror is None:
@@ -245,7 +272,9 @@ class OpenSpielPlayer:
         state = self._mirror.state
         if state.current_player() != view.seat:
             raise ArenaError(f"OpenSpiel has seat {state.current_player()} to act, not seat {view.seat}")
-        if self._bot is not None:
+        if self._bot is not None and self.kind == "openspiel-ismcts-fair":
+            action = int(self._bot.step(self._mirror.state_dealt(self._fair_deal(view))))
+        elif self._bot is not None:
             action = int(self._bot.step(state))
         else:
             action = self._rng.choice(list(state.legal_actions()))
@@ -259,7 +288,7 @@ def seat_factory(kind: str, arg: str | None) -> Callable[[int], OpenSpielPlayer]
     if kind == "openspiel-random" and arg is not None:
         raise ArenaError("openspiel-random takes no budget")
     if arg is not None:
-        value = parse_number(arg, "the simulations of openspiel-ismcts")
+        value = parse_number(arg, f"the simulations of {kind}")
         if not isinstance(value, int) or value < 1:
             raise ArenaError(f"openspiel-ismcts needs a whole number of simulations, not {arg!r}")
         simulations = value

@@ -39,6 +39,8 @@ __all__ = [
 OPENSPIEL_KINDS: dict[str, str] = {
     "openspiel-ismcts": "openspiel-ismcts[:SIMULATIONS] (OpenSpiel's ISMCTS, default 1000)",
     "openspiel-random": "openspiel-random (uniform over OpenSpiel's legal actions)",
+    "openspiel-ismcts-fair": "openspiel-ismcts-fair[:SIMULATIONS] (the same searching a fair deal: "
+    "OpenSpiel's own resampler knows which cards are in play)",
 }
 """Seat kinds played by OpenSpiel bots on a mirrored ``oh_hell`` state (the ``bench`` extra)."""
 
