@@ -209,3 +209,4 @@ export function translatePage(root = document) {
 
 document.documentElement.lang = lang;
 translatePage(document);
+document.documentElement.classList.add("i18n-ready");
