@@ -52,7 +52,7 @@ from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
-from upriver.storage import StoreError, Target
+from upriver.storage import PostgresTarget, StoreError, Target
 from upriver.web import bots, protocol
 from upriver.web.cluster import cluster_for
 from upriver.web.guard import (
@@ -249,6 +249,29 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
             )
         )
         return
+
+    def refused(error: Exception) -> None:
+        """Queue the reply to a refused message (at once, or once a move's commit failed)."""
+        if isinstance(error, IllegalActionError):  # the engine's refusal
+            conn.push(
+                protocol.error_message(
+                    table.version,
+                    error.rule,
+                    str(error),
+                    message.id,
+                    seat=error.seat,
+                    facts=error.facts_json(),
+                )
+            )
+        elif isinstance(error, TableRefusalError):  # stale, duplicate, a seat that cannot be taken, …
+            conn.push(
+                protocol.error_message(table.version, error.rule, str(error), message.id, seat=error.seat)
+            )
+            if error.rule == "stale":
+                conn.refresh()
+        else:
+            conn.push(protocol.error_message(table.version, "store", str(error), message.id))
+
     try:
         if message.type == "join":
             assert message.name is not None
@@ -261,19 +284,9 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
             assert message.kind is not None
             manager.give_to_bot(table, seat, message.seat, message.kind)
         else:
-            manager.act(table, seat, message)
-    except IllegalActionError as error:  # the engine's refusal
-        conn.push(
-            protocol.error_message(
-                table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts_json()
-            )
-        )
-    except TableRefusalError as error:  # the table's: stale, duplicate, a seat that cannot be taken, …
-        conn.push(protocol.error_message(table.version, error.rule, str(error), message.id, seat=error.seat))
-        if error.rule == "stale":
-            conn.refresh()
-    except CommitError as error:
-        conn.push(protocol.error_message(table.version, "store", str(error), message.id))
+            manager.act(table, seat, message, refused=refused)
+    except (IllegalActionError, TableRefusalError, CommitError) as error:
+        refused(error)
 
 
 class _Guard:
@@ -358,7 +371,11 @@ def create_app(
     except BaseException:
         store.close()
         raise
-    manager = Manager(store, bot_delay=bot_delay, archive_after=limits.archive_after, cluster=cluster)
+    # A PostgreSQL commit is a round trip to another process: it runs off the event loop.
+    background = isinstance(store.db.target, PostgresTarget)
+    manager = Manager(
+        store, bot_delay=bot_delay, archive_after=limits.archive_after, cluster=cluster, background=background
+    )
     creations = RateLimiter(limits.creations_per_minute)
 
     @contextlib.asynccontextmanager
@@ -374,6 +391,7 @@ def create_app(
         for table in manager.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+        manager.close()
         cluster.close()
         store.close()
         keeper.store.close()

@@ -11,18 +11,34 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from upriver.actions import Phase
 from upriver.bots import Bot, make_bot
-from upriver.game import Game
+from upriver.game import Game, Move
 from upriver.record import loads, replay
 from upriver.rules import Rules
 from upriver.web import bots
 from upriver.web.seats import Connection, bot_label, same_token
 from upriver.web.states import SeatStates
+from upriver.web.store import Event
 
-__all__ = ["BOT_NAMES", "HUMAN", "CommitError", "Table", "TableError", "TableRefusalError"]
+__all__ = [
+    "BOT_NAMES",
+    "HUMAN",
+    "CommitError",
+    "Refused",
+    "Table",
+    "TableError",
+    "TableRefusalError",
+    "damaged_refusal",
+    "event_of",
+    "move_of",
+]
+
+Refused = Callable[[Exception], None]
+"""Told why a move queued for a commit off the event loop was refused (the table's, the engine's
+or the store's error), since its sender is no longer waiting for an answer."""
 
 HUMAN = "human"
 BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
@@ -88,6 +104,12 @@ class Table:
         self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)
         self.thinking: int | None = None
         """The seat whose bot is choosing its move now (its turn's wait included), or ``None``."""
+        self.waiting: collections.deque[tuple[Callable[[], Event], Refused | None]] = collections.deque()
+        """Moves received while another of this table's is being committed, each made when its turn comes."""
+        self.committing: Event | None = None
+        """The move being committed off the event loop (PostgreSQL), until it is applied or refused."""
+        self.missed = False
+        """Whether news of a later event came while a move was being committed (so it is read again)."""
         self.gathered = -1
         """The version whose event finished a trick: the next bot waits the trick's pause after it."""
 
@@ -182,3 +204,33 @@ class Table:
         built once per version and seat; the score sheet only when the connection's is out of date)."""
         text, conn.sheet_sent = self.states.message(self, conn.seat, conn.sheet_sent, base_url)
         return text
+
+
+def damaged_refusal(table: Table, seat: int | None) -> TableRefusalError:
+    """The refusal of any move at a damaged table, saying why it is damaged."""
+    return TableRefusalError(
+        f"this table is damaged and accepts no moves: {table.damaged}", rule="damaged", seat=seat
+    )
+
+
+def event_of(version: int, seat: int, move: Move, client_id: str | None) -> Event:
+    """The stored event of a move: the store keeps a bid's number or a card's text, and which it is."""
+    kind = "bid" if isinstance(move, int) else "play"
+    return Event(version, kind, seat, str(move), client_id)
+
+
+def move_of(event: Event) -> Move:
+    """The move a stored ``bid`` or ``play`` event holds, for the engine to check and make.
+
+    :raises TableRefusalError: a stored bid that is not a whole number, or an unknown kind.
+    """
+    if event.kind == "play":
+        return event.value
+    if event.kind == "bid":
+        try:
+            return int(event.value)
+        except ValueError:
+            pass
+    raise TableRefusalError(
+        f"a stored {event.kind} of {event.value!r} is not a move", rule="event", seat=event.seat
+    )

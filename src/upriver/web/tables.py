@@ -24,11 +24,14 @@ version first reads what it missed and checks the event again; only a table's ow
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import dataclasses
+import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RecordError, RulesError
@@ -39,10 +42,22 @@ from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.storage import StoreError
 from upriver.web import bots, protocol
 from upriver.web.cluster import Cluster, Solo
+from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
 from upriver.web.store import Event, TableStore, VersionConflictError
-from upriver.web.table import BOT_NAMES, HUMAN, CommitError, Table, TableError, TableRefusalError
+from upriver.web.table import (
+    BOT_NAMES,
+    HUMAN,
+    CommitError,
+    Refused,
+    Table,
+    TableError,
+    TableRefusalError,
+    damaged_refusal,
+    event_of,
+    move_of,
+)
 
 __all__ = ["HUMAN", "CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
 
@@ -50,40 +65,28 @@ log = logging.getLogger("upriver.web")
 
 _SEEN_IDS = 512
 """Recent action ids remembered per seat to refuse a replayed message; an older replay is stale anyway."""
+_COMMITTERS = 4
+"""Threads committing moves in the background: as many as the PostgreSQL pool's connections."""
 _ATTEMPTS = 5
 """How many times an event is checked and committed again when other processes stored versions first."""
 
 
-def _damaged(table: Table, seat: int | None) -> TableRefusalError:
-    return TableRefusalError(
-        f"this table is damaged and accepts no moves: {table.damaged}", rule="damaged", seat=seat
-    )
+def _in_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
-def _event(version: int, seat: int, move: Move, client_id: str | None) -> Event:
-    """The stored event of a move: the store keeps a bid's number or a card's text, and which it is."""
-    kind = "bid" if isinstance(move, int) else "play"
-    return Event(version, kind, seat, str(move), client_id)
+def _tell(refused: Refused | None, error: Exception) -> None:
+    if refused is None:
+        log.info("a move committed in the background was refused: %s", error)
+    else:
+        refused(error)
 
 
-def _move(event: Event) -> Move:
-    """The move a stored ``bid`` or ``play`` event holds, for the engine to check and make.
-
-    :raises TableRefusalError: a stored bid that is not a whole number, or an unknown kind.
-    """
-    if event.kind == "play":
-        return event.value
-    if event.kind == "bid":
-        try:
-            return int(event.value)
-        except ValueError:
-            pass
-    raise TableRefusalError(
-        f"a stored {event.kind} of {event.value!r} is not a move", rule="event", seat=event.seat
-    )
-
-
-class Manager:
+class Manager(Following):
     """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
 
     def __init__(
@@ -94,10 +97,17 @@ class Manager:
         base_url: str = "",
         archive_after: float | None = None,
         cluster: Cluster | None = None,
+        background: bool = False,
     ) -> None:
-        """``cluster``: the other server processes over the same store (default: none, :class:`Solo`)."""
+        """``cluster``: the other server processes over the same store (default: none, :class:`Solo`).
+        ``background``: commit moves off the event loop (a PostgreSQL store; see :meth:`act`)."""
         self.store = store
         self.cluster: Cluster = cluster or Solo()
+        self._committer = (
+            concurrent.futures.ThreadPoolExecutor(_COMMITTERS, thread_name_prefix="upriver-commit")
+            if background
+            else None
+        )
         self.bot_delay = bot_delay
         self.archive_after = archive_after
         """Seconds after its last event that a finished table is archived at start-up (``None``: never)."""
@@ -263,8 +273,14 @@ class Manager:
             raise TableRefusalError("this table is older than revocable invites", rule="revoke", seat=by)
         self._accept(table, lambda: Event(table.version + 1, "revoke", seat, "", None))
 
-    def act(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
+    def act(
+        self, table: Table, seat: int, message: protocol.ClientMessage, *, refused: Refused | None = None
+    ) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
+
+        With background commits (inside the event loop), the move is checked, committed by a thread
+        while the loop serves the others, then applied and announced; the table's later moves wait
+        their turn. A refusal then goes to ``refused`` (logged if ``None``) instead of being raised.
 
         :raises TableRefusalError: the move is stale or replayed, or the game has not started;
             nothing changed.
@@ -274,7 +290,7 @@ class Manager:
 
         def event() -> Event:  # the guards run again if another process committed first
             if table.damaged is not None:
-                raise _damaged(table, seat)
+                raise damaged_refusal(table, seat)
             if table.game is None:
                 raise TableRefusalError(
                     "the game has not started: some seats are still open", rule="turn order", seat=seat
@@ -290,9 +306,72 @@ class Manager:
                     rule="stale",
                     seat=seat,
                 )
-            return _event(table.version + 1, seat, message.move, message.id)
+            return event_of(table.version + 1, seat, message.move, message.id)
 
-        self._accept(table, event)
+        self._accept_move(table, event, refused)
+
+    def _accept_move(self, table: Table, make: Callable[[], Event], refused: Refused | None) -> None:
+        """A bid or card: committed off the event loop if commits are in the background, else at once."""
+        if self._committer is None or not _in_loop():
+            self._accept(table, make)
+            return
+        table.waiting.append((make, refused))
+        self._next(table)
+
+    def _next(self, table: Table) -> None:
+        """Check the table's next waiting move and hand it to a committing thread (one at a time)."""
+        committer = self._committer
+        assert committer is not None
+        while table.waiting and table.committing is None:
+            make, refused = table.waiting.popleft()
+            try:
+                event = make()
+                game = self._check(table, event)
+            except (TableRefusalError, IllegalActionError) as error:
+                _tell(refused, error)
+                continue
+            table.committing = event
+            future = asyncio.get_running_loop().run_in_executor(committer, self.store.append, table.id, event)
+            future.add_done_callback(functools.partial(self._committed, table, event, game, make, refused))
+
+    def _committed(
+        self,
+        table: Table,
+        event: Event,
+        game: Game | None,
+        make: Callable[[], Event],
+        refused: Refused | None,
+        future: asyncio.Future[None],
+    ) -> None:
+        """A background commit ended: apply and announce the move, or say why it was not stored."""
+        table.committing = None
+        if future.cancelled():
+            return
+        error = future.exception()
+        try:
+            if isinstance(error, VersionConflictError):  # another process was first: read it, check again
+                self.catch_up(table)
+                table.waiting.appendleft((make, refused))
+            elif error is not None:
+                _tell(refused, self._commit_error(table, event, error))
+            elif table.version < event.version:  # (news of a commit may come before its thread ends)
+                try:
+                    self._apply(table, event, game)
+                except Exception as failure:  # the engine accepted the check but not the move
+                    self._damage(table, event, failure)
+                    return
+                self._announce(table)
+            if table.missed:
+                table.missed = False
+                self.catch_up(table)
+        except StoreError as failure:
+            _tell(refused, self._commit_error(table, event, failure))
+        self._next(table)
+
+    def close(self) -> None:
+        """Let the moves being committed finish (unannounced, as after a crash) and stop the threads."""
+        if self._committer is not None:
+            self._committer.shutdown(wait=True, cancel_futures=True)
 
     def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
         """The one path of every event, a person's or a bot's: check, commit, apply, announce.
@@ -354,75 +433,6 @@ class Manager:
         else:
             self._wake_bots(table)
 
-    # ------------------------------------------------------------ other server processes
-
-    def find(self, table_id: str) -> Table | None:
-        """The live table ``table_id``, or ``None``; with other server processes, one created there a
-        moment ago whose news has not come yet is read from the store."""
-        table = self.tables.get(table_id)
-        if table is None and not isinstance(self.cluster, Solo):
-            table = self._load(table_id)
-        return table
-
-    def _load(self, table_id: str) -> Table | None:
-        row = self.store.table(table_id)
-        if row is None:
-            return None
-        try:
-            table = Table(row.id, row.config, bot_delay=self.bot_delay)
-        except (KeyError, TypeError, ValueError) as error:
-            log.error("table %s cannot be loaded: its stored configuration is unreadable (%s)", row.id, error)
-            return None
-        self.tables[row.id] = table
-        self._replay(table, self.store.events(row.id))
-        return table
-
-    def received(self, table_id: str, event: Event) -> None:
-        """``event`` was committed at ``table_id`` (by any process): apply it, checked again, unless it
-        is here already; after a gap, read every event missed."""
-        table = self.tables.get(table_id)
-        if table is None:
-            self._load(table_id)
-        elif event.version == table.version + 1:
-            self._replay(table, (event,))
-        elif event.version > table.version:
-            self.catch_up(table)
-
-    def table_added(self, table_id: str) -> None:
-        """A table was created, perhaps by another process: load it unless it is here."""
-        if table_id not in self.tables:
-            self._load(table_id)
-
-    def catch_up(self, table: Table) -> None:
-        """Apply what the store holds of ``table`` after its version (committed by another process)."""
-        if table.damaged is None:
-            self._replay(table, self.store.events(table.id, after=table.version))
-
-    def catch_up_all(self) -> None:
-        """Read every table's events not applied yet, and every table not loaded yet."""
-        for row in self.store.tables():
-            table = self.tables.get(row.id)
-            if table is None:
-                self._load(row.id)
-            else:
-                self.catch_up(table)
-
-    def needing_owner(self) -> Iterator[str]:
-        """The tables whose bots are due to move (to be taken over if their owner is gone)."""
-        for table in self.tables.values():
-            game = table.game
-            if game is None or table.damaged is not None or game.is_over or not table.bots:
-                continue
-            if any(seat in table.bots for seat in game.awaiting):
-                yield table.id
-
-    def took_over(self, table_id: str) -> None:
-        """This process owns ``table_id`` now: apply what it missed, then its bots go on."""
-        table = self.tables.get(table_id)
-        if table is not None:
-            self.catch_up(table)
-            self._wake_bots(table)
-
     def _check(self, table: Table, event: Event) -> Game | None:
         """Raise unless ``event`` may be applied now; changes nothing.
 
@@ -430,7 +440,7 @@ class Manager:
         stored options the engine refuses fails here, before anything is stored).
         """
         if table.damaged is not None:
-            raise _damaged(table, event.seat)
+            raise damaged_refusal(table, event.seat)
         if event.version != table.version + 1:
             raise TableRefusalError(
                 f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
@@ -470,7 +480,7 @@ class Manager:
             raise TableRefusalError(
                 "the game has not started: some seats are still open", rule="turn order", seat=event.seat
             )
-        table.game.check_move(_move(event), event.seat)
+        table.game.check_move(move_of(event), event.seat)
         return None
 
     def _apply(self, table: Table, event: Event, started: Game | None) -> None:
@@ -489,7 +499,7 @@ class Manager:
             if table.seat_key is not None:
                 table.tokens[event.seat] = derived_token(table.seat_key, "invite", event.seat, event.version)
         elif table.game is not None:
-            table.game.move(_move(event), event.seat)
+            table.game.move(move_of(event), event.seat)
             if event.kind == "play" and not table.game.trick:
                 table.gathered = event.version
         table.version = event.version
@@ -515,7 +525,8 @@ class Manager:
         """A bot's move through the one path of every event; ``False`` if the store failed."""
         assert isinstance(table, Table)
         try:
-            self._accept(table, lambda: _event(table.version + 1, seat, move, None))
+            # At once even with background commits: the bot's loop goes on from the move's own state.
+            self._accept(table, lambda: event_of(table.version + 1, seat, move, None))
         except CommitError:
             return False
         except (IllegalActionError, TableRefusalError):

@@ -1,0 +1,107 @@
+"""How the live tables follow other server processes over the same store (:mod:`upriver.web.cluster`).
+
+:class:`Following` is the part of :class:`upriver.web.tables.Manager` that the cluster calls: an
+event another process committed is applied through the manager's own check and announced
+(:meth:`Following.received`), a table created elsewhere is loaded, and a table whose owner died
+is taken over.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+
+from upriver.web.cluster import Cluster, Solo
+from upriver.web.store import Event, TableStore
+from upriver.web.table import Table
+
+__all__ = ["Following"]
+
+log = logging.getLogger("upriver.web")
+
+
+class Following(ABC):
+    """The live tables as the cluster sees them (a :class:`upriver.web.cluster.Follower`)."""
+
+    tables: dict[str, Table]
+    store: TableStore
+    cluster: Cluster
+    bot_delay: float
+
+    @abstractmethod
+    def _replay(self, table: Table, events: Sequence[Event]) -> None:
+        """Apply stored events through the engine's check, announcing each."""
+
+    @abstractmethod
+    def _wake_bots(self, table: Table) -> None:
+        """Start the table's bots if one is due and this process owns it."""
+
+    def find(self, table_id: str) -> Table | None:
+        """The live table ``table_id``, or ``None``; with other server processes, one created there a
+        moment ago whose news has not come yet is read from the store."""
+        table = self.tables.get(table_id)
+        if table is None and not isinstance(self.cluster, Solo):
+            table = self._load(table_id)
+        return table
+
+    def _load(self, table_id: str) -> Table | None:
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        try:
+            table = Table(row.id, row.config, bot_delay=self.bot_delay)
+        except (KeyError, TypeError, ValueError) as error:
+            log.error("table %s cannot be loaded: its stored configuration is unreadable (%s)", row.id, error)
+            return None
+        self.tables[row.id] = table
+        self._replay(table, self.store.events(row.id))
+        return table
+
+    def received(self, table_id: str, event: Event) -> None:
+        """``event`` was committed at ``table_id`` (by any process): apply it, checked again, unless it
+        is here already; after a gap, read every event missed."""
+        table = self.tables.get(table_id)
+        if table is None:
+            self._load(table_id)
+        elif table.committing is not None:  # this process's own move, or one its commit will meet
+            table.missed = table.missed or event.version > table.committing.version
+        elif event.version == table.version + 1:
+            self._replay(table, (event,))
+        elif event.version > table.version:
+            self.catch_up(table)
+
+    def table_added(self, table_id: str) -> None:
+        """A table was created, perhaps by another process: load it unless it is here."""
+        if table_id not in self.tables:
+            self._load(table_id)
+
+    def catch_up(self, table: Table) -> None:
+        """Apply what the store holds of ``table`` after its version (committed by another process)."""
+        if table.damaged is None:
+            self._replay(table, self.store.events(table.id, after=table.version))
+
+    def catch_up_all(self) -> None:
+        """Read every table's events not applied yet, and every table not loaded yet."""
+        for row in self.store.tables():
+            table = self.tables.get(row.id)
+            if table is None:
+                self._load(row.id)
+            else:
+                self.catch_up(table)
+
+    def needing_owner(self) -> Iterator[str]:
+        """The tables whose bots are due to move (to be taken over if their owner is gone)."""
+        for table in self.tables.values():
+            game = table.game
+            if game is None or table.damaged is not None or game.is_over or not table.bots:
+                continue
+            if any(seat in table.bots for seat in game.awaiting):
+                yield table.id
+
+    def took_over(self, table_id: str) -> None:
+        """This process owns ``table_id`` now: apply what it missed, then its bots go on."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.catch_up(table)
+            self._wake_bots(table)
