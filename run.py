@@ -200,6 +200,7 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
 
 POSTGRES_TESTS = (
     "test_keep_api.py",
+    "test_one_sheet.py",
     "test_store.py",
     "test_store_outage.py",
     "test_store_serve.py",
@@ -208,6 +209,7 @@ POSTGRES_TESTS = (
     "test_web_hostile.py",
     "test_web_limits.py",
     "test_web_lobby.py",
+    "test_web_pace.py",
     "test_web_restart.py",
     "test_web_workers.py",
 )

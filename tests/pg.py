@@ -143,9 +143,9 @@ class PostgresServer:
             self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def close(self) -> None:
-        """Stop the server and remove its folder."""
+        """Stop the server (at once: nothing in it is kept) and remove its folder."""
         with contextlib.suppress(PostgresServerError):
-            self.stop()
+            self.stop("immediate")
         shutil.rmtree(self.root, ignore_errors=True)
 
     def url(self, database: str = "postgres", user: str = SUPERUSER) -> str:

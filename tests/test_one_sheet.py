@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +27,8 @@ NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "upriver.sqlite3", bot_delay=0)) as test_client:
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=0)) as test_client:
         yield test_client
 
 

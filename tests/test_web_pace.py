@@ -20,9 +20,9 @@ BOTS3 = ["human", "basic", "basic", "basic"]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(db: str) -> Iterator[TestClient]:
     """A server at the default bot delay (0.8 s for a normal pace)."""
-    with TestClient(create_app(tmp_path / "tables.db")) as test_client:
+    with TestClient(create_app(db)) as test_client:
         yield test_client
 
 
@@ -99,8 +99,8 @@ def test_an_unknown_pace_is_refused_naming_the_choices(client: TestClient) -> No
     assert client.get("/api/options").json()["paces"] == ["slow", "normal", "fast"]
 
 
-def test_the_state_names_the_bot_that_is_thinking_and_no_one_on_a_persons_turn(tmp_path: Path) -> None:
-    with TestClient(create_app(tmp_path / "tables.db", bot_delay=0.1)) as client:
+def test_the_state_names_the_bot_that_is_thinking_and_no_one_on_a_persons_turn(db: str) -> None:
+    with TestClient(create_app(db, bot_delay=0.1)) as client:
         table = create(client)
         with client.websocket_connect(f"/ws/{table['table']}?token={table['token']}") as ws:
             _, states = bot_move_times(ws, 3)
