@@ -4,6 +4,8 @@ database is), never a traceback, and no server starts."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,3 +84,23 @@ def test_a_sqlite_file_that_cannot_be_made_exits_1_naming_it(tmp_path: Path) -> 
     code, err = serve(str(blocker / "tables.db"))
     assert code == 1
     assert f"cannot open the SQLite file {blocker / 'tables.db'}" in one_sentence(err)
+
+
+def test_a_postgresql_url_without_psycopg_installed_exits_1_saying_to_install_the_postgres_extra() -> None:
+    # The default install has no psycopg: this interpreter is made to lack it, as that install does.
+    script = (
+        "import sys; sys.modules['psycopg'] = None; sys.modules['psycopg_pool'] = None\n"
+        "import upriver.cli.serve\n"
+        "from upriver.cli import main\n"
+        "sys.argv = ['upriver', 'serve', '--db', 'postgresql://ann@localhost/cards', '--no-warm']\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert one_sentence(done.stderr) == (
+        "Error: PostgreSQL needs psycopg: install upriver with its postgres extra "
+        "(pip install 'upriver[postgres]')"
+    )
