@@ -24,7 +24,8 @@ Server → client, each with ``v``, the table's state version (the number of eve
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
   allows, the totals, and the reason in words. Each card of ``hand`` has ``legal`` and, when it
   cannot be played, ``reason`` (English) and ``why`` (its rule, seat and facts, as in an error
-  message). A damaged table's ``lobby`` says so in ``damaged``.
+  message); so has each bid of ``bid_options`` the dealer's rule forbids. A damaged table's
+  ``lobby`` says so in ``damaged``.
   The trick on the table (``trick``) and the last one (``last_trick``: ``plays`` and ``winner``)
   are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
   A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
@@ -287,12 +288,19 @@ def _trick(trick: Trick | None) -> dict[str, object] | None:
     return {"plays": [[seat, str(card)] for seat, card in trick.plays], "winner": trick.winner}
 
 
-def _bid_options(view: SeatView) -> list[dict[str, object]]:
-    """Every bid from 0 to the hand size, each legal or not (the reason is the restriction's)."""
+def _bid_options(view: SeatView, restriction: BidRestriction | None) -> list[dict[str, object]]:
+    """Every bid from 0 to the hand size, each legal or not; a bid the dealer's rule forbids has
+    ``why``, the refusal it would get (rule, seat, facts: :meth:`BidRestriction.refusal`)."""
     if not view.legal_bids:
         return []
     legal = set(view.legal_bids)
-    return [{"bid": bid, "legal": bid in legal} for bid in range(view.hand_size + 1)]
+    options: list[dict[str, object]] = []
+    for bid in range(view.hand_size + 1):
+        option: dict[str, object] = {"bid": bid, "legal": bid in legal}
+        if restriction is not None and bid in restriction.forbidden:
+            option["why"] = refusal_json(restriction.refusal(bid, view.players[view.seat]))
+        options.append(option)
+    return options
 
 
 def restriction_json(restriction: BidRestriction | None) -> dict[str, object] | None:
@@ -407,11 +415,12 @@ def seat_part(game: Game, view: TableView) -> dict[str, object]:
             "bid_restriction": None,
             "bids": list(view.bids),
         }
+    restriction = game.bid_restriction(view.seat)
     return {
         "my_turn": view.my_turn,
         "hand": _hand(game, view),
-        "bid_options": _bid_options(view),
-        "bid_restriction": restriction_json(game.bid_restriction(view.seat)),
+        "bid_options": _bid_options(view, restriction),
+        "bid_restriction": restriction_json(restriction),
         "bids": list(view.bids),
     }
 
