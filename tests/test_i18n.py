@@ -266,3 +266,12 @@ def test_a_locale_name_means_its_language() -> None:
         "en",
         "en",
     ]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_refusal_rule_is_worded_in_every_language_even_without_facts(lang: str) -> None:
+    for rule in sorted(refusal_rules() | {"hook", "overbid"}):
+        text = reason(lang, rule, {})
+        assert "{" not in text, (rule, text)
+        assert text != translate(lang, "reason.unknown", rule=rule), rule
+        assert text.strip(), rule
