@@ -74,9 +74,13 @@ def _server_user() -> str | None:
 
 
 class PostgresServer:
-    """One private server: :meth:`start`, a database per :meth:`create_database`, :meth:`close`."""
+    """One private server: :meth:`start`, a database per :meth:`create_database`, :meth:`close`.
 
-    def __init__(self) -> None:
+    ``durable``: fsync on, as a server runs by default (for a benchmark); the tests leave it off.
+    """
+
+    def __init__(self, *, durable: bool = False) -> None:
+        self.durable = durable
         self.bin = server_binaries()
         self.user = _server_user()
         # Under /tmp, not pytest's own folder: the postgres user must reach it, and a Unix socket's
@@ -117,8 +121,7 @@ class PostgresServer:
             f"-k {self.root}",
             # The machine does not crash under a test, the server may: a commit reaches the kernel before
             # it is acknowledged (synchronous_commit stays on), but nothing waits for the disk.
-            "-c fsync=off",
-            "-c full_page_writes=off",
+            *(() if self.durable else ("-c fsync=off", "-c full_page_writes=off")),
             "-c max_connections=200",
         ]
         self._run(
