@@ -136,7 +136,7 @@ export function drawSheet(table, sheet, { onEdit = null, caption = false, colour
         class: mark, "data-cell": `${row.number}-${seat}`,
         "aria-label": TEXT.cell(sheet.players[seat], shown(cell.bid), shown(cell.tricks), cell.made, cell.total),
       },
-      el("span", { class: "bt" }, `${shown(cell.bid)}/${shown(cell.tricks)}${score}`),
+      el("span", { class: "bt" }, `${shown(cell.bid)}/${shown(cell.tricks)}`, score ? el("span", { class: "pts" }, score) : null),
       el("span", { class: "tot" }, cell.total === null ? "" : String(cell.total))));
     });
     if (onEdit) {
