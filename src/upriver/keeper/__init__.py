@@ -1,8 +1,9 @@
 """The score keeper: the seeds' paper score sheet for a game played with real cards.
 
 :class:`KeptSheet` (in :mod:`upriver.keeper.sheet`) is the sheet; :mod:`upriver.keeper.entries`
-holds the plain data it is made of; :mod:`upriver.keeper.store` keeps sheets in SQLite. What a
-sheet shows is the game's own :class:`~upriver.sheet.ScoreSheet` (:attr:`KeptSheet.score_sheet`).
+holds the plain data it is made of; :mod:`upriver.keeper.store` keeps sheets in SQLite or
+PostgreSQL. What a sheet shows is the game's own :class:`~upriver.sheet.ScoreSheet`
+(:attr:`KeptSheet.score_sheet`).
 """
 
 from upriver.keeper.entries import EXTRA, JACK_FROM, Flag, KeptRound, SheetEntries, split_names
