@@ -148,10 +148,12 @@ def translate(lang: str, key: str, /, **params: object) -> str:
     """
     entry = _entry(lang, key)
     if not isinstance(entry, str):
-        count = params.get("count")
-        if not isinstance(count, int | float):
+        if "count" not in params:
             raise KeyError(f"the plural string {key!r} needs a number 'count'")
-        entry = entry.get(plural_category(lang, count)) or entry["other"]
+        count = params["count"]
+        # Not a number (a fact a refusal lacks, said "?"): the "other" form, as Intl.PluralRules does.
+        category = plural_category(lang, count) if isinstance(count, int | float) else "other"
+        entry = entry.get(category) or entry["other"]
 
     def fill(match: re.Match[str]) -> str:
         name, plural = match.group(1), match.group(2)
