@@ -367,11 +367,17 @@ def test_the_table_pages_chart_shows_the_finished_rounds_and_every_players_full_
         page.context.close()
 
 
-def test_the_sheet_on_a_phone_scrolls_sideways_with_the_round_column_fixed(
+def test_the_sheet_on_a_phone_fits_four_players_and_scrolls_sideways_for_more_with_the_round_column_fixed(
     server: str, browser: Browser
 ) -> None:
-    players = ("Annabelle", "Bartholomew", "Cid", "Dee", "Evangeline", "Fay", "Gustavo")
     page = new_page(browser, "phone")
+    page.goto(kept_sheet(server, NAMES))  # four players, two rounds: every column, Fix too, in 390 px
+    expect(page.locator("#sheet tbody tr")).to_have_count(2)
+    assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
+    fix = page.get_by_role("button", name="Edit round 2").bounding_box()
+    assert fix is not None
+    assert fix["x"] + fix["width"] <= 390
+    players = ("Annabelle", "Bartholomew", "Cid", "Dee", "Evangeline", "Fay", "Gustavo")
     page.goto(kept_sheet(server, players))
     made = httpx.get(page.url.replace("/keep/", "/api/sheets/"))
     sheet = made.json()
