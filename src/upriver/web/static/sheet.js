@@ -306,6 +306,10 @@ export function drawChart(target, sheet, { colours }) {
         legend: { display: false }, // chartLegend draws it in the page, in the page's font, full names wrapping
         tooltip: {
           usePointStyle: true,
+          padding: 8,
+          titleFont: { size: 14, weight: "bold" },
+          bodyFont: { size: 14 },
+          footerFont: { size: 13, weight: "bold" },
           itemSort: (a, b) => b.parsed.y - a.parsed.y,
           callbacks: {
             title: (items) => (items[0].dataIndex === 0 ? TEXT.start : TEXT.afterRound(items[0].label)),
