@@ -199,6 +199,15 @@ def fields_of(obj: object) -> dict[str, object]:
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs with the terminal in English, whatever the developer's $LANG, so the
+    commands' words are the English ones; a test of another language passes --lang or its own env."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 # ------------------------------------------------------------------ markers
 
 BROWSER_MODULES = frozenset(
