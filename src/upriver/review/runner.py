@@ -11,6 +11,8 @@ import concurrent.futures
 import dataclasses
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 
 from upriver.record import Record
@@ -71,9 +73,18 @@ class GameReview:
         raise KeyError(f"seat {seat} was not reviewed")
 
 
-def _lower_priority(nice: int) -> None:
+def _start_worker(nice: int, parent: int) -> None:
+    """A review worker: at lower priority if asked, and gone once the process that started it is
+    (a server killed outright leaves no worker behind)."""
     if nice:
         os.nice(nice)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="review-parent-watch", daemon=True).start()
 
 
 def worker_pool(jobs: int | None = None, *, nice: int = 0) -> concurrent.futures.ProcessPoolExecutor:
@@ -83,8 +94,8 @@ def worker_pool(jobs: int | None = None, *, nice: int = 0) -> concurrent.futures
     return concurrent.futures.ProcessPoolExecutor(
         max_workers=jobs or os.cpu_count() or 1,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_lower_priority,
-        initargs=(nice,),
+        initializer=_start_worker,
+        initargs=(nice, os.getpid()),
     )
 
 
