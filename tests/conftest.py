@@ -8,6 +8,7 @@ the cards and the trump, the score from the bid and the tricks.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -199,13 +200,12 @@ def fields_of(obj: object) -> dict[str, object]:
     return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
 
 
-@pytest.fixture(autouse=True)
-def english_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test runs with the terminal in English, whatever the developer's $LANG, so the
-    commands' words are the English ones; a test of another language passes --lang or its own env."""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LANG", "C.UTF-8")
+# Tests run in English whatever the developer's locale: `upriver play` and `keep` follow $LANG, and
+# Chromium (started by a module's fixture, before any test's) takes its pages' language from it. A
+# test of another language asks for it (--lang, its own env, a browser context's locale).
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 # ------------------------------------------------------------------ markers
