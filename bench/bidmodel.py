@@ -192,8 +192,7 @@ def _duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
     mine = statistics.mean(totals[s] for s in range(4) if sides[s] == "a")
     theirs = statistics.mean(totals[s] for s in range(4) if sides[s] == "b")
     return {
-        "a": a,
-        "b": b,
+        "names": [a, b],
         "rules": rules,
         "seed": seed,
         "flip": flip,
@@ -296,12 +295,15 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--log", type=Path, help="append each game here; resume from it")
     m = sub.add_parser("summary", help="the figures of a duel's log, over its complete deals")
     m.add_argument("log", type=Path)
+    m.add_argument("--a", default="A", help="A's name, for a log that does not carry it")
+    m.add_argument("--b", default="B", help="B's name, for a log that does not carry it")
     args = parser.parse_args(argv)
     if args.what == "duel":
         out = duel(args.a, args.b, args.rules, args.deals, args.seed, args.workers, args.log)
     elif args.what == "summary":
         games = [json.loads(line) for line in args.log.read_text("utf-8").splitlines() if line.strip()]
-        out = summary(games, games[0]["a"], games[0]["b"], games[0]["rules"])
+        a, b = games[0].get("names") or (args.a, args.b)
+        out = summary(games, a, b, games[0]["rules"])
     else:
         out = speed(args.repeat) if args.what == "speed" else quality(args.folders)
     json.dump(out, sys.stdout, indent=1)
