@@ -229,3 +229,15 @@ def test_this_browsers_tables_are_listed_in_the_pages_language(
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         page.screenshot(path=str(SHOTS / f"i18n-tables-{lang}-{name}.png"), full_page=True)
         page.context.close()
+
+
+def test_an_unknown_tables_page_says_so_in_the_browsers_language(browser: Browser, live: LiveServer) -> None:
+    context = browser.new_context(viewport=PHONE, locale=LOCALES["cs"], is_mobile=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    response = page.goto(live.url + "/t/no-such-table")
+    assert response is not None
+    assert response.status == 404
+    expect(page.locator("main p").first).to_have_text(translate("cs", "reason.table"))
+    expect(page.locator("main a")).to_have_attribute("href", "/")
+    context.close()

@@ -40,7 +40,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -436,7 +436,7 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         if manager.find(table_id) is None:
-            return PlainTextResponse("No such table.", status_code=404)
+            return FileResponse(STATIC / "missing.html", status_code=404)  # says so in the browser's language
         return FileResponse(STATIC / "table.html")
 
     @app.get("/api/options")
