@@ -88,7 +88,14 @@ class Table:
 
 async def start_table(client: httpx.AsyncClient, url: str, table: Table) -> None:
     """Create a table, join its four seats and wait for the deal."""
-    created = (await client.post(f"{url}/api/tables", json={"name": "P0", "seats": ["human"] * 4})).json()
+    for attempt in range(3):
+        try:
+            response = await client.post(f"{url}/api/tables", json={"name": "P0", "seats": ["human"] * 4})
+            break
+        except httpx.TransportError:  # a kept-alive connection the busy server closed meanwhile: again
+            if attempt == 2:
+                raise
+    created = response.json()
     base = url.replace("http", "ws") + f"/ws/{created['table']}?token="
     first = await connect(base + created["token"], max_queue=None, ping_interval=None)
     lobby = json.loads(await first.recv())["lobby"]
