@@ -227,19 +227,20 @@ def hand_report(records: Iterable[HandRecord]) -> dict[str, dict[str, Any]]:
 
 
 def _pct(row: dict[str, Any], key: str = "rate") -> str:
+    """A share in percent with its interval, compact: ``61.5 [58–65]``."""
     value = row[key]
     if value is None:
         return "–"
-    return f"{value:.1%} [{row['low']:.0%}, {row['high']:.0%}]"
+    return f"{100 * value:.1f} [{100 * row['low']:.0f}–{100 * row['high']:.0f}]"
 
 
 def hand_tables(report: dict[str, dict[str, Any]]) -> list[Table]:
     """The report as rich tables: a summary, then per bot its rates by bid and position, its calibration."""
     from rich.table import Table
 
-    summary = Table(title="Bidding: how the bids turned out (95% Wilson intervals)")
-    for heading in ("bot", "hands", "exact", "over", "under", "bid 0 made", "mean bid", "points/hand"):
-        summary.add_column(heading, justify="left" if heading == "bot" else "right")
+    summary = Table(title="Bidding: how the bids turned out, in % (95% Wilson intervals); points a hand")
+    for heading in ("bot", "hands", "exact", "over", "under", "bids of 0", "made", "mean bid", "points"):
+        summary.add_column(heading, justify="left" if heading == "bot" else "right", no_wrap=True)
     for bot, data in report.items():
         summary.add_row(
             bot,
@@ -247,14 +248,15 @@ def hand_tables(report: dict[str, dict[str, Any]]) -> list[Table]:
             _pct(data["exact"]),
             _pct(data["over"]),
             _pct(data["under"]),
-            _pct(data["bid_zero"]) + f" (n={data['bid_zero']['n']})",
+            str(data["bid_zero"]["n"]),
+            _pct(data["bid_zero"]),
             f"{data['mean_bid']:.2f}",
             f"{data['mean_score']:.2f}",
         )
     tables = [summary]
     for bot, data in report.items():
-        detail = Table(title=f"{bot}: exact rate by bid and by bidding position (0 = dealer's left)")
-        for heading in ("", "n", "exact"):
+        detail = Table(title=f"{bot}: exact % by bid and by bidding position (0 = dealer's left)")
+        for heading in ("", "n", "exact %"):
             detail.add_column(heading, justify="right")
         for row in data["by_bid"]:
             detail.add_row(f"bid {row['bid']}", str(row["n"]), _pct(row))
@@ -265,7 +267,7 @@ def hand_tables(report: dict[str, dict[str, Any]]) -> list[Table]:
             calibration = Table(
                 title=f"{bot}: calibration, predicted make rate of the bid made against realized"
             )
-            for heading in ("bid", "n", "predicted", "realized", "gap"):
+            for heading in ("bid", "n", "predicted", "realized %", "gap"):
                 calibration.add_column(heading, justify="right")
             for row in data["calibration"]:
                 calibration.add_row(

@@ -170,6 +170,8 @@ def arena(
         for line in pair_lines(result):
             console.print(line)
         if hand_log is not None:
+            if not console.is_terminal:
+                console.width = 140
             for hands_table in hand_tables(hand_report(hand_records(result))):
                 console.print(hands_table)
         console.print(f"Wrote {json_path} and {png_path}" + ("" if hand_log is None else f" and {hand_log}"))
@@ -204,6 +206,6 @@ def arena_report(
         return
     console = Console(highlight=False)
     if not console.is_terminal:
-        console.width = 120
+        console.width = 140  # a file or a pipe gets whole rows of intervals
     for hands_table in hand_tables(report):
         console.print(hands_table)
