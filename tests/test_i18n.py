@@ -153,6 +153,7 @@ def refusal_rules() -> set[str]:
         text = path.read_text(encoding="utf-8")
         rules |= set(re.findall(r"\brule=\"([^\"]+)\"", text))
         rules |= set(re.findall(r"error_message\(\s*[\w.]+,\s*\"([^\"]+)\"", text))
+        rules |= set(re.findall(r"_check_count\([^,]+,\s*\"([^\"]+)\"", text))  # the keeper's rule=what
     return rules
 
 
