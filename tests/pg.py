@@ -25,7 +25,6 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from upriver.storage import open_database
@@ -155,12 +154,10 @@ class PostgresServer:
         """The ``postgresql://`` URL of ``database`` on this server, connecting as ``user``."""
         return f"postgresql:///{database}?host={self.root}&user={user}"
 
-    def admin(self) -> psycopg.Connection[tuple[object, ...]]:
-        """A connection as the superuser to the ``postgres`` database, in autocommit; close it after."""
-        return psycopg.connect(self.url(), autocommit=True)
-
     def execute(self, *statements: str, database: str = "postgres") -> None:
         """Run each statement as the superuser in ``database``."""
+        import psycopg  # the dev lock's; imported here, so the SQLite tests run on an install without it
+
         with psycopg.connect(self.url(database), autocommit=True) as conn:
             for statement in statements:
                 conn.execute(statement.encode())
