@@ -82,9 +82,9 @@ class PostgresServer:
         self.durable = durable
         self.bin = server_binaries()
         self.user = _server_user()
-        # Under /tmp, not pytest's own folder: the postgres user must reach it, and a Unix socket's
-        # path is limited to about 100 characters.
-        self.root = Path(tempfile.mkdtemp(prefix="upriver-pg-"))
+        # Under /tmp, not pytest's own folder (nor a private TMPDIR): the postgres user must reach
+        # it, and a Unix socket's path is limited to about 100 characters.
+        self.root = Path(tempfile.mkdtemp(prefix="upriver-pg-", dir="/tmp" if self.user else None))
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         if self.user is not None:
