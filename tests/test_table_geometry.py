@@ -25,7 +25,7 @@ VIEWPORTS: dict[str, dict[str, Any]] = {
 
 # The boxes, once every animation has finished: played cards, seat labels, the trump card.
 MEASURE = """async () => {
-  await Promise.all(document.getAnimations().map((a) => a.finished));
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
   const box = (el, what) => {
     const r = el.getBoundingClientRect();
     return { what, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
@@ -121,7 +121,7 @@ def test_played_cards_lie_between_their_seat_and_the_centre_under_nothing(
 
 # The round summary's box, the trump card's and the seat labels', once every animation has finished.
 MEASURE_SUMMARY = """async () => {
-  await Promise.all(document.getAnimations().map((a) => a.finished));
+  await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
   const box = (el, what) => {
     const r = el.getBoundingClientRect();
     return { what, left: r.left, top: r.top, right: r.right, bottom: r.bottom };

@@ -164,7 +164,7 @@ def test_the_focus_stays_in_the_hand_after_a_card_is_played_by_the_keyboard(
 def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_levels(
     live: LiveServer, browser: Browser
 ) -> None:
-    body = live.create(seats=["human", "human", "hard", "basic"], preset="classic-hook")
+    body = live.create(seats=["human", "human", "easy", "basic"], preset="classic-hook")
     invite = live.table(body["table"]).tokens[1]
     context = browser.new_context(**VIEWPORTS["phone"])
     context.set_default_timeout(TIMEOUT_MS)
@@ -176,7 +176,7 @@ def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_l
         expect(seats).to_have_count(4)
         expect(seats.nth(0)).to_have_text("Seat 1: Ann — player")
         expect(seats.nth(1)).to_have_text("Seat 2: your seat — type your name below to take it")
-        expect(seats.nth(2)).to_have_text("Seat 3: Cid — bot, level Hard")
+        expect(seats.nth(2)).to_have_text("Seat 3: Cid — bot, level Easy")
         expect(seats.nth(3)).to_have_text("Seat 4: Dee — bot, basic")
         # The rules as the table's Rules panel words them (the same builder).
         expect(page.locator("#lobby-preset")).to_contain_text("classic-hook")
@@ -203,7 +203,7 @@ def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_l
 def test_a_rematch_starts_a_new_game_with_the_same_seats_from_the_final_standings(
     live: LiveServer, phone: Page
 ) -> None:
-    body = live.create(seats=["human", "easy", "random", "hard"], schedule=[1], pace="fast")
+    body = live.create(seats=["human", "easy", "random", "basic"], schedule=[1], pace="fast")
     phone.goto(live.url + body["url"])
     while play_one_move(phone, live, body["table"]):
         pass
@@ -249,9 +249,15 @@ def test_expected_refusals_leave_the_console_quiet(live: LiveServer, browser: Br
         expect(page.locator("#bids button").first).to_be_visible()
         page.locator("#hand button.card").first.tap(force=True)  # no card during the bidding
         expect(page.locator("#notice")).to_be_visible()
-        while play_one_move(page, live, body["table"]):
-            for card in page.locator("#hand button.card[aria-disabled='true']").all()[:1]:
-                card.tap(force=True)  # a card not allowed: its reason, on screen, not in the console
+        moving = page.locator("#bids button.playable, #hand button.card.playable, #final:not([hidden])")
+        refused = page.locator("#hand button.card:not(.legal)")
+        while True:
+            expect(moving.first).to_be_visible()
+            if page.locator("#hand button.card.playable").count() and refused.count():
+                refused.first.tap(force=True)  # a card not allowed now: its reason, on screen only
+                expect(page.locator("#notice")).to_be_visible()
+            if not play_one_move(page, live, body["table"]):
+                break
         expect(page.locator("#final")).to_be_visible()
         assert messages == []
     finally:
@@ -353,3 +359,43 @@ def test_the_other_person_is_told_of_the_rematch_and_its_link_seats_them_under_t
     finally:
         for context in contexts:
             context.close()
+
+
+# When a trick is gathered: each card's distance to the winner's label as it leaves, and a moment later
+# (in window.gather once known).
+WATCH_GATHER = """() => {
+  const centre = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.x + r.width / 2, r.y + r.height / 2];
+  };
+  new MutationObserver((records, observer) => {
+    const cards = records.flatMap((r) => [...r.addedNodes]);
+    if (!cards.length) return;
+    observer.disconnect();
+    const winner = cards.find((el) => el.classList.contains("winner")).dataset.seat;
+    // The labels are drawn again at each update: find the winner's each time.
+    const label = () => document.querySelector(`#seats .seat[data-seat="${winner}"]`);
+    const apart = () => cards.map((el) => Math.hypot(...centre(el).map((v, i) => v - centre(label())[i])));
+    const before = apart();
+    setTimeout(() => {
+      const inTrick = [...document.querySelectorAll("#trick .card")].map((el) => el.dataset.card);
+      window.gather = { before, after: apart(), inTrick, gathered: cards.map((el) => el.dataset.card) };
+    }, 250);
+  }).observe(document.getElementById("gathered"), { childList: true });
+}"""
+
+
+def test_a_finished_trick_is_gathered_toward_its_winners_seat(live: LiveServer, desktop: Page) -> None:
+    # This seat deals, so it plays last: its card finishes the first trick.
+    body = live.create(seats=["human", "random", "random", "random"], schedule=[2], first_dealer="chosen")
+    desktop.goto(live.url + body["url"])
+    desktop.locator("#bids button.playable").first.click()
+    expect(desktop.locator("#trick .card")).to_have_count(3)
+    desktop.evaluate(WATCH_GATHER)
+    desktop.locator("#hand button.card.playable").first.click()
+    desktop.wait_for_function("() => window.gather !== undefined")
+    moved = desktop.evaluate("() => window.gather")
+    assert len(moved["before"]) == 4  # the whole trick leaves together
+    for before, after in zip(moved["before"], moved["after"], strict=True):
+        assert after < before or before < 1  # each card nearer its winner's label (the winner's own too)
+    assert not set(moved["inTrick"]) & set(moved["gathered"])  # the trick holds only the cards in play

@@ -156,9 +156,34 @@ export function renderFelt(game, { mySeat, holding, thinking }) {
     face.setAttribute("aria-label", WORDS.played(game.players[seat], card, seat === leader));
     return face;
   });
-  for (const [card, el] of before) if (!shown.some(([, c]) => c === card)) el.remove();
+  const gone = [...before].filter(([card]) => !shown.some(([, c]) => c === card)).map(([, el]) => el);
   for (const face of cards) if (!face.isConnected) $("trick").append(face);
   layOut(felt, labels, cards, shown.map(([seat]) => (seat - base + n) % n));
+  gather(gone, game, labels);
+}
+
+const GATHER_MS = 350;
+
+// A finished trick leaves the felt toward its winner's seat: its cards move to a layer of their own
+// (so the trick holds only the cards in play) and slide to the winner's label (laid out) as they fade.
+function gather(cards, game, labels) {
+  if (!cards.length) return;
+  const last = game.last_trick;
+  const winner = last && cards.every((el) => last.plays.some(([, c]) => c === el.dataset.card)) ? last.winner : null;
+  const label = labels.find((el) => Number(el.dataset.seat) === winner);
+  if (!label || matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    for (const el of cards) el.remove();
+    return;
+  }
+  const layer = $("gathered");
+  for (const el of cards) {
+    el.classList.add("gathering");
+    layer.append(el);
+    const from = { left: el.style.left, top: el.style.top, opacity: 1, transform: "translate(-50%, -50%)" };
+    const to = { left: label.style.left, top: label.style.top, opacity: 0, transform: "translate(-50%, -50%) scale(0.6)" };
+    el.animate([from, to], { duration: GATHER_MS, easing: "ease-in", fill: "forwards" });
+  }
+  setTimeout(() => cards.forEach((el) => el.remove()), GATHER_MS + 50);
 }
 
 // Pixel positions: labels at the rim; each card the shortest step from its label toward the centre
