@@ -109,7 +109,7 @@ class PostgresDatabase(Database):
 
     def __init__(self, target: PostgresTarget) -> None:
         driver = _psycopg()
-        from psycopg_pool import ConnectionPool
+        from psycopg_pool import ConnectionPool, PoolTimeout
 
         self.target = target
         self._errors = driver
@@ -126,8 +126,16 @@ class PostgresDatabase(Database):
             kwargs={"autocommit": True, "connect_timeout": CONNECT_SECONDS},
             timeout=WAIT_SECONDS,
             name="upriver",
-            open=True,
+            open=False,
         )
+        try:
+            self.pool.open(wait=True, timeout=CONNECT_SECONDS)
+        except PoolTimeout:
+            self.pool.close()
+            raise StoreUnavailableError(
+                f"cannot open the PostgreSQL database {target.display}: "
+                f"no connection within {CONNECT_SECONDS} s"
+            ) from None
 
     def _error(self, error: Exception) -> StoreError:
         if isinstance(error, self._errors.errors.UniqueViolation):
