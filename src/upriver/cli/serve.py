@@ -147,6 +147,8 @@ def serve(
         "upriver.web.workers:app_from_environment",
         factory=True,
         workers=workers,
+        # A worker busy replaying every table at start, on a loaded machine, must not be taken for hung.
+        timeout_worker_healthcheck=30,
         host=host,
         port=port,
         log_level="warning",
