@@ -31,6 +31,7 @@ function plainName(name, kind) {
 
 let rules = null; // the table's rules (GET /api/tables/{id}/rules), as the game state carries them
 let rulesAsked = false;
+let focusedOnce = false;
 
 function askRules(tableId, redraw) {
   if (rulesAsked) return;
@@ -67,7 +68,10 @@ export function renderLobby(state, ctx) {
     }),
   );
   $("join").hidden = !joining;
-  if (joining && !$("join-name").value) $("join-name").focus({ preventScroll: true });
+  if (joining && !focusedOnce) {
+    focusedOnce = true; // once: a later update does not take the focus from where the person put it
+    $("join-name").focus({ preventScroll: true });
+  }
   askRules(ctx.tableId, ctx.redraw);
   $("lobby-rules").hidden = !rules;
   if (rules) {
