@@ -229,8 +229,10 @@ def start_server(stack: contextlib.ExitStack, db: str | None, workers: int) -> t
             server.kill()
 
     stack.callback(stop)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine may take long to start several workers
     while True:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with status {server.returncode}; see its error above")
         try:
             httpx.get(f"{url}/api/options", timeout=1)
             return url, server.pid
