@@ -256,7 +256,9 @@ class OpenSpielPlayer:
     def _fair_deal(self, view: SeatView) -> list[tuple[Card, ...]]:
         """Every seat's dealt hand in one deal drawn from what ``view`` knows: its own hand, the
         cards played and the voids shown. OpenSpiel's ISMCTS then shuffles these hidden cards
-        among the other seats, as it shuffles the true ones, but cannot tell the stock."""
+        among the other seats, as it shuffles the true ones, but cannot tell the stock. For the
+        whole move it takes this deal's stock for the true one: fair, but a coarser belief than
+        a fresh fair deal every simulation (which its API gives no way to ask for)."""
         from upriver.bots.knowledge import knowledge_of
         from upriver.bots.sampling import sample_worlds
         from upriver.fast import position_from_view
