@@ -63,17 +63,21 @@ export function rematchNews(state, found) {
   if (state) show(state);
 }
 
-let asked = false;
+const ASK_EVERY_MS = 8000;
+let asking = 0;
 
-// Drawn with the final standings: ask once whether a rematch was already made, then offer one.
+// Drawn with the final standings: ask whether a rematch was already made, and again now and then
+// until one is (another server process may make it, whose clients alone it tells), then offer one.
 export function renderRematch(state, { tableId, token }) {
-  if (!asked) {
-    asked = true;
+  if (!asking) {
     const query = token ? `?token=${encodeURIComponent(token)}` : "";
-    fetch(`/api/tables/${tableId}/rematch${query}`)
-      .then((answer) => (answer.ok ? answer.json() : null))
-      .then((found) => rematchNews(state, found))
-      .catch(() => {});
+    const ask = () =>
+      fetch(`/api/tables/${tableId}/rematch${query}`)
+        .then((answer) => (answer.ok ? answer.json() : null))
+        .then((found) => rematchNews(state, found))
+        .catch(() => {});
+    ask();
+    asking = setInterval(() => (news ? clearInterval(asking) : ask()), ASK_EVERY_MS);
   }
   show(state);
 }
