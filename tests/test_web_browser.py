@@ -415,7 +415,11 @@ WATCH_TRICK = """(seats) => {
   new MutationObserver(() => {
     const count = trick.children.length;
     if (count === seats && window.held.whole === undefined) {
-      window.held = { whole: performance.now(), round: info.dataset.round, trump: info.dataset.trump };
+      const turned = document.querySelector("#turned .card");
+      window.held = {
+        whole: performance.now(), round: info.dataset.round, trump: info.dataset.trump,
+        turned: turned && turned.dataset.card,
+      };
     } else if (count < seats && window.held.whole !== undefined && window.held.gathered === undefined) {
       window.held.gathered = performance.now();
     }
@@ -441,6 +445,7 @@ def test_a_finished_trick_stays_for_the_tables_pause_under_its_own_rounds_trump(
         game = paced.game(body["table"])
         first_trump = game.trump
         assert first_trump is not None
+        first_turned = game.turned
         page.evaluate(WATCH_TRICK, 4)
         page.locator("#hand button.card.playable").click()
         page.wait_for_function("() => window.held.gathered !== undefined")
@@ -449,6 +454,7 @@ def test_a_finished_trick_stays_for_the_tables_pause_under_its_own_rounds_trump(
         assert game.round_number == 2  # the next round was dealt while the trick was still up
         assert held["round"] == "1"
         assert held["trump"] == first_trump.value
+        assert held["turned"] == str(first_turned)  # the felt's trump card too, not the next round's
         assert pause * 0.8 <= held["gathered"] - held["whole"] <= pause + 400  # not the page's own 1.2 s
         expect(page.locator("#round-info")).to_have_attribute("data-round", "2")
         second_trump = game.trump
