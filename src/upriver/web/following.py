@@ -64,6 +64,8 @@ class Following(ABC):
         table = self.tables.get(table_id)
         if table is None:
             self._load(table_id)
+        elif table.damaged is not None:
+            return  # it accepts nothing more, and already says why
         elif table.committing is not None:  # this process's own move, or one its commit will meet
             table.missed = table.missed or event.version > table.committing.version
         elif event.version == table.version + 1:
