@@ -180,9 +180,10 @@ def _legal_or_fallback(table: BotTable, seat: int, game: Game, move: object) -> 
 
 # ---------------------------------------------------------------- warming the kernel
 
-SEARCH_KINDS = ("pimc", "ipimc")
-"""The bot kinds that search with the kernel; the levels normal, hard (pimc) and expert (ipimc)
-are these with a budget, and run the same compiled code."""
+SEARCH_KINDS = ("pimc", "ipimc", "expert")
+"""The bot kinds that search with the kernel: the levels normal and hard are pimc with a budget and
+run its compiled code; expert is ipimc bidding from the learned bid model, whose features call
+kernel functions of their own."""
 
 _warming: threading.Thread | None = None
 _warming_lock = threading.Lock()
