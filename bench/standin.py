@@ -17,7 +17,7 @@ Two figures, printed as one JSON document:
 
     python bench/standin.py --positions 500 --games 400 --jobs 2
     python bench/standin.py --positions 0 --games 200          # the head-to-head alone
-    python bench/standin.py --write-fixture tests/golden/ismcts-moves.json   # the test's fixture
+    python bench/standin.py --write-fixture tests/fixtures/ismcts-moves.json   # the test's fixture
 
 ``--write-fixture`` records, for a small fixed set of positions (game seed and the moves
 leading there), the moves of OpenSpiel's ISMCTS over the runs, keeping positions where
@@ -200,7 +200,7 @@ def write_fixture(path: str, count: int, runs: int, simulations: int, seed: int)
             "unlimited world samples, most-visited move) at positions of 4-player single 10-card hands under "
             "OpenSpiel's oh_hell rules (upriver.arena.openspiel.openspiel_rules(4, 10)), each given by the "
             "game seed and the moves leading to it; only positions where at least 4 of 5 runs agree are "
-            "kept. Regenerate with: python bench/standin.py --write-fixture tests/golden/ismcts-moves.json "
+            "kept. Regenerate with: python bench/standin.py --write-fixture tests/fixtures/ismcts-moves.json "
             f"--fixture-positions {count} --runs {runs} --simulations {simulations} --seed {seed}"
         ),
         "simulations": simulations,
