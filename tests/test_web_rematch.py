@@ -1,29 +1,32 @@
 """A rematch through the HTTP API and the WebSocket: the same seats, bots, rules and pace on a new
-deal, started by any person seated at a finished table, each seat told only its own link."""
+deal, started by any person seated at a finished table, each seat told only its own link; on both
+stores (SQLite, then PostgreSQL: ``tests/pg.py``), which keep one rematch per finished table."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.pg import PostgresServer, query
 from tests.test_web_api import Client, create, manager_of
 from upriver.actions import Phase
 from upriver.rules import Rules
+from upriver.storage import DuplicateKeyError
 from upriver.web.app import create_app
 from upriver.web.protocol import rules_json
+from upriver.web.store import open_table_store
 from upriver.web.tables import Table
 
 SEATS = ["human", "human", "basic", "random"]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "tables.db", bot_delay=0.0)) as test_client:
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
         yield test_client
 
 
@@ -168,8 +171,7 @@ def test_a_rematch_is_refused_while_the_game_is_on_and_to_a_spectator_or_a_wrong
     assert set(manager.tables) == before  # nothing was made
 
 
-def test_a_person_who_was_away_gets_their_own_link_later_even_after_a_restart(tmp_path: Path) -> None:
-    db = tmp_path / "tables.db"
+def test_a_person_who_was_away_gets_their_own_link_later_even_after_a_restart(db: str) -> None:
     with TestClient(create_app(db, bot_delay=0.0)) as client, contextlib.ExitStack() as stack:
         old = Finished(client, stack)
         assert client.get(f"/api/tables/{old.id}/rematch?token={old.tokens[1]}").json()["table"] is None
@@ -195,3 +197,47 @@ def test_the_join_page_gets_the_tables_rules_before_the_game_starts(client: Test
     assert rules.status_code == 200
     assert rules.json() == rules_json(Rules.from_options({"preset": "classic-hook"}, player_count=4))
     assert client.get("/api/tables/none/rules").status_code == 404
+
+
+def test_the_store_keeps_one_rematch_per_finished_table_and_refuses_a_second_writing_nothing(db: str) -> None:
+    store = open_table_store(db)
+    try:
+        config = {"kinds": ["human"] * 3, "tokens": [None] * 3, "names": [None] * 3, "creator": 0, "seed": 1}
+        store.add_table("old", {**config, "options": {}})
+        assert store.rematch("old") is None
+        store.add_table("first", {**config, "options": {}, "rematch_of": "old"})
+        with pytest.raises(DuplicateKeyError):  # another process's rematch of the same table
+            store.add_table("second", {**config, "options": {}, "rematch_of": "old"})
+        assert store.rematch("old") == "first"
+        assert [row.id for row in store.tables()] == ["old", "first"]  # nothing of the second was kept
+        assert store.table("second") is None
+        store.add_table("other", {**config, "options": {}, "rematch_of": "first"})  # a rematch of a rematch
+        assert store.rematch("first") == "other"
+    finally:
+        store.close()
+
+
+def test_of_two_presses_racing_in_two_processes_the_later_one_answers_the_rematch_made_first(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres_server.url(postgres_server.create_database())
+    with TestClient(create_app(url, bot_delay=0.0)) as first, contextlib.ExitStack() as stack:
+        old = Finished(first, stack)
+        with TestClient(create_app(url, bot_delay=0.0)) as second:
+            other = manager_of(second)
+            asked = iter((None,))
+            stored = other.store.rematch
+            # Bea's process looked before Ann's committed hers (so it found none), and stores after.
+            monkeypatch.setattr(other.store, "rematch", lambda table_id: next(asked, stored(table_id)))
+            made = first.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[0]})
+            assert made.status_code == 201
+            answer = second.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[1]})
+            assert answer.status_code == 200, answer.text
+            body = answer.json()
+            assert body["created"] is False
+            assert body["table"] == made.json()["table"]
+            new = other.tables[body["table"]]
+            assert new.seat_of(token_of(body["url"])) == 1  # Bea's own invite
+            rows = query(url, "SELECT id FROM tables WHERE config LIKE ?", (f'%"rematch_of": "{old.id}"%',))
+            assert len(rows) == 1  # one rematch was stored
+            assert list(asked) == []  # the look before storing found none, as in the race

@@ -3,7 +3,9 @@
 :class:`Following` is the part of :class:`upriver.web.tables.Manager` that the cluster calls: an
 event another process committed is applied through the manager's own check and announced
 (:meth:`Following.received`), a table created elsewhere is loaded, and a table whose owner died
-is taken over.
+is taken over. A rematch made elsewhere is told to this process's connections of the finished
+table once the new table's first event (its starter's seat) is applied here, each connection
+its own seat's link (:func:`upriver.web.rematch_notice.tell_rematch`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
 from upriver.web.cluster import Cluster, Solo
+from upriver.web.rematch_notice import tell_rematch
 from upriver.web.store import Event, TableStore
 from upriver.web.table import Table
 
@@ -28,6 +31,7 @@ class Following(ABC):
     store: TableStore
     cluster: Cluster
     bot_delay: float
+    base_url: str
 
     @abstractmethod
     def _replay(self, table: Table, events: Sequence[Event]) -> None:
@@ -55,8 +59,18 @@ class Following(ABC):
             log.error("table %s cannot be loaded: its stored configuration is unreadable (%s)", row.id, error)
             return None
         self.tables[row.id] = table
-        self._replay(table, self.store.events(row.id))
+        self._follow(table, self.store.events(row.id))
         return table
+
+    def _follow(self, table: Table, events: Sequence[Event]) -> None:
+        """Apply events another process committed; a rematch made there is told here once its first
+        event is (the process that made it told its own connections)."""
+        fresh = table.version == 0
+        self._replay(table, events)
+        if fresh and table.version > 0 and table.rematch_of is not None:
+            finished = self.tables.get(table.rematch_of)
+            if finished is not None:
+                tell_rematch(self.base_url, finished, table)
 
     def received(self, table_id: str, event: Event) -> None:
         """``event`` was committed at ``table_id`` (by any process): apply it, checked again, unless it
@@ -69,7 +83,7 @@ class Following(ABC):
         elif table.committing is not None:  # this process's own move, or one its commit will meet
             table.missed = table.missed or event.version > table.committing.version
         elif event.version == table.version + 1:
-            self._replay(table, (event,))
+            self._follow(table, (event,))
         elif event.version > table.version:
             self.catch_up(table)
 
@@ -81,7 +95,7 @@ class Following(ABC):
     def catch_up(self, table: Table) -> None:
         """Apply what the store holds of ``table`` after its version (committed by another process)."""
         if table.damaged is None:
-            self._replay(table, self.store.events(table.id, after=table.version))
+            self._follow(table, self.store.events(table.id, after=table.version))
 
     def catch_up_all(self) -> None:
         """Read every table's events not applied yet, and every table not loaded yet."""

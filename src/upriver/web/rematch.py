@@ -5,11 +5,16 @@ Any person seated at the finished table may start it; nobody has to agree first.
 press *Rematch* creates the new table and sits down in their old seat under their old name; the
 bots sit down at once; every other person's seat waits for them, open, under a new invite. Pressing
 *Rematch* again (anyone, any time later) starts nothing new: it answers the rematch already made.
+That holds across server processes too: the store keeps one rematch per finished table
+(:meth:`upriver.web.store.TableStore.add_table`), so of two presses at the same moment in two
+processes one makes the rematch and the other answers it.
 
 Each seat is told only its own way in (seat privacy is structural: a seat's token opens that seat's
 link and no other). Every connection of the finished table gets a ``rematch`` message: a seat's
-connection its own new seat's link, a spectator's the new table's spectator link. A person who was
-away asks later with the old link (``GET``) and gets theirs.
+connection its own new seat's link, a spectator's the new table's spectator link
+(:mod:`upriver.web.rematch_notice`) — on every server process, each telling its own connections
+as the new table's news reaches it (:mod:`upriver.web.following`). A person who was away asks
+later with the old link (``GET``) and gets theirs.
 
 HTTP:
 
@@ -28,8 +33,6 @@ words them as the table's Rules panel does.
 
 from __future__ import annotations
 
-import json
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
@@ -37,12 +40,14 @@ from pydantic import ConfigDict, Field
 from upriver.errors import RulesError
 from upriver.record import loads
 from upriver.rules import Rules
+from upriver.storage import DuplicateKeyError
 from upriver.web import protocol
 from upriver.web.guard import AnyObject, InputError, read_body, refusal
 from upriver.web.limits import Limits
+from upriver.web.rematch_notice import rematch_answer, tell_rematch
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError
 
-__all__ = ["RematchError", "rematch_link", "rematch_of", "rematch_router", "start_rematch", "table_rules"]
+__all__ = ["RematchError", "rematch_of", "rematch_router", "start_rematch", "table_rules"]
 
 
 class RematchError(TableError):
@@ -62,8 +67,17 @@ class RematchRequest(AnyObject):
 
 
 def rematch_of(manager: Manager, table: Table) -> Table | None:
-    """The rematch already made of ``table``, or ``None``."""
-    for other in manager.tables.values():
+    """The rematch already made of ``table`` (by any server process), or ``None``.
+
+    :raises upriver.storage.StoreError: the store cannot be read.
+    """
+    made = manager.store.rematch(table.id)
+    if made is not None:
+        new = manager.find(made)
+        if new is not None and new.version == 0:
+            manager.catch_up(new)  # made elsewhere a moment ago: its starter's seat, if committed
+        return new
+    for other in manager.tables.values():  # a rematch stored before the store kept them apart
         if other.rematch_of == table.id:
             return other
     return None
@@ -76,6 +90,7 @@ def start_rematch(manager: Manager, table: Table, seat: int) -> tuple[Table, boo
 
     :raises RematchError: the game is not over yet, or the seat is not a person's.
     :raises CommitError: the store could not save the new table; nothing was made.
+    :raises upriver.storage.StoreError: the store cannot be read or written; nothing was made.
     """
     game = table.game
     if game is None or not game.is_over:
@@ -98,43 +113,22 @@ def start_rematch(manager: Manager, table: Table, seat: int) -> tuple[Table, boo
         )
     except RulesError as error:  # the engine played these rules; a stored table may have drifted
         raise RematchError(f"these rules cannot be played again: {error}", 409) from None
-    tell_seats(manager, table, new, by=seat)
+    except DuplicateKeyError:
+        # Another server process stored this table's rematch first: answer that one.
+        made = rematch_of(manager, table)
+        if made is not None:
+            return made, False
+        if manager.store.rematch(table.id) is not None:
+            raise RematchError("this table's rematch was made and is archived now", 409) from None
+        raise CommitError("the rematch could not be made; nothing changed: try again") from None
+    tell_rematch(manager.base_url, table, new)
     return new, True
-
-
-def rematch_link(manager: Manager, new: Table, seat: int | None) -> str:
-    """The link into rematch ``new`` for ``seat`` of the finished table: that seat's own (its invite
-    while open, its seat's token once taken), a bot's seat or a spectator gets the spectator link."""
-    token = new.tokens[seat] if seat is not None else None
-    if token is None:
-        return f"{manager.base_url}/t/{new.id}"
-    return f"{manager.base_url}/t/{new.id}#token={token}"
 
 
 def _answer(
     manager: Manager, table: Table, new: Table, seat: int | None, *, created: bool
 ) -> dict[str, object]:
-    """What a seat (or a spectator) is told about the rematch: the new table, who started it, its link."""
-    by = new.creator
-    return {
-        "table": new.id,
-        "seat": seat,
-        "by": table.names[by],
-        "by_seat": by,
-        "url": rematch_link(manager, new, seat),
-        "created": created,
-    }
-
-
-def tell_seats(manager: Manager, table: Table, new: Table, *, by: int) -> None:
-    """Send every connection of the finished table a ``rematch`` message with its own seat's link."""
-    for conn in table.connections:
-        message = {
-            "type": "rematch",
-            "v": table.version,
-            **_answer(manager, table, new, conn.seat, created=False),
-        }
-        conn.push(json.dumps(message, separators=(",", ":")))
+    return rematch_answer(manager.base_url, table, new, seat, created=created)
 
 
 def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
@@ -150,7 +144,7 @@ def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/rematch")
     async def start(table_id: str, request: Request) -> JSONResponse:
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table (or it was archived)", 404)
         try:
@@ -172,7 +166,7 @@ def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
 
     @router.get("/api/tables/{table_id}/rematch")
     async def show(table_id: str, token: str | None = None) -> JSONResponse:
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table (or it was archived)", 404)
         try:
@@ -187,7 +181,7 @@ def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
     @router.get("/api/tables/{table_id}/rules")
     async def rules(table_id: str) -> JSONResponse:
         # The join page's rules in words come from the same data as the table's Rules panel.
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table (or it was archived)", 404)
         try:

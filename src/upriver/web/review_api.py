@@ -17,7 +17,10 @@ seats' reviews if the table allows it. A table allows it unless its configuratio
 ``"review_others": false``: by default it does, since after the game anyone with the table's
 address may download the whole record, every hand included. Every refusal is a sentence in
 ``{"error"}`` (403, 404, 409; 400 for a seat or round that does not exist; 503 when the review
-could not be computed, which a retry starts again).
+could not be computed, which a retry starts again). Never a 500: a worker pool that cannot start
+(a server started from a script without an ``if __name__ == "__main__":`` guard, whose spawned
+workers run the script again) or a review that fails is a 503 saying so, and the next request
+starts a fresh pool.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from upriver.review import (
 from upriver.web.guard import refusal
 from upriver.web.tables import Manager, Table
 
-__all__ = ["ReviewRouter", "ReviewService", "review_router"]
+__all__ = ["POOL_BROKEN", "ReviewRouter", "ReviewService", "ReviewUnavailableError", "review_router"]
 
 log = logging.getLogger("upriver.web")
 
@@ -56,6 +59,17 @@ CACHED_ROUNDS = 4096
 
 Key = tuple[str, int, int]
 """(table id, seat, round number)."""
+
+POOL_BROKEN = (
+    "the review's worker processes stopped before finishing (a server started from a Python script "
+    'needs its start under if __name__ == "__main__":, since each worker imports the script again): '
+    "try again"
+)
+"""What a request is told when the review's process pool broke."""
+
+
+class ReviewUnavailableError(Exception):
+    """The review cannot be computed now (its workers cannot start); the sentence says why."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -77,6 +91,8 @@ class ReviewService:
     ) -> None:
         self.settings = settings or Settings()
         self._executor = executor
+        self._own = executor is None
+        """Whether this service made its executor (and so may replace it once broken)."""
         self._lock = threading.Lock()
         self._done: collections.OrderedDict[Key, RoundReview] = collections.OrderedDict()
         self._running: dict[Key, tuple[concurrent.futures.Future[RoundReview], int]] = {}
@@ -91,6 +107,13 @@ class ReviewService:
     @executor.setter
     def executor(self, executor: concurrent.futures.Executor) -> None:
         self._executor = executor
+        self._own = False
+
+    def _broken(self) -> None:
+        """Forget a broken pool this service made, so the next request starts a fresh one."""
+        if self._own and self._executor is not None:
+            executor, self._executor = self._executor, None
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Stop the workers this service started (reviews under way are dropped)."""
@@ -118,6 +141,11 @@ class ReviewService:
                 if future.done():
                     del self._running[key]
                     exception = future.exception()
+                    if isinstance(exception, concurrent.futures.BrokenExecutor):
+                        log.error("table %s: the review's workers broke (seat %d, round %d)", *key)
+                        self._broken()
+                        error = POOL_BROKEN
+                        continue
                     if exception is not None:
                         log.error("table %s: the review of seat %d, round %d failed: %s", *key, exception)
                         error = f"the review could not be computed ({type(exception).__name__}): try again"
@@ -144,7 +172,13 @@ class ReviewService:
         tasks: dict[int, RoundTask] = {task.round_number: task for task in round_tasks(record, (seat,))}
         for number in sorted(numbers, key=lambda n: -len(tasks[n].moments)):
             task = tasks[number]
-            future = self.executor.submit(review_round, task, self.settings)
+            try:
+                future = self.executor.submit(review_round, task, self.settings)
+            except (concurrent.futures.BrokenExecutor, RuntimeError, OSError) as error:
+                # A pool whose workers died (or cannot start) refuses every submission.
+                log.error("table %s: the review's workers cannot take work: %s", table.id, error)
+                self._broken()
+                raise ReviewUnavailableError(POOL_BROKEN) from None
             self._running[(table.id, seat, number)] = (future, len(task.moments))
 
 
@@ -165,7 +199,7 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
     async def review(
         table_id: str, token: str | None = None, round: int | None = None, seat: int | None = None
     ) -> JSONResponse:
-        table = manager.tables.get(table_id)
+        table = manager.find(table_id)
         if table is None:
             return refusal("no such table (or it was archived)", 404)
         own = table.seat_of(token)
@@ -207,24 +241,26 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
             )
         try:
             progress = reviews.progress(table, target, rounds)
+            if progress.error is not None:
+                return refusal(progress.error, 503, rule="review")
+            if progress.rounds is None:
+                return JSONResponse(
+                    {"status": "running", "done": progress.done, "total": progress.total}, status_code=202
+                )
+            summary = seat_review(target, game.players[target], progress.rounds)
+            whole = GameReview(players=game.players, settings=reviews.settings, seats=(summary,))
+            answer = review_json(whole)
         except NoCardsError as error:  # a saved game continued here, whose first rounds were kept on paper
             return refusal(str(error), 409, rule="review")
-        if progress.error is not None:
-            return refusal(progress.error, 503, rule="review")
-        if progress.rounds is None:
-            return JSONResponse(
-                {"status": "running", "done": progress.done, "total": progress.total}, status_code=202
+        except ReviewUnavailableError as error:
+            return refusal(str(error), 503, rule="review")
+        except Exception as error:  # a review that breaks is said in a sentence, never a 500
+            log.exception("table %s: the review of seat %d failed", table.id, target)
+            return refusal(
+                f"the review could not be computed ({type(error).__name__}): try again", 503, rule="review"
             )
-        summary = seat_review(target, game.players[target], progress.rounds)
-        whole = GameReview(players=game.players, settings=reviews.settings, seats=(summary,))
         return JSONResponse(
-            {
-                "status": "done",
-                "seat": target,
-                "others": others,
-                "over": game.is_over,
-                "review": review_json(whole),
-            }
+            {"status": "done", "seat": target, "others": others, "over": game.is_over, "review": answer}
         )
 
     return router

@@ -114,14 +114,28 @@ class TableStore(ABC):
         self.db.close()
 
     def add_table(self, table_id: str, config: dict[str, object]) -> None:
-        """Store a new table's fixed configuration.
+        """Store a new table's fixed configuration. A rematch (``config["rematch_of"]``: the finished
+        table's id) is stored only if that table has none yet, whichever process made one first: the
+        table's row and its ``rematches`` row are one transaction, and ``rematches`` holds one row
+        per finished table.
 
-        :raises DuplicateKeyError: a table with this id is there already.
+        :raises DuplicateKeyError: a table with this id is there already, or (a rematch) the finished
+            table has its rematch already (:meth:`rematch` names it); nothing was written.
         """
-        self.db.execute(
-            "INSERT INTO tables (id, created, config) VALUES (?, ?, ?)",
-            (table_id, time.time(), json.dumps(config)),
-        )
+        row = (table_id, time.time(), json.dumps(config))
+        of = config.get("rematch_of")
+        if of is None:
+            self.db.execute("INSERT INTO tables (id, created, config) VALUES (?, ?, ?)", row)
+            return
+        with self.db.transaction() as tx:
+            tx.execute("INSERT INTO tables (id, created, config) VALUES (?, ?, ?)", row)
+            tx.execute("INSERT INTO rematches (finished, rematch) VALUES (?, ?)", (str(of), table_id))
+
+    def rematch(self, table_id: str) -> str | None:
+        """The id of the rematch stored of finished table ``table_id``, or ``None`` (a rematch made
+        before the ``rematches`` table exists only in its own configuration)."""
+        row = self.db.fetch_one("SELECT rematch FROM rematches WHERE finished = ?", (table_id,))
+        return None if row is None else str(row[0])
 
     def append(self, table_id: str, event: Event) -> None:
         """Commit one event, if it follows the table's last by exactly one.

@@ -29,6 +29,10 @@ CREATE TABLE IF NOT EXISTS events (
     at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (table_id, version)
 );
+CREATE TABLE IF NOT EXISTS rematches (
+    finished TEXT COLLATE "C" PRIMARY KEY,
+    rematch TEXT COLLATE "C" NOT NULL REFERENCES tables(id)
+);
 """
 
 

@@ -27,6 +27,10 @@ CREATE TABLE IF NOT EXISTS events (
     at REAL NOT NULL,
     PRIMARY KEY (table_id, version)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rematches (
+    finished TEXT PRIMARY KEY,
+    rematch TEXT NOT NULL REFERENCES tables(id)
+) WITHOUT ROWID;
 """
 
 
