@@ -6,7 +6,8 @@ dispatch at once: Ctrl-C (or a set ``stop`` event) lets the games already being
 played finish and drops the rest; a second Ctrl-C abandons those too. The workers
 ignore Ctrl-C themselves, so only this process decides. Results come back in
 completion order; the statistics sort them by their place in the plan, so the
-numbers do not depend on ``jobs``.
+numbers do not depend on ``jobs``, nor on the ``executor`` that plays them (the arena's
+``--ray`` hands in one that runs the games as Ray tasks).
 """
 
 from __future__ import annotations
@@ -72,21 +73,23 @@ def run_games(
     jobs: int = 1,
     on_result: Callable[[GameResult], None] | None = None,
     stop: threading.Event | None = None,
+    executor: cf.Executor | None = None,
 ) -> RunOutcome:
     """Play ``tasks`` on ``jobs`` processes (1: in this process); Ctrl-C or ``stop`` ends the run early.
 
-    ``on_result`` is called in this process for every finished game; a
-    ``KeyboardInterrupt`` raised from it counts as a Ctrl-C.
+    With an ``executor`` (left open; ``jobs`` is then how many games it plays at once) the
+    games are played there instead. ``on_result`` is called in this process for every
+    finished game; a ``KeyboardInterrupt`` raised from it counts as a Ctrl-C.
     """
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    if jobs == 1 or len(tasks) <= 1:
+    if executor is None and (jobs == 1 or len(tasks) <= 1):
         return _run_inline(tasks, on_result, stop)
     results: list[GameResult] = []
     queue = iter(tasks)
     pending: set[cf.Future[GameResult]] = set()
     interrupted = False
-    pool = cf.ProcessPoolExecutor(
+    pool = executor or cf.ProcessPoolExecutor(
         max_workers=jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts
     )
     try:
@@ -119,10 +122,13 @@ def run_games(
                 if on_result is not None:
                     on_result(result)
     except KeyboardInterrupt:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if executor is None:
+            pool.shutdown(wait=True, cancel_futures=True)
     return RunOutcome(results, interrupted)
 
 
@@ -132,6 +138,7 @@ def run_with_progress(
     jobs: int,
     console: Console,
     stop: threading.Event | None = None,
+    executor: cf.Executor | None = None,
 ) -> RunOutcome:
     """:func:`run_games` with a progress bar on ``console`` (the arena prints it on standard error)."""
     columns = (
@@ -142,7 +149,9 @@ def run_with_progress(
     )
     with Progress(*columns, console=console, transient=False) as progress:
         bar = progress.add_task("games", total=len(tasks))
-        outcome = run_games(tasks, jobs=jobs, stop=stop, on_result=lambda _: progress.advance(bar))
+        outcome = run_games(
+            tasks, jobs=jobs, stop=stop, executor=executor, on_result=lambda _: progress.advance(bar)
+        )
         if outcome.interrupted:
             progress.update(bar, description="games (interrupted)")
     return outcome
