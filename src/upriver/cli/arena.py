@@ -6,12 +6,16 @@ progress bar to standard error; the JSON result and a PNG chart are written to
 (exit status 130). ``--hand-log FILE`` also writes every seat's every round (bid,
 tricks, bidding position, the bot's predicted make rates) as JSON Lines and prints the
 bidding report; ``upriver arena-report FILE`` prints that report from a log again.
+``--ray`` plays the games as Ray tasks (a local Ray, or the cluster at ``--ray-address``),
+with the same results as ``--jobs`` for the same seed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -22,8 +26,10 @@ from upriver.arena.core import ArenaConfig, check_config, hand_records, run_aren
 from upriver.arena.hands import hand_report, hand_tables, read_hand_log, write_hand_log
 from upriver.arena.openspiel import openspiel_rules
 from upriver.arena.report import dumps, output_stem, pair_lines, table, write_chart, write_json
-from upriver.arena.runner import default_jobs, run_with_progress
+from upriver.arena.runner import RunOutcome, default_jobs, run_with_progress
+from upriver.arena.schedule import GameTask
 from upriver.arena.spec import OPENSPIEL_KINDS, known_kinds
+from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
 from upriver.cli.options import (
     BiddingOption,
     DealerBidOption,
@@ -99,6 +105,8 @@ def arena(
     jobs: Annotated[
         int | None, typer.Option(help="Worker processes (default: one per core).", show_default=False)
     ] = None,
+    ray: RayOption = False,
+    ray_address: RayAddressOption = None,
     out: Annotated[Path, typer.Option(help="Folder for the JSON result and the PNG chart.")] = Path(
         "arena-results"
     ),
@@ -142,9 +150,18 @@ def arena(
         raise _fail(str(error)) from None
     errors = Console(stderr=True, highlight=False)
     try:
-        result = run_arena(
-            config, runner=lambda tasks: run_with_progress(tasks, jobs=config.jobs, console=errors)
-        )
+        with contextlib.ExitStack() as backend:
+            executor = None
+            if ray or ray_address is not None:
+                executor = backend.enter_context(ray_executor(config.jobs, ray_address))
+
+            def runner(tasks: Sequence[GameTask]) -> RunOutcome:
+                slots = config.jobs if executor is None else executor.slots
+                return run_with_progress(tasks, jobs=slots, console=errors, executor=executor)
+
+            result = run_arena(config, runner=runner)
+    except BackendError as error:  # no Ray, or no cluster at that address
+        raise _fail(str(error), code=1) from None
     except UpriverError as error:  # a bot broke a rule or the OpenSpiel mirror disagreed
         raise _fail(str(error), code=1) from None
     stem = output_stem(result)
