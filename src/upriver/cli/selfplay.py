@@ -11,11 +11,15 @@ and the labels, whether the bid was made, the tricks taken and the round score.
 The work is cut into chunks of deals; a chunk is a pure function of ``(seed, chunk)``
 and the settings, written to its own ``.npz`` file as soon as it is done, and skipped
 when its file is already there, so an interrupted run resumes where it stopped, and any
-backend that runs the same chunks writes the same data. Chunks run on every core.
+backend that runs the same chunks writes the same data. Chunks run on every core, or as
+Ray tasks with ``--ray`` (a chunk's rows come back to this process, which writes them, so a
+cluster's machines need no shared folder).
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -34,6 +38,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from upriver.bots import Bot, act, make_bot
 from upriver.bots.bidmodel import FEATURES, bid_table
 from upriver.bots.ipimc import IpimcBot
+from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
 from upriver.cli.root import app
 from upriver.game import Game
 from upriver.rules import Bidding, DealerBid, Rules, Schedule, Scoring, TrumpLead, default_max_cards
@@ -178,10 +183,10 @@ def _fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _work(task: tuple[SelfplayConfig, int, str]) -> int:
-    config, chunk, out = task
-    columns = play_chunk(config, chunk)
-    path = chunk_path(Path(out), config, chunk)
+def _write_chunk(
+    out: Path, config: SelfplayConfig, chunk: int, columns: dict[str, NDArray[np.float64]]
+) -> int:
+    path = chunk_path(out, config, chunk)
     temporary = path.with_suffix(".tmp.npz")
     np.savez_compressed(temporary, policy=np.array(_fingerprint()), **columns)  # type: ignore[arg-type]
     os.replace(temporary, path)
@@ -189,9 +194,17 @@ def _work(task: tuple[SelfplayConfig, int, str]) -> int:
 
 
 def run_selfplay(
-    out: Path, config: SelfplayConfig, chunks: int, jobs: int, console: Console | None = None
+    out: Path,
+    config: SelfplayConfig,
+    chunks: int,
+    jobs: int,
+    console: Console | None = None,
+    executor: cf.Executor | None = None,
 ) -> tuple[int, int]:
-    """Write chunks ``0 … chunks-1`` that are not written yet; return (chunks done now, rows in them)."""
+    """Write chunks ``0 … chunks-1`` that are not written yet; return (chunks done now, rows in them).
+
+    The chunks are played in ``executor`` if given, else on ``jobs`` processes (1: here).
+    """
     out.mkdir(parents=True, exist_ok=True)
     settings = out / f"settings-{config.seed}.json"
     wanted = config.as_json()
@@ -205,7 +218,6 @@ def run_selfplay(
     else:
         settings.write_text(json.dumps(wanted, indent=1), "utf-8")
     todo = [c for c in range(chunks) if not chunk_path(out, config, c).exists()]
-    tasks = [(config, c, str(out)) for c in todo]
     columns = [
         TextColumn("selfplay"),
         BarColumn(),
@@ -216,15 +228,18 @@ def run_selfplay(
     rows = 0
     with Progress(*columns, console=console or Console(stderr=True), transient=False) as progress:
         bar = progress.add_task("selfplay", total=chunks, completed=chunks - len(todo), rows=0)
-        if jobs <= 1:
-            results = map(_work, tasks)
-            for count in results:
-                rows += count
+        if executor is None and jobs <= 1:
+            for chunk in todo:
+                rows += _write_chunk(out, config, chunk, play_chunk(config, chunk))
                 progress.update(bar, advance=1, rows=rows)
         else:
-            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-                for count in pool.imap_unordered(_work, tasks):
-                    rows += count
+            with contextlib.ExitStack() as stack:
+                if executor is None:
+                    context = multiprocessing.get_context("spawn")
+                    executor = stack.enter_context(cf.ProcessPoolExecutor(jobs, mp_context=context))
+                futures = {executor.submit(play_chunk, config, chunk): chunk for chunk in todo}
+                for future in cf.as_completed(futures):
+                    rows += _write_chunk(out, config, futures[future], future.result())
                     progress.update(bar, advance=1, rows=rows)
     return len(todo), rows
 
@@ -243,6 +258,8 @@ def selfplay(
     jobs: Annotated[
         int | None, typer.Option(help="Worker processes (default: one per core).", show_default=False)
     ] = None,
+    ray: RayOption = False,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Fork dealt hands at bid time and play each out with several bids: data for the bid model."""
     kinds = tuple(kind.strip() for kind in opponents.split(",") if kind.strip())
@@ -263,8 +280,16 @@ def selfplay(
         seed=seed, deals_per_chunk=chunk_size, opponents=kinds, iterations=iterations, candidates=candidates
     )
     chunks = -(-deals // chunk_size)
+    workers = jobs or (os.cpu_count() or 1)
     try:
-        done, rows = run_selfplay(out, config, chunks, jobs or (os.cpu_count() or 1))
+        with contextlib.ExitStack() as backend:
+            executor = None
+            if ray or ray_address is not None:
+                executor = backend.enter_context(ray_executor(workers, ray_address))
+            done, rows = run_selfplay(out, config, chunks, workers, executor=executor)
+    except BackendError as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(1) from None
     except (ValueError, OSError) as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(2) from None
