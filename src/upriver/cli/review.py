@@ -4,12 +4,17 @@ The review goes to standard output (a table per player and their biggest mistake
 ``--json`` the JSON of docs/review.md), the progress bar to standard error when it is a
 terminal. Exit 0 for a review; 1 for a record that breaks a rule; 2 for a file that is not a
 record, cannot be read, or holds no cards (a score keeper's record), or a player the record
-does not have — each one line on standard error, as ``upriver check`` says it.
+does not have — each one line on standard error, as ``upriver check`` says it. ``--ray``
+reviews the rounds as Ray tasks (a local Ray, or the cluster at ``--ray-address``): the same
+review, for a long record on more cores; 1 when Ray cannot be used.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -20,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from upriver.cards import Card
+from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
 from upriver.cli.root import app
 from upriver.errors import RecordError
 from upriver.record import Record, RecordRuleError, loads
@@ -41,6 +47,8 @@ __all__ = ["review"]
 
 RULE_BROKEN = 1
 NOT_REVIEWABLE = 2
+NO_BACKEND = 1
+"""Exit status when ``--ray`` cannot be used (Ray missing, or no cluster at the address)."""
 
 
 def _fail(file: Path, message: str, code: int) -> typer.Exit:
@@ -188,6 +196,8 @@ def review(
         int | None,
         typer.Option("--jobs", min=1, help="Worker processes (default: every core).", show_default=False),
     ] = None,
+    ray: RayOption = False,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Judge every bid and card of a game record from what each player saw: points lost, luck, mistakes."""
     try:
@@ -208,19 +218,17 @@ def review(
     err = Console(stderr=True)
     show = err.is_terminal
     try:
-        if show:
-            columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-            with Progress(*columns, console=err, transient=True) as bar:
-                task = bar.add_task("review", total=None)
-                result = review_record(
-                    record,
-                    seats=seats,
-                    settings=settings,
-                    jobs=jobs,
-                    progress=lambda done, total: bar.update(task, completed=done, total=total),
-                )
+        backend = contextlib.ExitStack()
+        if ray or ray_address is not None:
+            executor = backend.enter_context(ray_executor(jobs or os.cpu_count() or 1, ray_address))
         else:
-            result = review_record(record, seats=seats, settings=settings, jobs=jobs)
+            executor = None
+    except BackendError as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(code=NO_BACKEND) from None
+    try:
+        with backend:
+            result = _review(record, seats, settings, jobs, executor, err if show else None)
     except NoCardsError as error:
         raise _fail(file, f"cannot be reviewed: {error}", NOT_REVIEWABLE) from None
     except RecordRuleError as error:
@@ -229,3 +237,27 @@ def review(
         sys.stdout.write(json.dumps(review_json(result), ensure_ascii=False) + "\n")
         return
     _print(Console(highlight=False), result)
+
+
+def _review(
+    record: Record,
+    seats: tuple[int, ...] | None,
+    settings: Settings,
+    jobs: int | None,
+    executor: concurrent.futures.Executor | None,
+    err: Console | None,
+) -> GameReview:
+    """The review, with a progress bar on ``err`` if given."""
+    if err is None:
+        return review_record(record, seats=seats, settings=settings, jobs=jobs, executor=executor)
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task("review", total=None)
+        return review_record(
+            record,
+            seats=seats,
+            settings=settings,
+            jobs=jobs,
+            executor=executor,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
