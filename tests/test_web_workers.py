@@ -4,17 +4,21 @@ Each server is a real process on a port of its own (as servers on several machin
 over a database of the tests' private PostgreSQL server (``tests/pg.py``): a move made through
 one reaches the clients of the other; the process owning a table (running its bots) killed with
 SIGKILL mid-trick is taken over by the other, which plays on without losing an acknowledged move;
-``--workers 2`` serves one port from two processes; with SQLite, ``--workers 2`` is refused.
+``--workers 2`` serves one port from two processes; with SQLite, ``--workers 2`` is refused; a
+rematch made through one process is told to the seats connected to the other, each its own link,
+and two presses at once in two processes make one rematch.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +29,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.live import free_port
-from tests.pg import PostgresServer
+from tests.pg import PostgresServer, query
 
 
 class Server:
@@ -260,3 +264,107 @@ def test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql(tm
     assert done.returncode == 2
     assert "--workers: 2 server processes need a PostgreSQL --db" in done.stderr
     assert not (tmp_path / "t.db").exists()
+
+
+def notice(ws: ClientConnection, timeout: float = 15) -> dict[str, Any]:
+    """The next ``rematch`` message this client is sent (the states before it are skipped)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == "rematch":
+            return message
+
+
+def link_token(url: str) -> str | None:
+    """The seat token in a link's fragment (``#token=…``), or ``None``."""
+    return url.partition("#token=")[2] or None
+
+
+class Finished:
+    """A table of Ann (through ``first``) and Bob (through ``second``) and two bots, played to its end
+    over both processes; a spectator watches through ``second``."""
+
+    def __init__(self, first: Server, second: Server) -> None:
+        body = first.create(["human", "human", "basic", "basic"], schedule=[1])
+        self.id: str = body["table"]
+        ann_ws = first.socket(self.id, body["token"])
+        invite = latest(ann_ws)["lobby"]["invites"][0]["url"].split("#token=")[1]
+        bob_ws = second.socket(self.id, invite)
+        bob = Player(bob_ws)
+        bob_ws.send(json.dumps({"type": "join", "name": "Bob"}))
+        ann = Player(ann_ws)
+        self.watching = second.socket(self.id, None)
+        self.players = (ann, bob)
+        for player in self.players:
+            player.at_least(2)
+        while True:
+            version = max(player.state["v"] for player in self.players)
+            for player in self.players:
+                player.at_least(version)
+            if all(player.state["game"]["over"] for player in self.players):
+                break
+            if not any(player.move_if_its_turn() for player in self.players):
+                for player in self.players:
+                    player.at_least(player.state["v"] + 1)
+        self.tokens: list[str] = [ann.state["token"], bob.state["token"]]
+
+
+def seat_opened(server: Server, table: str, token: str | None) -> Any:
+    """The seat a token opens at ``table`` through ``server`` (``None``: a spectator's view)."""
+    return latest(server.socket(table, token))["seat"]
+
+
+def test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each_its_own_link(
+    database: str, stack: contextlib.ExitStack
+) -> None:
+    first, second = Server(database, stack), Server(database, stack)
+    old = Finished(first, second)
+    ann, bob = old.players
+    made = httpx.post(f"{first.url}/api/tables/{old.id}/rematch", json={"token": old.tokens[0]})
+    assert made.status_code == 201, made.text
+    new = made.json()["table"]
+    # Bob's connection is to the second process, which hears of the rematch from the database.
+    told = notice(bob.ws)
+    assert told["table"] == new
+    assert told["by"] == "Ann"
+    assert told["seat"] == 1
+    bobs = link_token(told["url"])
+    assert bobs is not None
+    assert bobs != link_token(made.json()["url"])  # not Ann's seat's link
+    watched = notice(old.watching)
+    assert watched["table"] == new
+    assert link_token(watched["url"]) is None  # a spectator is given no seat
+    assert notice(ann.ws)["url"] == made.json()["url"]  # Ann's own process told her her own link
+    # Bob's link opens Bob's seat (and only that), through either process.
+    assert seat_opened(second, new, bobs) == 1
+    assert seat_opened(first, new, link_token(made.json()["url"])) == 0
+    # What Bob asks later with his old link is the same link.
+    later = httpx.get(f"{second.url}/api/tables/{old.id}/rematch", params={"token": bob.state["token"]})
+    assert later.json()["url"] == told["url"]
+
+
+def test_two_presses_of_rematch_at_once_in_two_processes_make_one_rematch(
+    database: str, stack: contextlib.ExitStack
+) -> None:
+    first, second = Server(database, stack), Server(database, stack)
+    old = Finished(first, second)
+    start = threading.Barrier(2)
+
+    def press(server: Server, token: str) -> httpx.Response:
+        with httpx.Client() as client:
+            start.wait()
+            return client.post(f"{server.url}/api/tables/{old.id}/rematch", json={"token": token})
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        presses = [pool.submit(press, first, old.tokens[0]), pool.submit(press, second, old.tokens[1])]
+        answers = [future.result(timeout=30) for future in presses]
+    assert sorted(answer.status_code for answer in answers) == [200, 201], [a.text for a in answers]
+    bodies = [answer.json() for answer in answers]
+    assert bodies[0]["table"] == bodies[1]["table"]  # the same rematch for both
+    assert [body["created"] for body in bodies].count(True) == 1
+    made = query(database, "SELECT finished, rematch FROM rematches")
+    assert made == [(old.id, bodies[0]["table"])]
+    assert len(query(database, "SELECT id FROM tables")) == 2  # the old table and its one rematch
+    # Each was answered with its own seat's link.
+    assert seat_opened(first, bodies[0]["table"], link_token(bodies[0]["url"])) == 0
+    assert seat_opened(second, bodies[1]["table"], link_token(bodies[1]["url"])) == 1
