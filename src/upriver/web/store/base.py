@@ -16,6 +16,8 @@ and :mod:`upriver.web.store.postgres` differ only in their schema and their
   table's last by exactly one: any other version (a second writer, a stale process) is refused
   with :class:`VersionConflictError`, writing nothing;
 - :meth:`TableStore.events` reads a table's events back in version order (from any version on);
+- a finished table has at most one rematch (:meth:`TableStore.add_table` refuses a second with
+  :class:`~upriver.storage.DuplicateKeyError`, writing nothing), whichever process stores it;
 - a finished table idle for long is archived: its rows stay, but :meth:`TableStore.tables` no
   longer lists it, so start-up no longer replays it.
 
