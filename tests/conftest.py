@@ -219,6 +219,7 @@ BROWSER_MODULES = frozenset(
         "test_table_page.py",
         "test_review_browser.py",
         "test_i18n_browser.py",
+        "test_table_i18n.py",
         "test_accessibility.py",
     }
 )
@@ -231,6 +232,12 @@ SLOW_TESTS = frozenset(
     {
         "test_bidmodel.py::test_retraining_from_the_same_data_and_seed_writes_the_same_model",
         "test_selfplay.py::test_a_chunk_is_the_same_whenever_it_is_made",
+        "test_ray.py::test_an_arena_on_ray_gives_the_same_json_as_worker_processes_and_one_process",
+        "test_ray.py::test_selfplay_on_ray_writes_the_same_chunks_as_worker_processes",
+        "test_ray.py::test_a_review_on_ray_is_the_review_made_in_one_process",
+        "test_ray.py::test_a_stopped_arena_on_ray_keeps_the_games_already_played",
+        "test_ray.py::test_a_waiting_call_can_be_cancelled_and_a_started_one_runs_to_its_end",
+        "test_ray.py::test_an_error_in_a_task_is_raised_as_itself_not_as_rays_wrapper",
         "test_selfplay.py::test_selfplay_writes_one_file_per_chunk_with_features_and_labels_and_resumes",
         "test_review.py::test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two",
         "test_arena_hands.py::test_a_search_bot_reports_each_candidates_make_rate_when_it_bids",
