@@ -260,6 +260,9 @@ SLOW_TESTS = frozenset(
         "test_web_workers.py::test_the_owner_killed_mid_trick_is_taken_over_and_no_acknowledged_move_is_lost",
         "test_web_workers.py::test_two_workers_on_one_port_play_a_table_to_the_end",
         "test_web_workers.py::test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql",
+        "test_web_workers.py::test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each_its_own_link",
+        "test_web_workers.py::test_two_presses_of_rematch_at_once_in_two_processes_make_one_rematch",
+        "test_review_web_failures.py::test_a_review_whose_computation_raises_is_a_503_in_a_sentence_and_a_retry_computes_it",
     }
 )
 """Tests (module::function, or module::function[case]) that take more than about 1.5 s on a 2-core
