@@ -179,7 +179,7 @@ def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_l
         expect(seats.nth(2)).to_have_text("Seat 3: Cid — bot, level Easy")
         expect(seats.nth(3)).to_have_text("Seat 4: Dee — bot, basic")
         # The rules as the table's Rules panel words them (the same builder).
-        expect(page.locator("#lobby-preset")).to_contain_text("classic-hook")
+        expect(page.locator("#lobby-preset")).to_contain_text("Classic, screw the dealer")
         for words in (
             "Dealer may not make the bids total the tricks (the hook)",
             "Trump may not be led until broken",

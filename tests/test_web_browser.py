@@ -366,7 +366,7 @@ def test_the_rules_in_play_are_one_tap_away_in_words_and_the_bids_are_counted_ag
     page.click("#rules-button")
     expect(panel).to_be_visible()
     expect(page.locator("#rules-preset")).to_have_text(
-        "The “classic-hook” preset, with its own first dealer."
+        "The “Classic, screw the dealer” preset, with its own first dealer."
     )
     sizes = ", ".join(str(size) for size in game.rules.hand_sizes)
     for words in (

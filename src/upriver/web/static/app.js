@@ -3,12 +3,13 @@
 // The felt, the hand and the socket are modules of their own; this one keeps the state and decides
 // when each part is drawn.
 
+import { suitName, t } from "/static/i18n.js";
 import { chartLegend, drawChart, drawSheet } from "./sheet.js";
 import { SUITS, cardFace } from "./table-cards.js";
 import { hiddenBids, renderFelt } from "./table-felt.js";
 import { installKeys, renderBids, renderHand } from "./table-hand.js";
 import { renderLobby } from "./table-lobby.js";
-import { plural, presetLine, ruleItems, standingsParts, summaryRows } from "./table-panels.js";
+import { presetLine, refusalText, ruleItems, standingsParts, summaryRows } from "./table-panels.js";
 import { rematchNews, renderRematch, wireRematch } from "./table-rematch.js";
 import { openSocket } from "./table-socket.js";
 import { holds, rememberTable } from "./table-store.js";
@@ -16,35 +17,36 @@ import { holds, rememberTable } from "./table-store.js";
 const $ = (id) => document.getElementById(id);
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
 
-// Every word this module shows, in one place.
+// Every word this module shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
-  connected: "connected",
-  disconnected: "disconnected",
-  reconnecting: "disconnected — reconnecting…",
-  lostRetrying: "Connection lost — reconnecting…",
-  lost: "Connection lost",
-  noSeat: "This link opens no seat at this table any more.",
-  retryIn: (s) => `Trying again in ${s} s. Moves are off until the table is back; nothing already played is lost.`,
-  offline: "Not connected: nothing was sent. The page is reconnecting; try again when it is back.",
-  damaged: "This table is damaged: it accepts no moves.",
-  damagedWhy: (why) => `Why: ${why}`,
-  statusLost: "Connection lost: moves are off until the table is back.",
-  over: "The game is over.",
-  takes: (who) => `${who} takes the trick.`,
-  yourBid: "Your bid.",
-  yourCard: "Your turn: play a card.",
-  waitingFor: (who, bidding) => `Waiting for ${who} to ${bidding ? "bid" : "play"}.`,
-  gameOver: (rounds) => `Game over after ${plural(rounds, "round")}`,
-  roundLine: (round, rounds, size) => `Round ${round} of ${rounds} · ${plural(size, "card")} · `,
-  trump: "trump",
-  noTrump: "no trump",
-  closedFists: (done, n) => `Closed fists: ${done} of ${n} have bid; the bids are shown together.`,
-  noBids: (size) => `No bids yet · ${plural(size, "trick")} to take`,
-  tally: (total, size) => `Bids ${total} of ${size} — `,
-  verdict: { under: "under", over: "over", even: "even" },
-  summaryTitle: (number, size) => `Round ${number} · ${plural(size, "card")}`,
-  noTrick: "No trick yet.",
+  connected: () => t("table.connected"),
+  disconnected: () => t("table.disconnected"),
+  reconnecting: () => t("table.reconnecting"),
+  lostRetrying: () => t("table.lostRetrying"),
+  lost: () => t("table.lost"),
+  noSeat: () => t("table.noSeat"),
+  retryIn: (s) => t("table.retryIn", { s }),
+  offline: () => t("table.offline"),
+  damaged: () => t("table.damaged"),
+  damagedWhy: (why) => t("table.damagedWhy", { why }),
+  statusLost: () => t("table.statusLost"),
+  over: () => t("table.over"),
+  takes: (who) => t("table.takes", { who }),
+  yourBid: () => t("table.yourBid"),
+  yourCard: () => t("table.yourCard"),
+  waitingFor: (who, bidding) => (bidding ? t("table.waitingForBid", { who }) : t("table.waitingForPlay", { who })),
+  gameOver: (rounds) => t("table.gameOver", { rounds }),
+  roundLine: (round, rounds, size) => t("table.roundLine", { round, rounds, size }),
+  trump: () => t("table.trump"),
+  noTrump: () => t("table.noTrump"),
+  closedFists: (done, n) => t("table.closedFists", { done, n }),
+  noBids: (size) => t("table.noBids", { size }),
+  tally: (total, size) => t("table.tally", { total, size }),
+  verdict: { under: () => t("table.verdictUnder"), over: () => t("table.verdictOver"), even: () => t("table.verdictEven") },
+  summaryTitle: (number, size) => t("table.summaryTitle", { number, size }),
+  noTrick: () => t("table.noTrick"),
 };
+
 
 const tableId = location.pathname.split("/").pop();
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -69,11 +71,11 @@ function setConnection(ok, final, delay) {
   const was = connected;
   connected = ok;
   const retrying = !ok && !final;
-  $("connection").textContent = ok ? WORDS.connected : final ? WORDS.disconnected : WORDS.reconnecting;
+  $("connection").textContent = ok ? WORDS.connected() : final ? WORDS.disconnected() : WORDS.reconnecting();
   $("connection").classList.toggle("ok", ok);
   $("offline").hidden = ok || (!retrying && state === null);
-  $("offline").querySelector(".offline-title").textContent = final ? WORDS.lost : WORDS.lostRetrying;
-  if (!ok) $("offline-detail").textContent = final ? WORDS.noSeat : WORDS.retryIn(Math.max(1, Math.round(delay / 1000)));
+  $("offline").querySelector(".offline-title").textContent = final ? WORDS.lost() : WORDS.lostRetrying();
+  if (!ok) $("offline-detail").textContent = final ? WORDS.noSeat() : WORDS.retryIn(Math.max(1, Math.round(delay / 1000)));
   document.body.classList.toggle("is-offline", !ok);
   if (!ok) waiting = false; // no answer comes on a closed socket; the state on reconnecting says what landed
   if (was !== ok && state) render();
@@ -83,10 +85,10 @@ function setConnection(ok, final, delay) {
 const damaged = () => Boolean(state && state.lobby.damaged);
 const canAct = () => connected && !waiting && !damaged();
 // Why no move can be sent now, in words, or null.
-const blocked = () => (!connected ? WORDS.offline : damaged() ? WORDS.damaged : null);
+const blocked = () => (!connected ? WORDS.offline() : damaged() ? WORDS.damaged() : null);
 
 function act(type, value) {
-  if (!connected) return notice(WORDS.offline);
+  if (!connected) return notice(WORDS.offline());
   if (waiting || !state || damaged()) return;
   waiting = true;
   counter += 1;
@@ -98,10 +100,11 @@ function act(type, value) {
 function receive(message) {
   if (message.type === "error") {
     waiting = false;
-    $("error").textContent = message.message;
-    $("lobby-error").textContent = message.message;
+    const words = refusalText(message);
+    $("error").textContent = words;
+    $("lobby-error").textContent = words;
     if (message.rule === "token" || message.rule === "table") {
-      $("connection").textContent = message.message;
+      $("connection").textContent = words;
       $("connection").classList.remove("ok");
     }
     if (state) render();
@@ -182,13 +185,13 @@ function renderGame(game) {
   info.dataset.trump = shown.trump || "";
   info.dataset.round = shown.round;
   if (game.over) info.textContent = WORDS.gameOver(game.rounds);
-  else if (!shown.trump) info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), WORDS.noTrump);
+  else if (!shown.trump) info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), WORDS.noTrump());
   else {
     // The trump's symbol, and its name where there is room (a phone shows the symbol only).
-    const [symbol, suitName] = SUITS[shown.trump];
+    const [symbol] = SUITS[shown.trump];
     const mark = Object.assign(document.createElement("span"), { className: `suit-symbol ${shown.trump}`, textContent: symbol });
-    const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName}` });
-    const word = Object.assign(document.createElement("span"), { className: "trump-word", textContent: `${WORDS.trump} ` });
+    const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName(shown.trump)}` });
+    const word = Object.assign(document.createElement("span"), { className: "trump-word", textContent: `${WORDS.trump()} ` });
     info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), word, mark, named);
   }
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
@@ -232,7 +235,7 @@ function renderBidTotal(game) {
   const word = total < game.hand_size ? "under" : total > game.hand_size ? "over" : "even";
   const tally = document.createElement("span");
   tally.className = `tally ${word}`;
-  tally.textContent = WORDS.verdict[word];
+  tally.textContent = WORDS.verdict[word]();
   box.dataset.total = total;
   box.dataset.verdict = word;
   box.replaceChildren(WORDS.tally(total, game.hand_size), tally);
@@ -261,11 +264,11 @@ function renderRules(game) {
 
 function renderStatus(game, holding) {
   let text;
-  if (damaged()) text = WORDS.damaged;
-  else if (!connected) text = WORDS.statusLost;
-  else if (game.over) text = WORDS.over;
+  if (damaged()) text = WORDS.damaged();
+  else if (!connected) text = WORDS.statusLost();
+  else if (game.over) text = WORDS.over();
   else if (holding) text = WORDS.takes(game.players[game.last_trick.winner]);
-  else if (game.my_turn) text = game.phase === "bidding" ? WORDS.yourBid : WORDS.yourCard;
+  else if (game.my_turn) text = game.phase === "bidding" ? WORDS.yourBid() : WORDS.yourCard();
   else if (game.awaiting.length) {
     text = WORDS.waitingFor(game.awaiting.map((s) => game.players[s]).join(", "), game.phase === "bidding");
   } else text = "";
@@ -294,7 +297,7 @@ function renderLastTrick(game) {
           wrap.append(cap);
           return wrap;
         })
-      : [document.createTextNode(WORDS.noTrick)]),
+      : [document.createTextNode(WORDS.noTrick())]),
   );
 }
 

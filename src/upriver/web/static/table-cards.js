@@ -1,12 +1,10 @@
-// Card faces and card names in words, for the felt, the hand and the last trick.
+// Card faces, and their names in words (the page's language: i18n.js), for the felt, the hand and
+// the last trick.
 
+import { cardName } from "/static/i18n.js";
+
+// Each suit's symbol and its CSS class (the class is a name for the style sheet, not a word shown).
 export const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
-const RANKS = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
-
-export function cardWords(text) {
-  const rank = text[0];
-  return `${RANKS[rank] || rank} of ${SUITS[text[1]][1]}`;
-}
 
 export function cardFace(text, tag = "div") {
   const el = document.createElement(tag);
@@ -15,6 +13,6 @@ export function cardFace(text, tag = "div") {
   el.dataset.card = text;
   const rank = text[0] === "T" ? "10" : text[0];
   el.innerHTML = `<span class="rank">${rank}</span><span class="pip">${symbol}</span>`;
-  if (tag !== "button") el.setAttribute("aria-label", cardWords(text));
+  if (tag !== "button") el.setAttribute("aria-label", cardName(text));
   return el;
 }

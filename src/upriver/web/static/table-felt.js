@@ -1,33 +1,34 @@
 // The felt: seat labels at the rim (this page's seat at the bottom, the next on its left), the trump
 // card in the middle and each played card between its player's label and the centre.
 
-import { cardFace, cardWords } from "./table-cards.js";
-import { plural } from "./table-panels.js";
+import { cardName, t } from "/static/i18n.js";
+import { cardFace } from "./table-cards.js";
+import { placeWord } from "./table-panels.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Every word the felt shows, in one place.
+// Every word the felt shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
-  you: " (you)",
-  bid: (text) => `bid ${text}`,
-  took: (n) => `took ${n}`,
-  points: (n) => `${n} pts`,
-  place: (n) => ["1st", "2nd", "3rd"][n - 1] || `${n}th`,
-  finalLabel: (who, place, points) => `${who}: ${WORDS.place(place)} place, ${plural(points, "point")}`,
-  dealer: "D",
-  dealerTitle: "dealer",
-  led: "led",
-  ledTitle: "led this trick",
-  inHand: (n) => `${plural(n, "card")} in hand`,
-  thinking: "…thinking",
-  noTrump: "no trump",
-  label: (who, bid, took, points) => `${who}: ${bid}, took ${took}, ${plural(points, "point")}`,
-  hiddenBid: "has bid (hidden)",
-  left: (n) => `, ${plural(n, "card")} left`,
-  isDealer: ", dealer",
-  isLeader: ", led this trick",
-  isThinking: ", thinking",
-  played: (who, card, led) => `${who} played ${cardWords(card)}${led ? " (led)" : ""}`,
+  you: () => t("table.felt.you"),
+  bid: (text) => t("table.felt.bid", { text }),
+  took: (n) => t("table.felt.took", { n }),
+  points: (n) => t("table.felt.points", { n }),
+  place: (n) => placeWord(n),
+  finalLabel: (who, place, points) => t("table.felt.finalLabel", { who, place: placeWord(place), points }),
+  dealer: () => t("table.felt.dealer"),
+  dealerTitle: () => t("table.felt.dealerTitle"),
+  led: () => t("table.felt.led"),
+  ledTitle: () => t("table.felt.ledTitle"),
+  inHand: (n) => t("table.felt.inHand", { n }),
+  thinking: () => t("table.felt.thinking"),
+  noTrump: () => t("table.noTrump"),
+  label: (who, bid, took, points) => t("table.felt.label", { who, bid, took, points }),
+  hiddenBid: () => t("table.felt.hiddenBid"),
+  left: (n) => t("table.felt.left", { n }),
+  isDealer: () => t("table.felt.isDealer"),
+  isLeader: () => t("table.felt.isLeader"),
+  isThinking: () => t("table.felt.isThinking"),
+  played: (who, card, led) => (led ? t("table.felt.playedLed", { who, card: cardName(card) }) : t("table.felt.played", { who, card: cardName(card) })),
 };
 
 // Cards each seat still holds: the hand size less the cards it has played this round.
@@ -59,7 +60,7 @@ function seatLabel(game, seat, { mySeat, leader, thinking }) {
   if (seat === mySeat) div.classList.add("me");
   const top = document.createElement("div");
   top.className = "who";
-  top.textContent = name + (seat === mySeat ? WORDS.you : "");
+  top.textContent = name + (seat === mySeat ? WORDS.you() : "");
   div.append(top);
   const bid = game.bids[seat];
   // Under closed fists the bids stay hidden until all are in: a seat that has bid shows ✓, not its bid.
@@ -85,13 +86,13 @@ function seatLabel(game, seat, { mySeat, leader, thinking }) {
   const left = cardsLeft(game, seat);
   let words = place
     ? WORDS.finalLabel(name, place, game.totals[seat])
-    : WORDS.label(name, hasBid ? WORDS.hiddenBid : WORDS.bid(bidText), game.tricks_won[seat], game.totals[seat]);
+    : WORDS.label(name, hasBid ? WORDS.hiddenBid() : WORDS.bid(bidText), game.tricks_won[seat], game.totals[seat]);
   // The marks row: dealer, leader, and an opponent's hand face down (a few backs and the count);
   // once the game is over no hand is left, and the row goes.
   const marks = document.createElement("div");
   marks.className = "marks";
-  if (seat === game.dealer && !over) marks.append(badge("dealer", WORDS.dealer, WORDS.dealerTitle));
-  if (seat === leader && !over) marks.append(badge("leader", WORDS.led, WORDS.ledTitle));
+  if (seat === game.dealer && !over) marks.append(badge("dealer", WORDS.dealer(), WORDS.dealerTitle()));
+  if (seat === leader && !over) marks.append(badge("leader", WORDS.led(), WORDS.ledTitle()));
   if (seat !== mySeat && !over) {
     const backs = document.createElement("span");
     backs.className = "backs";
@@ -109,15 +110,15 @@ function seatLabel(game, seat, { mySeat, leader, thinking }) {
     marks.append(backs);
     words += WORDS.left(left);
   }
-  if (seat === game.dealer && !over) words += WORDS.isDealer;
+  if (seat === game.dealer && !over) words += WORDS.isDealer();
   if (marks.childElementCount) div.append(marks);
-  if (seat === leader && !over) words += WORDS.isLeader;
+  if (seat === leader && !over) words += WORDS.isLeader();
   if (seat === thinking && !over) {
     const mark = document.createElement("div");
     mark.className = "thinking";
-    mark.textContent = WORDS.thinking;
+    mark.textContent = WORDS.thinking();
     div.append(mark);
-    words += WORDS.isThinking;
+    words += WORDS.isThinking();
   }
   div.setAttribute("aria-label", words);
   return div;
@@ -143,7 +144,7 @@ export function renderFelt(game, { mySeat, holding, thinking }) {
   if (!holding) heldTurned = game.turned;
   const shownTurned = $("turned").firstElementChild;
   if (!shownTurned || shownTurned.dataset.card !== (turned || undefined)) {
-    $("turned").replaceChildren(turned ? cardFace(turned) : document.createTextNode(WORDS.noTrump));
+    $("turned").replaceChildren(turned ? cardFace(turned) : document.createTextNode(WORDS.noTrump()));
   }
   // A card already on the table keeps its element (and so does not play its arrival again).
   const before = new Map([...$("trick").children].map((el) => [el.dataset.card, el]));
@@ -151,6 +152,7 @@ export function renderFelt(game, { mySeat, holding, thinking }) {
     const face = before.get(card) || cardFace(card);
     face.classList.add("played");
     face.classList.toggle("led", seat === leader);
+    face.dataset.led = WORDS.led(); // the mark's word (style.css shows it on the led card)
     face.classList.toggle("winner", Boolean(holding && seat === game.last_trick.winner));
     face.dataset.seat = seat;
     face.setAttribute("aria-label", WORDS.played(game.players[seat], card, seat === leader));

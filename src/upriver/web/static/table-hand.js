@@ -2,24 +2,20 @@
 // (one not allowed now says why when pressed), the arrow keys move over all of them, and the focus
 // stays in the hand or the bids when a play or a bid redraws them.
 
+import { cardName, reason as refusal, restrictionReason, t } from "/static/i18n.js";
 import { cardFace } from "./table-cards.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Every word the hand and the bids show, in one place.
+// Every word the hand and the bids show, in one place, from the page's language catalogue (i18n.js).
+// A refusal is worded from its rule and facts (`why`), never from the server's English sentence.
 const WORDS = {
-  bid: (n) => `Bid ${n}`,
-  bidRefused: (n, reason) => `Bid ${n}, not allowed: ${reason}`,
-  bidNotAllowed: "This bid is not allowed.",
-  cardRefused: (label, reason) => `${label} (${reason})`,
-  cardReason: (label, reason) => `${label}: ${sentence(reason)}`,
+  bid: (n) => t("table.hand.bid", { n }),
+  bidRefused: (n, reason) => t("table.hand.bidRefused", { n, reason }),
+  bidNotAllowed: () => t("table.hand.bidNotAllowed"),
+  cardRefused: (label, reason) => t("table.hand.cardRefused", { label, reason }),
+  cardReason: (label, reason) => t("table.hand.cardReason", { label, reason }),
 };
-
-// A reason as a sentence a person reads: a capital first and a full stop.
-export function sentence(text) {
-  const words = text.trim();
-  return words[0].toUpperCase() + words.slice(1) + (/[.!?]$/.test(words) ? "" : ".");
-}
 
 // Buttons are rebuilt only when they change, so a click is never lost to a redraw under the pointer.
 const drawn = { bids: "", hand: "" };
@@ -74,7 +70,7 @@ export function renderBids(game, ctx) {
   $("bidding").hidden = options.length === 0;
   // The engine's restriction on the dealer's bid, as data: its rule, the bids it forbids, and why.
   const restriction = game.bid_restriction;
-  const reason = restriction ? sentence(restriction.reason) : "";
+  const reason = restriction ? restrictionReason(restriction, { you: true }) : "";
   $("bid-reason").textContent = reason;
   $("bids").replaceChildren(
     ...options.map((o) => {
@@ -88,13 +84,14 @@ export function renderBids(game, ctx) {
       b.setAttribute("aria-disabled", String(!allowed));
       b.classList.toggle("playable", allowed);
       b.classList.toggle("legal", o.legal);
-      b.setAttribute("aria-label", o.legal ? WORDS.bid(o.bid) : WORDS.bidRefused(o.bid, reason));
-      if (!o.legal) b.title = reason;
+      const why = o.why ? refusal(o.why) : reason;
+      b.setAttribute("aria-label", o.legal ? WORDS.bid(o.bid) : WORDS.bidRefused(o.bid, why));
+      if (!o.legal) b.title = why;
       b.addEventListener("click", () => {
         if (allowed) return ctx.act("bid", o.bid);
-        const why = ctx.blocked();
-        if (why) ctx.notice(why);
-        else if (!o.legal) ctx.notice(reason || WORDS.bidNotAllowed);
+        const off = ctx.blocked();
+        if (off) ctx.notice(off);
+        else if (!o.legal) ctx.notice(why || WORDS.bidNotAllowed());
       });
       return b;
     }),
@@ -115,14 +112,16 @@ export function renderHand(game, ctx) {
       b.classList.toggle("playable", playable);
       b.classList.toggle("legal", entry.legal);
       // The name starts with what the face shows ("A♣"), so voice control finds the card by it (WCAG 2.5.3).
-      const name = `${b.textContent}, ${entry.label}`;
-      b.setAttribute("aria-label", entry.legal ? name : WORDS.cardRefused(name, entry.reason));
-      if (!entry.legal && entry.reason) b.title = entry.reason;
+      const label = cardName(entry.card);
+      const name = `${b.textContent}, ${label}`;
+      const why = entry.why ? refusal(entry.why) : "";
+      b.setAttribute("aria-label", entry.legal || !why ? name : WORDS.cardRefused(name, why));
+      if (!entry.legal && why) b.title = why;
       b.addEventListener("click", () => {
         if (playable) return ctx.act("play", entry.card);
-        const why = ctx.blocked();
-        if (why) ctx.notice(why);
-        else if (!entry.legal && entry.reason) ctx.notice(WORDS.cardReason(entry.label, entry.reason));
+        const off = ctx.blocked();
+        if (off) ctx.notice(off);
+        else if (!entry.legal && why) ctx.notice(WORDS.cardReason(label, why));
       });
       return b;
     }),

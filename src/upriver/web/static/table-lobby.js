@@ -1,27 +1,28 @@
 // The table before its game starts: the join page (the rules in words, who is seated, the form to
 // take this link's seat) and, for the host, the invite links of the seats still open.
 
+import { has, parts, t } from "/static/i18n.js";
 import { presetLine, ruleItems } from "./table-panels.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Every word the lobby shows, in one place.
+// Every word the lobby shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
-  joinTitle: "Join this table",
-  waitingTitle: "Waiting for players",
-  seat: (n) => `Seat ${n}`,
-  open: "open seat — waiting for a player",
-  yours: "your seat",
-  yoursHint: "type your name below to take it",
-  you: "you",
-  bot: (kind) => (LEVELS[kind] ? `bot, level ${LEVELS[kind]}` : `bot, ${kind}`),
-  person: "player",
-  spectators: (url) => `Spectators: ${url}`,
-  newLink: "New link",
-  newLinkTitle: "Revoke this link and make a new one",
-  newLinkLabel: (n) => `Revoke seat ${n}'s link and make a new one`,
+  joinTitle: () => t("table.lobby.joinTitle"),
+  waitingTitle: () => t("table.lobby.waitingTitle"),
+  seat: (n) => t("table.lobby.seat", { n }),
+  open: () => t("table.lobby.open"),
+  yours: () => t("table.lobby.yours"),
+  yoursHint: () => t("table.lobby.yoursHint"),
+  you: () => t("table.lobby.you"),
+  bot: (kind) => (LEVELS.includes(kind) ? t("table.lobby.botLevel", { level: t(`level.${kind}`) }) : t("table.lobby.botKind", { kind: has(`level.${kind}`) ? t(`level.${kind}`) : kind })),
+  person: () => t("table.lobby.person"),
+  spectators: (url) => t("table.lobby.spectators", { url }),
+  newLink: () => t("table.lobby.newLink"),
+  newLinkTitle: () => t("table.lobby.newLinkTitle"),
+  newLinkLabel: (n) => t("table.lobby.newLinkLabel", { n }),
 };
-const LEVELS = { easy: "Easy", normal: "Normal", hard: "Hard", expert: "Expert" };
+const LEVELS = ["easy", "normal", "hard", "expert"];
 
 // A bot sits under its name and its kind ("Bob (basic)"): the list says the kind once, in words.
 function plainName(name, kind) {
@@ -51,7 +52,7 @@ export function renderLobby(state, ctx) {
   const lobby = state.lobby;
   const mine = state.seat !== null ? lobby.seats[state.seat] : null;
   const joining = Boolean(mine && !mine.joined);
-  $("lobby-title").textContent = joining ? WORDS.joinTitle : WORDS.waitingTitle;
+  $("lobby-title").textContent = joining ? WORDS.joinTitle() : WORDS.waitingTitle();
   $("lobby-seats").replaceChildren(
     ...lobby.seats.map((s) => {
       const li = document.createElement("li");
@@ -59,10 +60,10 @@ export function renderLobby(state, ctx) {
       li.dataset.kind = s.kind;
       const who = document.createElement("strong");
       const own = s.seat === state.seat;
-      who.textContent = s.joined ? plainName(s.name, s.kind) : own ? WORDS.yours : WORDS.open;
+      who.textContent = s.joined ? plainName(s.name, s.kind) : own ? WORDS.yours() : WORDS.open();
       const what =
-        s.kind !== "human" ? WORDS.bot(s.kind) : own ? (s.joined ? WORDS.you : WORDS.yoursHint) : s.joined ? WORDS.person : "";
-      li.append(`${WORDS.seat(s.seat + 1)}: `, who, what ? ` — ${what}` : "");
+        s.kind !== "human" ? WORDS.bot(s.kind) : own ? (s.joined ? WORDS.you() : WORDS.yoursHint()) : s.joined ? WORDS.person() : "";
+      li.append(...parts("table.lobby.seatIs", { seat: WORDS.seat(s.seat + 1), who, what: what ? ` — ${what}` : "" }));
       if (s.seat === state.seat) li.classList.add("me");
       return li;
     }),
@@ -85,13 +86,13 @@ export function renderLobby(state, ctx) {
         const li = document.createElement("li");
         const a = document.createElement("a");
         a.href = location.origin + invite.url;
-        a.textContent = `${WORDS.seat(invite.seat + 1)}: ${a.href}`;
+        a.textContent = t("table.lobby.seatIs", { seat: WORDS.seat(invite.seat + 1), who: a.href, what: "" });
         a.dataset.seat = invite.seat;
         const revoke = document.createElement("button");
         revoke.type = "button";
         revoke.className = "revoke";
-        revoke.textContent = WORDS.newLink;
-        revoke.title = WORDS.newLinkTitle;
+        revoke.textContent = WORDS.newLink();
+        revoke.title = WORDS.newLinkTitle();
         revoke.setAttribute("aria-label", WORDS.newLinkLabel(invite.seat + 1));
         revoke.addEventListener("click", () => ctx.send({ type: "revoke", seat: invite.seat }));
         li.append(a, " ", revoke);

@@ -1,39 +1,26 @@
 // The table page's panels, built from the state: the rules in words, a round's summary, the podium.
-// Pure builders: app.js owns the state and decides when each panel shows.
+// Pure builders: app.js owns the state and decides when each panel shows. Their words come from the
+// page's language catalogue (i18n.js).
 
-export const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+import { has, reason, spokenList, t } from "/static/i18n.js";
 
-export function listNames(names) {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+export const listNames = (names) => spokenList(names, "and");
+
+const known = (key, fallback) => (has(key) ? t(key) : fallback);
+
+// A refusal from the server (an `error` message, an HTTP error reply) in the page's language, from
+// its rule and facts; the server's sentence only when it names no rule the catalogue words.
+export function refusalText(answer) {
+  if (answer && answer.rule && has(`reason.${String(answer.rule).toLowerCase().replace(/[^a-z0-9]+/g, "_")}`)) return reason(answer);
+  return (answer && (answer.message || answer.error)) || t("reason.unknown", { rule: (answer && answer.rule) || "?" });
 }
 
 // ------------------------------------------------------------------ the rules, in words
 
-const RULE_WORDS = {
-  first_dealer: {
-    "first-jack": "The first player dealt a Jack deals first",
-    "left-of-keeper": "The player left of the score keeper deals first",
-    chosen: "The first dealer was chosen at the table",
-  },
-  bidding: {
-    sequential: "Bids are called in turn, starting left of the dealer",
-    simultaneous: "Closed fists: everyone bids at once, and the bids are shown together",
-  },
-  dealer_bid: {
-    free: "The dealer may bid anything",
-    hook: "Dealer may not make the bids total the tricks (the hook)",
-    overbid: "Dealer must make the bids total more than the tricks (overbid)",
-  },
-  trump_lead: {
-    any: "Trump may be led at any time",
-    broken: "Trump may not be led until broken",
-  },
-  scoring: {
-    "ten-plus-bid": "Exact bid: 10 + bid; otherwise 0",
-    "tricks-plus-ten": "1 point a trick, plus 10 for an exact bid; no penalty",
-  },
-};
-const CHOICES = Object.keys(RULE_WORDS);
+// Each option's value in words: rule.<option>.<value> (rule.dealer_bid.hook) in the catalogue.
+const CHOICES = ["first_dealer", "bidding", "dealer_bid", "trump_lead", "scoring"];
+const optionName = (k) => known(`option.${k}`, k.replace("_", " "));
+const lowerFirst = (text) => text.charAt(0).toLocaleLowerCase() + text.slice(1);
 
 // The preset nearest these rules and the options the table changed from it (none: that preset).
 function presetOf(rules, presets) {
@@ -50,9 +37,11 @@ function presetOf(rules, presets) {
 export function presetLine(rules, presets) {
   if (presets === null) return ""; // not known yet
   const [preset, changed] = presetOf(rules, presets);
-  if (!preset) return "Rules of this table's own choosing.";
-  const what = changed.map((k) => k.replace("_", " ")).join(" and ");
-  return changed.length ? `The “${preset.name}” preset, with its own ${what}.` : `Preset “${preset.name}”: ${preset.summary}.`;
+  if (!preset) return t("table.panels.ownRules");
+  const name = known(`preset.${preset.name}`, preset.name);
+  if (changed.length) return t("table.panels.presetChanged", { preset: name, what: spokenList(changed.map((k) => lowerFirst(optionName(k))), "and") });
+  const summary = known(`preset.${preset.name}.summary`, preset.summary).replace(/\.$/, "");
+  return t("table.panels.preset", { preset: name, summary });
 }
 
 // Each rule in play as a list item: the schedule as hand sizes, then each option in words.
@@ -60,13 +49,13 @@ export function ruleItems(rules) {
   const sizes = rules.hand_sizes;
   const schedule =
     rules.schedule === "up-down"
-      ? "up from 1 and back down"
+      ? t("table.panels.upDown")
       : rules.schedule === "down-up"
-        ? `down from ${sizes[0]} and back up`
-        : "as chosen";
+        ? t("table.panels.downUp", { n: sizes[0] })
+        : t("table.panels.asChosen");
   const items = [
-    `${plural(sizes.length, "round")}, ${schedule}: ${sizes.join(", ")} cards`,
-    ...CHOICES.map((k) => RULE_WORDS[k][rules[k]] || `${k.replace("_", " ")}: ${rules[k]}`),
+    t("table.panels.schedule", { rounds: sizes.length, schedule, sizes: sizes.join(", ") }),
+    ...CHOICES.map((k) => known(`rule.${k}.${rules[k]}`, t("table.panels.ruleValue", { option: optionName(k), value: known(`choice.${rules[k]}`, rules[k]) }))),
   ];
   return items.map((text, i) => {
     const li = document.createElement("li");
@@ -94,7 +83,7 @@ export function summaryRows(game, last) {
         if (text !== null) cell.textContent = text;
         else {
           // "made ✓ +10": the word may be left out where the summary is narrow; the mark stays.
-          const word = Object.assign(document.createElement("span"), { className: "verdict-word", textContent: exact ? "made " : "missed " });
+          const word = Object.assign(document.createElement("span"), { className: "verdict-word", textContent: `${exact ? t("table.panels.made") : t("table.panels.missed")} ` });
           cell.append(word, `${exact ? "✓" : "✗"} ${score > 0 ? "+" : ""}${score}`);
         }
         return cell;
@@ -106,7 +95,8 @@ export function summaryRows(game, last) {
 
 // ------------------------------------------------------------------ the end
 
-const PLACES = ["1st", "2nd", "3rd"];
+// A place in words: table.felt.place1…3, else table.felt.placeN.
+export const placeWord = (n) => (n >= 1 && n <= 3 ? t(`table.felt.place${n}`) : t("table.felt.placeN", { n }));
 
 // The winners' sentence, the podium's steps (2nd, 1st, 3rd, as a podium stands) and the standings.
 // Standings are [place, seat, total] rows, best first; tied seats share a place (and a step).
@@ -119,8 +109,8 @@ export function standingsParts(game) {
   const first = byPlace.get(1) || { names: [], total: 0 };
   const winners =
     first.names.length > 1
-      ? `${listNames(first.names)} share the win with ${plural(first.total, "point")}!`
-      : `${first.names[0]} wins with ${plural(first.total, "point")}!`;
+      ? t("table.panels.shareWin", { names: listNames(first.names), points: first.total })
+      : t("table.panels.wins", { name: first.names[0], points: first.total });
   const steps = [2, 1, 3]
     .filter((place) => byPlace.has(place))
     .map((place) => {
@@ -132,16 +122,16 @@ export function standingsParts(game) {
       names.textContent = listNames(byPlace.get(place).names);
       const points = document.createElement("div");
       points.className = "points";
-      points.textContent = plural(byPlace.get(place).total, "point");
+      points.textContent = t("n.points", { count: byPlace.get(place).total });
       const block = document.createElement("div");
       block.className = "block";
-      block.textContent = PLACES[place - 1];
+      block.textContent = placeWord(place);
       step.append(names, points, block);
       return step;
     });
   const items = game.standings.map(([place, seat, total]) => {
     const li = document.createElement("li");
-    li.textContent = `${place}. ${game.players[seat]} — ${plural(total, "point")}`;
+    li.textContent = t("table.panels.standing", { place, name: game.players[seat], points: total });
     return li;
   });
   return [winners, steps, items];

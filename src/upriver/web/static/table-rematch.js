@@ -2,20 +2,22 @@
 // The first person to press Rematch makes it (POST /api/tables/{id}/rematch); everyone at the table
 // is then told, each with the link to their own seat, and one who was away finds theirs here later.
 
+import { t } from "/static/i18n.js";
+import { refusalText } from "./table-panels.js";
 import { rememberTable } from "./table-store.js";
 
 const $ = (id) => document.getElementById(id);
 
-// Every word the rematch shows, in one place.
+// Every word the rematch shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
-  rematch: "Rematch",
-  starting: "Starting the rematch…",
-  started: (who) => `${who} started a rematch.`,
-  youStarted: "You started a rematch.",
-  join: "Join the rematch",
-  go: "Go to the rematch",
-  watch: "Watch the rematch",
-  failed: (why) => `No rematch: ${why}`,
+  rematch: () => t("table.rematch.rematch"),
+  starting: () => t("table.rematch.starting"),
+  started: (who) => t("table.rematch.started", { who }),
+  youStarted: () => t("table.rematch.youStarted"),
+  join: () => t("table.rematch.join"),
+  go: () => t("table.rematch.go"),
+  watch: () => t("table.rematch.watch"),
+  failed: (why) => t("table.rematch.failed", { why }),
 };
 
 let news = null; // what the server said about this table's rematch: {table, url, by, by_seat}
@@ -47,12 +49,12 @@ function show(state) {
   link.id = "rematch-link";
   link.href = linkFor(state, news);
   const mine = state.seat !== null && news.by_seat === state.seat;
-  link.textContent = state.seat === null ? WORDS.watch : mine ? WORDS.go : WORDS.join;
+  link.textContent = state.seat === null ? WORDS.watch() : mine ? WORDS.go() : WORDS.join();
   link.addEventListener("click", () => {
     const token = tokenOf(news.url);
     if (token) rememberTable({ table: news.table, token, seat: state.seat });
   });
-  box.replaceChildren(mine ? WORDS.youStarted : WORDS.started(news.by), " ", link);
+  box.replaceChildren(mine ? WORDS.youStarted() : WORDS.started(news.by), " ", link);
   box.hidden = false;
 }
 
@@ -83,12 +85,12 @@ export function renderRematch(state, { tableId, token }) {
 }
 
 export function wireRematch(getState, { tableId, token, notice }) {
-  $("rematch").textContent = WORDS.rematch;
+  $("rematch").textContent = WORDS.rematch();
   $("rematch").addEventListener("click", async () => {
     const state = getState();
     const button = $("rematch");
     button.disabled = true;
-    button.textContent = WORDS.starting;
+    button.textContent = WORDS.starting();
     try {
       const answer = await fetch(`/api/tables/${tableId}/rematch`, {
         method: "POST",
@@ -96,7 +98,7 @@ export function wireRematch(getState, { tableId, token, notice }) {
         body: JSON.stringify({ token: token() }),
       });
       const body = await answer.json();
-      if (!answer.ok) throw new Error(body.error);
+      if (!answer.ok) throw new Error(refusalText(body));
       const secret = tokenOf(body.url);
       if (secret) rememberTable({ table: body.table, token: secret, seat: state.seat });
       if (body.by_seat === state.seat) return location.assign(body.url);
@@ -105,7 +107,7 @@ export function wireRematch(getState, { tableId, token, notice }) {
       notice(WORDS.failed(error.message));
     } finally {
       button.disabled = false;
-      button.textContent = WORDS.rematch;
+      button.textContent = WORDS.rematch();
     }
   });
 }
