@@ -12,27 +12,35 @@ export const SUITS = {
 
 // Chart.js (vendor/chart.js, MIT) is a classic UMD script: imported for its effect, it sets globalThis.Chart.
 import "./vendor/chart.js/chart.umd.min.js";
+import { spokenList, suitName, t } from "/static/i18n.js";
 
 const Chart = globalThis.Chart;
 
-/** Every word this module shows, in one place (for translation). */
+/** Every word this module shows, in one place, from the page's language catalogue (i18n.js). */
 const TEXT = {
-  round: "Round",
-  sheet: "Score sheet",
-  trump: "Trump",
-  fix: "Fix",
-  noTrump: "no trump noted",
-  total: "Total",
-  start: "Start",
-  legend: "Players",
-  noTotals: "Totals appear after the first round.",
-  chartSummary: (rounds, totals) => `Totals after ${rounds} round${rounds === 1 ? "" : "s"}: ${totals}`,
-  afterRound: (number) => `After round ${number}`,
-  tied: (names, total) => `Tied at ${total}: ${names}`,
-  cards: (n) => `${n} card${n === 1 ? "" : "s"}`,
-  cell: (player, bid, tricks, made, total) => `${player}: bid ${bid}, took ${tricks}` +
-    (made === null ? "" : made ? ", made it" : ", missed") + (total === null ? "" : `, ${total} in all`),
-  edit: (number) => `Edit round ${number}`,
+  get round() { return t("scores.round"); },
+  get sheet() { return t("scores.sheet"); },
+  get trump() { return t("scores.trump"); },
+  get fix() { return t("scores.fix"); },
+  get noTrump() { return t("scores.noTrump"); },
+  get total() { return t("scores.total"); },
+  get start() { return t("scores.start"); },
+  get legend() { return t("scores.legend"); },
+  get noTotals() { return t("scores.noTotals"); },
+  chartSummary: (rounds, totals) => t("scores.chartSummary", { rounds, totals }),
+  afterRound: (number) => t("scores.afterRound", { number }),
+  tied: (names, total) => t("scores.tied", { names, total }),
+  cards: (n) => t("n.cards", { count: n }),
+  cell: (player, bid, tricks, made, total) => t("scores.cell", { player, bid, tricks }) +
+    (made === null ? "" : made ? t("scores.madeIt") : t("scores.missed")) + (total === null ? "" : t("scores.inAll", { total })),
+  edit: (number) => t("scores.edit", { number }),
+  // Who leads or won, in words (the sheet's own `headline` is English): as the terminal's headline.
+  headline: (sheet) => {
+    const seats = sheet.leaders || [];
+    if (!seats.length) return t("sheet.none_yet");
+    const names = spokenList(seats.map((seat) => sheet.players[seat]), "and");
+    return t(sheet.complete ? "sheet.wins" : "sheet.leads", { count: seats.length, names, points: sheet.totals[seats[0]] });
+  },
 };
 
 (function loadStyle() {
@@ -102,7 +110,7 @@ function backgroundBehind(node) {
 export function suitText(code) {
   const suit = SUITS[code];
   if (!suit) return el("span", { class: "no-trump", title: TEXT.noTrump }, "–");
-  return el("span", { class: suit.red ? "red" : "", title: suit.name, "aria-label": suit.name }, suit.symbol);
+  return el("span", { class: suit.red ? "red" : "", title: suitName(code), "aria-label": suitName(code) }, suit.symbol);
 }
 
 /**
@@ -151,7 +159,7 @@ export function drawSheet(table, sheet, { onEdit = null, caption = false, colour
     }
   }
   table.replaceChildren(
-    ...(caption ? [el("caption", {}, sheet.headline)] : []),
+    ...(caption ? [el("caption", {}, TEXT.headline(sheet))] : []),
     el("thead", {}, head),
     body);
   return table;
