@@ -1,0 +1,192 @@
+"""The table page and its join page in Chromium in each of the five languages: every word from the
+page's catalogue (no English string left on a page in another language), card names and refusals
+worded from the server's rule and facts, the language switch in the one-line phone header; a
+screenshot per language and viewport in ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.live import SHOTS
+from tests.test_i18n_browser import (
+    DESKTOP,
+    LOCALES,
+    PHONE,
+    each_text_shown,
+    english_fragments,
+    english_words,
+    everything_shown,
+)
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, wait_until
+from upriver import IllegalActionError, Phase
+from upriver.i18n import LANGUAGES, reason, translate
+from upriver.web.protocol import refusal_json
+
+__all__ = ["browser"]  # the Chromium fixture, shared
+
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("table-i18n") / "tables.db", bot_delay=0.02)
+    yield server
+    server.stop()
+
+
+def open_page(browser: Browser, url: str, lang: str, device: str, errors: list[str]) -> Page:
+    """``url`` in a browser whose language is ``lang``, on a desktop or a phone; console errors
+    go to ``errors``."""
+    phone = device == "phone"
+    context = browser.new_context(
+        viewport=VIEWPORTS[device], locale=LOCALES[lang], is_mobile=phone, has_touch=phone
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(url)
+    return page
+
+
+def assert_no_english(page: Page, lang: str, where: str) -> None:
+    """No English catalogue string (a phrase, or a whole short word such as a button's) is shown."""
+    if lang == "en":
+        return
+    shown = everything_shown(page)
+    left = [fragment for fragment in english_fragments(lang) if fragment in shown]
+    assert left == [], f"English on the {lang} {where}: {left}"
+    assert sorted(english_words(lang) & each_text_shown(page)) == [], f"English words on the {lang} {where}"
+
+
+def fits(page: Page, viewport: ViewportSize) -> None:
+    """Nothing makes the page wider than the screen, and the header is one line."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    bar = page.evaluate(
+        """() => {
+            const bar = document.querySelector('.bar');
+            const shown = [...bar.children].filter((e) => e.offsetParent !== null);
+            const boxes = shown.map((e) => e.getBoundingClientRect());
+            return { height: bar.offsetHeight, right: Math.max(...boxes.map((r) => r.right)) };
+        }"""
+    )
+    assert bar["height"] <= 64, bar
+    assert bar["right"] <= viewport["width"], bar
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_join_page_speaks_the_browsers_language(browser: Browser, live: LiveServer, lang: str) -> None:
+    body = live.create(seats=["human", "human", "easy", "basic"], preset="classic-hook")
+    invite = live.table(body["table"]).tokens[1]
+    for device in VIEWPORTS:
+        errors: list[str] = []
+        page = open_page(browser, f"{live.url}/t/{body['table']}#token={invite}", lang, device, errors)
+        expect(page.locator("#lobby-title")).to_have_text(translate(lang, "table.lobby.joinTitle"))
+        expect(page.locator("#lobby-rules-list li").first).to_be_visible()
+        assert page.evaluate("document.documentElement.lang") == lang
+        expect(page.locator(".bar .lang-select")).to_have_value(lang)
+        seats = page.locator("#lobby-seats li")
+        expect(seats.nth(2)).to_contain_text(
+            translate(lang, "table.lobby.botLevel", level=translate(lang, "level.easy"))
+        )
+        expect(page.locator("#join-button")).to_have_text(translate(lang, "table.lobby.takeSeat"))
+        expect(page.locator("#lobby-rules-list li[data-rule='dealer_bid']")).to_have_text(
+            translate(lang, "rule.dealer_bid.hook")
+        )
+        assert_no_english(page, lang, "join page")
+        fits(page, VIEWPORTS[device])
+        page.screenshot(path=str(SHOTS / f"i18n-join-{lang}-{device}.png"), full_page=True)
+        assert errors == []
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_table_mid_game_speaks_the_browsers_language_and_says_why_a_card_is_refused(
+    browser: Browser, live: LiveServer, lang: str
+) -> None:
+    errors: list[str] = []
+    # This seat deals, so it bids last, under the hook: one of its bids may be forbidden.
+    body = live.create(
+        seats=["human", "basic", "basic"],
+        schedule=[3, 2],
+        dealer_bid="hook",
+        first_dealer="chosen",
+        pace="fast",
+    )
+    table = body["table"]
+    page = open_page(browser, live.url + body["url"], lang, "phone", errors)
+    expect(page.locator("#bids button.playable").first).to_be_visible()
+    assert page.evaluate("document.documentElement.lang") == lang
+    expect(page.locator(".bar .lang-select")).to_have_value(lang)
+    game = live.game(table)
+    assert game.phase is Phase.BIDDING
+    # A card tapped during the bidding says why it cannot be played, in this language.
+    hand = [str(card) for card in game.view(0).hand]
+    first = page.locator("#hand button.card").first
+    first.tap(force=True)  # aria-disabled: Playwright would wait, a finger does not
+    said = translate(
+        lang,
+        "table.hand.cardReason",
+        label=translate(lang, f"card.{hand[0]}"),
+        reason=reason(lang, "turn order", {"case": "bidding"}),
+    )
+    expect(page.locator("#notice")).to_have_text(said)
+    assert first.get_attribute("aria-label") == translate(
+        lang,
+        "table.hand.cardRefused",
+        label=f"{first.text_content()}, {translate(lang, f'card.{hand[0]}')}",
+        reason=reason(lang, "turn order", {"case": "bidding"}),
+    )
+    # A bid the hook forbids says why, worded from the refusal's facts.
+    restriction = game.bid_restriction(0)
+    if restriction is not None and restriction.forbidden:
+        bid = restriction.forbidden[0]
+        why = refusal_json(restriction.refusal(bid, game.players[0]))
+        page.locator(f"#bids button[data-bid='{bid}']").tap(force=True)
+        expect(page.locator("#notice")).to_have_text(reason(lang, str(why["rule"]), why["facts"]))  # type: ignore[arg-type]
+    assert_no_english(page, lang, "table page while bidding")
+    fits(page, PHONE)
+    shot(page, f"i18n-table-{lang}-phone-bidding")
+    # Bid, then wait for this seat's turn to play with a card on the felt: mid-game.
+    page.locator("#bids button.playable").first.tap()
+    wait_until(lambda: live.game(table).phase is Phase.PLAYING, "the bidding never ended")
+    expect(page.locator("#hand button.card.playable").first).to_be_visible()
+    expect(page.locator("#status")).to_have_text(translate(lang, "table.yourCard"))
+    unplayable = page.locator("#hand button.card:not(.legal)")
+    if unplayable.count():
+        # A card the rules refuse (follow suit) names the suit led and the cards held, in this language.
+        card = str(unplayable.first.get_attribute("data-card"))
+        live_game = live.game(table)
+        with pytest.raises(IllegalActionError) as refused:  # the engine's refusal, as the server sends it
+            live_game.check_play(next(c for c in live_game.view(0).hand if str(c) == card), 0)
+        facts = refusal_json(refused.value)
+        unplayable.first.tap(force=True)
+        expect(page.locator("#notice")).to_have_text(
+            translate(
+                lang,
+                "table.hand.cardReason",
+                label=translate(lang, f"card.{card}"),
+                reason=reason(lang, str(facts["rule"]), facts["facts"]),  # type: ignore[arg-type]
+            )
+        )
+    assert_no_english(page, lang, "table page mid-game")
+    fits(page, PHONE)
+    shot(page, f"i18n-table-{lang}-phone")
+    # The same seat on a desktop.
+    desktop = open_page(browser, page.url, lang, "desktop", errors)
+    expect(desktop.locator("#hand button.card").first).to_be_visible()
+    line = translate(lang, "table.roundLine", round=1, rounds=2, size=3).strip(" ·")
+    expect(desktop.locator("#round-info")).to_contain_text(line)
+    assert_no_english(desktop, lang, "table page on a desktop")
+    fits(desktop, DESKTOP)
+    shot(desktop, f"i18n-table-{lang}-desktop")
+    assert errors == []
+    desktop.context.close()
+    page.context.close()
