@@ -117,7 +117,7 @@ def apt_install(package: str, needed_for: str, again: str) -> None:
 # ------------------------------------------------------------------ prerequisites
 
 
-BROWSER_TESTS = ("test_web_browser.py", "test_keep_browser.py")
+BROWSER_TESTS = ("test_web_browser.py", "test_keep_browser.py", "test_table_i18n.py")
 """The test files that drive Chromium (they carry the ``browser`` marker)."""
 
 
