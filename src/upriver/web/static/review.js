@@ -4,62 +4,64 @@
 
 // ------------------------------------------------------------------ words (every string shown)
 
+import { cardName, lang, reason, t } from "/static/i18n.js";
+
+// From the page's language catalogue (i18n.js): review.* keys; a sentence about "you" or a named
+// seat is two keys (review.handYou, review.handOther).
 const TEXT = {
-  reviewRound: (n) => `Review round ${n}`,
-  reviewGame: "Review the game",
-  reviewButton: "Review",
-  title: (who, round) => (round ? `Review · round ${round} · ${who}` : `Review · the game · ${who}`),
-  close: "Close the review",
-  running: (done, total) => (total ? `The expert is looking at ${done} of ${total} decisions…` : "The expert is looking…"),
-  failed: "The review could not be made.",
-  retry: "Try again",
-  outcome: (bid, took, points) => `Bid ${bid}, took ${took}: ${points} points`,
-  luck: (value) => `Hand worth ${value}`,
-  luckTitle: "What an expert would expect to score with these cards, before any play",
-  lost: (bidding, play) => `Lost: ${bidding} bidding · ${play} play`,
-  lostTitle: "Expected points given up against the expert's choices",
+  reviewRound: (n) => t("review.round", { n }),
+  get reviewGame() { return t("review.game"); },
+  get reviewButton() { return t("review.button"); },
+  title: (who, round) => (round ? t("review.titleRound", { round, who }) : t("review.titleGame", { who })),
+  get close() { return t("review.close"); },
+  running: (done, total) => (total ? t("review.running", { done, total }) : t("review.runningStart")),
+  get failed() { return t("review.failed"); },
+  get retry() { return t("review.retry"); },
+  outcome: (bid, took, points) => t("review.outcome", { bid, took, points }),
+  luck: (value) => t("review.luck", { value }),
+  get luckTitle() { return t("review.luckTitle"); },
+  lost: (bidding, play) => t("review.lost", { bidding, play }),
+  get lostTitle() { return t("review.lostTitle"); },
   gameLine: (score, luck, bidding, play, name) =>
-    `${score} points. The deals were worth ${luck} to an expert; ${name ?? "you"} gave up ${bidding} bidding and ${play} playing.`,
-  mistakesTitle: "Biggest mistakes",
-  noMistakes: "No decision cost enough to be flagged. Well played!",
-  mistake: (round, what, cost) => `Round ${round}, ${what}: −${cost}`,
-  rounds: "Rounds:",
+    name ? t("review.gameLineOther", { score, luck, bidding, play, name }) : t("review.gameLineYou", { score, luck, bidding, play }),
+  get mistakesTitle() { return t("review.mistakesTitle"); },
+  get noMistakes() { return t("review.noMistakes"); },
+  mistake: (round, what, cost) => t("review.mistake", { round, what, cost }),
+  get rounds() { return t("review.rounds"); },
   roundChip: (n) => `${n}`,
-  roundChipTitle: (n, flags) => (flags ? `Round ${n}: ${flags} flagged` : `Round ${n}`),
-  step: (i, n) => `Decision ${i} of ${n}`,
-  prev: "‹ Back",
-  next: "Next ›",
-  stepBid: "bid",
-  stepCard: (trick) => `trick ${trick}`,
-  seatLabel: "Whose review",
-  trump: "Trump",
-  noTrump: "No trump",
-  youLead: (trick, name) => `Trick ${trick}: ${name ?? "you"} lead${name ? "s" : ""}`,
-  onTable: (trick) => `Trick ${trick} so far`,
-  player: "Player",
-  bid: "Bid",
-  tricks: "Tricks",
-  hand: (name) => (name ? `${name}'s hand then` : "Your hand then"),
-  you: "you",
-  chosenBid: (bid, name) => `${name ?? "You"} bid ${bid}`,
-  chosenCard: (card, name) => `${name ?? "You"} played ${card}`,
-  forced: "The only legal move: nothing to choose.",
-  verdictGood: "The expert agrees.",
-  verdictClose: (cost) => `Close to the best: ${cost} points off.`,
-  verdictBad: (cost) => `⚑ This cost about ${cost} points.`,
-  expertBid: (bid) => `Expert: bid ${bid}`,
-  expertCard: (card) => `Expert: ${card}`,
-  value: (points, make) => `${points} points expected · ${make} to make the bid`,
-  safest: (choice, make) => `Safest for the bid: ${choice} (${make})`,
-  choices: "Every choice, by expected points",
-  choiceBid: (bid) => `bid ${bid}`,
-  footnote: (deals) =>
-    `Each choice was played out in ${deals.toLocaleString()} deals of the cards you could not see, from what you knew then.`,
-  nothingYet: "No round has finished yet.",
+  roundChipTitle: (n, flags) => (flags ? t("review.chipTitleFlagged", { n, flags }) : t("review.chipTitle", { n })),
+  step: (i, n) => t("review.step", { i, n }),
+  get prev() { return t("review.prev"); },
+  get next() { return t("review.next"); },
+  get stepBid() { return t("review.stepBid"); },
+  stepCard: (trick) => t("review.stepCard", { trick }),
+  get seatLabel() { return t("review.seatLabel"); },
+  get trump() { return t("table.trumpCaption"); },
+  get noTrump() { return t("review.noTrump"); },
+  youLead: (trick, name) => (name ? t("review.otherLeads", { trick, name }) : t("review.youLead", { trick })),
+  onTable: (trick) => t("review.onTable", { trick }),
+  get player() { return t("table.colPlayer"); },
+  get bid() { return t("table.colBid"); },
+  get tricks() { return t("review.tricks"); },
+  hand: (name) => (name ? t("review.handOther", { name }) : t("review.handYou")),
+  get you() { return t("table.lobby.you"); },
+  chosenBid: (bid, name) => (name ? t("review.chosenBidOther", { bid, name }) : t("review.chosenBidYou", { bid })),
+  chosenCard: (card, name) => (name ? t("review.chosenCardOther", { card, name }) : t("review.chosenCardYou", { card })),
+  get forced() { return t("review.forced"); },
+  get verdictGood() { return t("review.verdictGood"); },
+  verdictClose: (cost) => t("review.verdictClose", { cost }),
+  verdictBad: (cost) => t("review.verdictBad", { cost }),
+  expertBid: (bid) => t("review.expertBid", { bid }),
+  expertCard: (card) => t("review.expertCard", { card }),
+  value: (points, make) => t("review.value", { points, make }),
+  safest: (choice, make) => t("review.safest", { choice, make }),
+  get choices() { return t("review.choices"); },
+  choiceBid: (bid) => t("review.choiceBid", { bid }),
+  footnote: (deals) => t("review.footnote", { deals: deals.toLocaleString(lang) }),
+  get nothingYet() { return t("review.nothingYet"); },
 };
 
 const SUITS = { C: ["♣", "clubs", "black"], D: ["♦", "diamonds", "red"], H: ["♥", "hearts", "red"], S: ["♠", "spades", "black"] };
-const RANKS = { T: "10", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
 const POLL_MS = 600;
 
 // ------------------------------------------------------------------ state
@@ -78,12 +80,13 @@ const el = (tag, className, text) => {
   if (text !== undefined) node.textContent = text;
   return node;
 };
-const fixed = (value) => (Math.round(value * 10) / 10).toFixed(1);
-const percent = (value) => `${Math.round(value * 100)}%`;
+// One decimal, as the page's language writes it ("1.5", "1,5").
+const decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const fixed = (value) => decimal.format(Math.round(value * 10) / 10 + 0); // + 0: no "-0.0"
+const percentage = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+const percent = (value) => percentage.format(value);
 
-function cardWords(text) {
-  return `${RANKS[text[0]] || text[0]} of ${SUITS[text[1]][1]}`;
-}
+const cardWords = cardName;
 
 function cardSymbol(text) {
   return `${text[0] === "T" ? "10" : text[0]}${SUITS[text[1]][0]}`;
@@ -213,7 +216,7 @@ async function poll() {
     return;
   }
   if (status !== 200) {
-    drawFailure(answer.error || TEXT.failed);
+    drawFailure(answer.rule ? reason(answer) : answer.error || TEXT.failed);
     return;
   }
   view.data = answer;
