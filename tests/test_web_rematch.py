@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.pg import PostgresServer, query
+from tests.pg import PostgresServer, query, write
 from tests.test_web_api import Client, create, manager_of
 from upriver.actions import Phase
 from upriver.rules import Rules
@@ -241,3 +241,19 @@ def test_of_two_presses_racing_in_two_processes_the_later_one_answers_the_rematc
             rows = query(url, "SELECT id FROM tables WHERE config LIKE ?", (f'%"rematch_of": "{old.id}"%',))
             assert len(rows) == 1  # one rematch was stored
             assert list(asked) == []  # the look before storing found none, as in the race
+
+
+def test_a_rematch_stored_before_the_store_kept_rematches_apart_is_still_found_and_not_made_again(
+    db: str,
+) -> None:
+    with TestClient(create_app(db, bot_delay=0.0)) as client, contextlib.ExitStack() as stack:
+        old = Finished(client, stack)
+        made = client.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[0]}).json()
+        tokens = old.tokens
+    assert write(db, "DELETE FROM rematches") == 1  # as a database from before kept it: in its config only
+    with TestClient(create_app(db, bot_delay=0.0)) as client:
+        later = client.get(f"/api/tables/{old.id}/rematch?token={tokens[1]}").json()
+        assert later["table"] == made["table"]
+        again = client.post(f"/api/tables/{old.id}/rematch", json={"token": tokens[1]})
+        assert again.status_code == 200
+        assert again.json()["table"] == made["table"]
