@@ -59,6 +59,7 @@ const TEXT = {
   choiceBid: (bid) => t("review.choiceBid", { bid }),
   footnote: (deals) => t("review.footnote", { deals: deals.toLocaleString(lang) }),
   get nothingYet() { return t("review.nothingYet"); },
+  get dotBid() { return t("review.dotBid"); }, // a bid's step: its word's first letter
 };
 
 const SUITS = { C: ["♣", "clubs", "black"], D: ["♦", "diamonds", "red"], H: ["♥", "hearts", "red"], S: ["♠", "spades", "black"] };
@@ -433,7 +434,7 @@ function steps(round) {
   forward.disabled = view.step === round.decisions.length - 1 && view.roundIndex === rounds.length - 1;
   const dots = el("div", "review-dots");
   round.decisions.forEach((d, i) => {
-    const dot = el("button", "review-dot", d.kind === "bid" ? "B" : String(d.position.trick_number));
+    const dot = el("button", "review-dot", d.kind === "bid" ? TEXT.dotBid : String(d.position.trick_number));
     dot.type = "button";
     dot.classList.toggle("flagged", d.flagged);
     dot.classList.toggle("forced", d.forced);
