@@ -50,7 +50,7 @@ async function api(path, body) {
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new Error(data.error || W.refused(response.status));
+    const error = new Error(W.refusal(data, sheet ? sheet.players : []) || W.refused(response.status));
     error.status = response.status;
     error.rule = data.rule;
     throw error;
@@ -322,14 +322,14 @@ function entryPanel() {
     return box;
   }
   if (sheet.phase === "over") {
-    box.append(el("h2", {}, W.gameOver), el("p", { class: "headline" }, sheet.sheet.headline));
+    box.append(el("h2", {}, W.gameOver), el("p", { class: "headline" }, W.headline(sheet.sheet)));
     return box;
   }
   if (sheet.phase === "flagged") {
     box.classList.add("flagbox");
     box.append(
       el("h2", {}, W.needsFixing(sheet.flag.round)),
-      el("p", {}, sheet.flag.message),
+      el("p", {}, W.refusal(sheet.flag, sheet.players)),
       sheet.read_only ? null : el("div", { class: "row" },
         el("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, W.editRound(sheet.flag.round)),
         el("button", { type: "button", onclick: () => act("undo") }, W.undo)),
@@ -373,7 +373,7 @@ function nextBid() {
   part.append(pad);
   if (c.restriction) {
     part.append(el("p", { class: "reason", id: "forbidden-reason" },
-      W.mayNotBid(name(seat), forbidden, c.restriction.reason)));
+      W.mayNotBid(name(seat), forbidden, W.restriction(c.restriction))));
   }
   return part;
 }
@@ -436,7 +436,7 @@ function trickEntry() {
 
 function standings() {
   const scored = sheet.sheet;
-  const box = el("section", { class: "card-box", "aria-label": W.standings }, el("p", { class: "headline", id: "headline" }, scored.headline));
+  const box = el("section", { class: "card-box", "aria-label": W.standings }, el("p", { class: "headline", id: "headline" }, W.headline(scored)));
   const list = el("ol", { class: "standings" });
   for (const [place, seat, total] of scored.standings) {
     list.append(el("li", { class: scored.leaders.includes(seat) ? "lead" : "" },
