@@ -20,6 +20,7 @@ from tests.test_i18n_browser import (
     english_words,
     everything_shown,
 )
+from tests.test_review_browser import ReviewServer
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, wait_until
 from upriver import IllegalActionError, Phase
 from upriver.i18n import LANGUAGES, reason, translate
@@ -189,4 +190,38 @@ def test_the_table_mid_game_speaks_the_browsers_language_and_says_why_a_card_is_
     shot(desktop, f"i18n-table-{lang}-desktop")
     assert errors == []
     desktop.context.close()
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ReviewServer]:
+    server = ReviewServer(tmp_path_factory.mktemp("table-i18n-review") / "tables.db")
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_the_final_standings_and_the_review_panel_speak_the_browsers_language(
+    browser: Browser, reviewing: ReviewServer, lang: str
+) -> None:
+    errors: list[str] = []
+    body = reviewing.create(seats=["human", "basic", "basic"], schedule=[1], pace="fast")
+    page = open_page(browser, reviewing.url + body["url"], lang, "phone", errors)
+    page.locator("#bids button.playable").first.tap()
+    page.locator("#hand button.card.playable").first.tap()
+    expect(page.locator("#final")).to_be_visible()
+    game = reviewing.game(body["table"])
+    assert game.is_over
+    expect(page.locator("#final-title")).to_have_text(translate(lang, "table.finalTitle"))
+    assert_no_english(page, lang, "final standings")
+    shot(page, f"i18n-final-{lang}-phone")
+    page.locator("#review-final-button").tap()
+    panel = page.locator("#review-panel")
+    expect(panel.locator(".review-dot").first).to_be_visible()
+    expect(panel.locator(".review-dot").first).to_have_text(translate(lang, "review.dotBid"))
+    bid = game.results[0].bids[0]
+    expect(panel.locator(".review-chosen")).to_have_text(translate(lang, "review.chosenBidYou", bid=bid))
+    assert_no_english(page, lang, "review panel")
+    shot(page, f"i18n-review-{lang}-phone")
+    assert errors == []
     page.context.close()
