@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
@@ -241,3 +242,33 @@ def test_an_unknown_tables_page_says_so_in_the_browsers_language(browser: Browse
     expect(page.locator("main p").first).to_have_text(translate("cs", "reason.table"))
     expect(page.locator("main a")).to_have_attribute("href", "/")
     context.close()
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_the_score_keeper_speaks_the_browsers_language(browser: Browser, live: LiveServer, lang: str) -> None:
+    made = httpx.post(
+        live.url + "/api/sheets",
+        json={"players": ["Ann", "Bob", "Cid", "Dee"], "preset": "countdown", "schedule": [2, 1]},
+    )
+    assert made.status_code == 201, made.text
+    sheet = made.json()
+    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        context = browser.new_context(viewport=viewport, locale=LOCALES[lang], is_mobile=viewport is PHONE)
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on(
+            "console",
+            lambda message, seen=errors: seen.append(message.text) if message.type == "error" else None,
+        )
+        for path, shot in (("/keep", "start"), (f"/keep/{sheet['id']}", "sheet")):
+            page.goto(live.url + path)
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            expect(page.locator("main h1, main h2").first).to_be_visible()
+            shown = everything_shown(page)
+            assert [fragment for fragment in english_fragments(lang) if fragment in shown] == []
+            assert sorted(english_words(lang) & each_text_shown(page)) == []
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+            page.screenshot(path=str(SHOTS / f"i18n-keep-{shot}-{lang}-{name}.png"), full_page=True)
+        assert errors == []
+        context.close()

@@ -3,7 +3,7 @@
 // a number is a function of them. A function returning an array gives the parts of a sentence around
 // elements (a name in bold), in the order the language puts them.
 
-import { lang, parts, reason, spokenList, t } from "./i18n.js";
+import { has, lang, parts, reason, spokenList, suitName, t } from "./i18n.js";
 
 
 export const WORDS = {
@@ -55,7 +55,7 @@ export const WORDS = {
   dealsAndBids: (dealer, bidder) => parts("keeper.dealsAndBids", { dealer, bidder }),
   trumpGroup: t("keeper.trumpGroup"),
   trumpPick: t("keeper.trumpPick"),
-  trumpNamed: (suit) => t("keeper.trumpNamed", { suit }),
+  trumpNamed: (code) => t("keeper.trumpNamed", { suit: suitName(code) }),
   trumpShown: t("keeper.trumpShown"),
   thisRound: t("keeper.thisRound"),
   whoDealsFirst: t("keeper.whoDealsFirst"),
@@ -123,8 +123,15 @@ export const WORDS = {
       ? r.reason
       : t(r.rule === "overbid" ? "restriction.overbid" : "restriction.hook", { tricks: r.tricks, others: r.others }),
   refusal: (data, players) => refusal(data, players),
+  preset: (p) => `${known(`preset.${p.name}`, p.name)}: ${known(`preset.${p.name}.summary`, p.summary)}`,
+  choice: (value) => known(`choice.${value}`, String(value)),
   headline: (s) => headline(s),
 };
+
+// A word chosen at run time (a preset, an option's value), or the server's own when there is none.
+function known(key, fallback) {
+  return has(key) ? t(key) : fallback;
+}
 
 // A refusal of the sheet's API ({error, rule, seat, facts}) or a flagged round ({message, rule, seat,
 // facts}) in the page's language: a dealer's bid names the player, as the keeper enters it for them.

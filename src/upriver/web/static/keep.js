@@ -184,13 +184,13 @@ function newSheetForm(options) {
   const more = el("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, W.morePlayers);
   const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, W.fewerPlayers);
   const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
-    el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, v))));
+    el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, W.choice(v)))));
   const form = el("form", { class: "card-box", "aria-label": W.newSheet },
     el("h2", {}, W.newSheet),
     el("label", {}, W.title, el("input", { name: "title", placeholder: W.titleExample })),
     el("fieldset", {}, el("legend", {}, W.seating), seats, el("div", { class: "row" }, fewer, more)),
     el("label", {}, W.rules, el("select", { name: "preset" },
-      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === DEFAULT_PRESET }, `${p.name}: ${p.summary}`)))),
+      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === DEFAULT_PRESET }, W.preset(p))))),
     el("details", {}, el("summary", {}, W.ruleOptions),
       el("label", {}, W.handSizes, el("input", { name: "schedule", placeholder: W.handSizesHint })),
       el("label", {}, W.mostCards, el("input", { name: "max_cards", inputmode: "numeric", placeholder: W.asPreset })),
@@ -304,7 +304,7 @@ function trumpPicker() {
   return el("div", { class: "row suits", role: "group", "aria-label": W.trumpGroup },
     el("span", { class: "muted" }, W.trumpPick),
     ...SUITS.map((s) => el("button", {
-      type: "button", class: s.red ? "red" : "", "aria-label": W.trumpNamed(s.name), "aria-pressed": String(c.trump === s.code),
+      type: "button", class: s.red ? "red" : "", "aria-label": W.trumpNamed(s.code), "aria-pressed": String(c.trump === s.code),
       onclick: () => pick(c.trump === s.code ? null : s.code),
     }, s.symbol)),
   );

@@ -3,22 +3,23 @@
 // number and cards dealt), a bid and a score cell per player under their name. Or filled in from the
 // sheet the server sent. Only drawing: every number comes from the server (the engine).
 
+import { t } from "./i18n.js";
 import { el } from "./sheet.js";
 
-/** Every word this module shows, in one place (for translation). */
+/** Every word this module shows, in one place: the page's language catalogue (paper.*, i18n.js). */
 const TEXT = {
-  title: "Score sheet",
-  round: "Round",
-  cards: "Cards",
-  dealer: "Dealer",
-  trump: "Trump",
-  bid: "Bid",
-  score: "Score",
-  total: "Total",
-  blankNote: "Each round: write each player's bid before the play, then the running total.",
-  filledNote: "Bid: the bid, then the tricks taken (✓ exact). Score: the running total, the round's points above.",
-  rounds: (rounds, fewest, most) => `${rounds} rounds, ${fewest} to ${most} cards`,
-  date: "Date:",
+  title: t("paper.title"),
+  round: t("paper.round"),
+  cards: t("paper.cards"),
+  dealer: t("paper.dealer"),
+  trump: t("paper.trump"),
+  bid: t("paper.bid"),
+  score: t("paper.score"),
+  total: t("paper.total"),
+  blankNote: t("paper.blankNote"),
+  filledNote: t("paper.filledNote"),
+  rounds: (rounds, fewest, most) => t("paper.rounds", { rounds, fewest, most }),
+  date: t("paper.date"),
 };
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
