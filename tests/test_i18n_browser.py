@@ -95,6 +95,13 @@ def everything_shown(page: Page) -> str:
     )
 
 
+def console_errors(page: Page) -> list[str]:
+    """The page's console errors from now on (a list that fills as they come)."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
 def open_start_page(
     browser: Browser, live: LiveServer, lang: str, viewport: ViewportSize, errors: list[str] | None = None
 ) -> Page:
@@ -256,11 +263,7 @@ def test_the_score_keeper_speaks_the_browsers_language(browser: Browser, live: L
         context = browser.new_context(viewport=viewport, locale=LOCALES[lang], is_mobile=viewport is PHONE)
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
-        errors: list[str] = []
-        page.on(
-            "console",
-            lambda message, seen=errors: seen.append(message.text) if message.type == "error" else None,
-        )
+        errors = console_errors(page)
         for path, shot in (("/keep", "start"), (f"/keep/{sheet['id']}", "sheet")):
             page.goto(live.url + path)
             expect(page.locator("html")).to_have_attribute("lang", lang)
