@@ -48,6 +48,8 @@ export const WORDS = {
   recordText: t("keeper.recordText"),
   recordFile: t("keeper.recordFile"),
   import: t("keeper.import"),
+  chooseFile: t("lobby.choose_file"),
+  noFile: t("lobby.no_file"),
   // a sheet
   scoreSheet: t("keeper.scoreSheet"),
   readOnly: t("keeper.readOnly"),

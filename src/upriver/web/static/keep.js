@@ -230,12 +230,19 @@ function newSheetForm(options) {
 
 function importForm() {
   const text = el("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": W.recordText });
-  const file = el("input", { type: "file", accept: ".json,application/json", "aria-label": W.recordFile });
-  file.addEventListener("change", async () => { if (file.files[0]) text.value = await file.files[0].text(); });
+  // The browser's own file button speaks the browser's language: a label in the page's words stands in.
+  const file = el("input", { type: "file", id: "record-file", class: "file-input", accept: ".json,application/json", "aria-label": W.recordFile });
+  const chosen = el("span", { class: "muted" }, W.noFile);
+  file.addEventListener("change", async () => {
+    if (!file.files[0]) return;
+    chosen.textContent = file.files[0].name;
+    text.value = await file.files[0].text();
+  });
   const form = el("form", { class: "card-box", "aria-label": W.importRecord },
     el("h2", {}, W.importRecord),
     el("p", { class: "muted" }, W.importHint),
-    file, text, el("button", { type: "submit" }, W.import));
+    el("div", { class: "file-row" }, file, el("label", { for: "record-file", class: "file-button" }, W.chooseFile), chosen),
+    text, el("button", { type: "submit" }, W.import));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
