@@ -175,6 +175,10 @@ function render() {
   if (!lobbyOpen && state.game) renderGame(state.game);
 }
 
+// The round's line in the header, the part that gives way (an ellipsis) where the header is short,
+// so the trump's symbol after it always shows.
+const lineOf = (text) => Object.assign(document.createElement("span"), { className: "round-line", textContent: text });
+
 function renderGame(game) {
   const holding = Boolean(game.last_trick && ((game.over && !game.trick.length) || performance.now() < holdUntil));
   // A held trick is shown under its own round and trump, even when the next round is already dealt.
@@ -185,14 +189,14 @@ function renderGame(game) {
   info.dataset.trump = shown.trump || "";
   info.dataset.round = shown.round;
   if (game.over) info.textContent = WORDS.gameOver(game.rounds);
-  else if (!shown.trump) info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), WORDS.noTrump());
+  else if (!shown.trump) info.replaceChildren(lineOf(WORDS.roundLine(shown.round, game.rounds, shown.size)), WORDS.noTrump());
   else {
     // The trump's symbol, and its name where there is room (a phone shows the symbol only).
     const [symbol] = SUITS[shown.trump];
     const mark = Object.assign(document.createElement("span"), { className: `suit-symbol ${shown.trump}`, textContent: symbol });
     const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName(shown.trump)}` });
     const word = Object.assign(document.createElement("span"), { className: "trump-word", textContent: `${WORDS.trump()} ` });
-    info.replaceChildren(WORDS.roundLine(shown.round, game.rounds, shown.size), word, mark, named);
+    info.replaceChildren(lineOf(WORDS.roundLine(shown.round, game.rounds, shown.size)), word, mark, named);
   }
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
   const record = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
