@@ -225,3 +225,28 @@ def test_the_final_standings_and_the_review_panel_speak_the_browsers_language(
     shot(page, f"i18n-review-{lang}-phone")
     assert errors == []
     page.context.close()
+
+
+def test_the_tables_language_menu_on_a_phone_switches_the_page_and_is_remembered(
+    browser: Browser, live: LiveServer
+) -> None:
+    errors: list[str] = []
+    body = live.create(seats=["human", "basic", "basic"], schedule=[2], pace="fast")
+    page = open_page(browser, live.url + body["url"], "en", "phone", errors)
+    expect(page.locator("#rules-button")).to_have_text("Rules")
+    menu = page.locator(".bar .lang-select")
+    expect(menu).to_have_attribute("aria-label", translate("en", "lang.label"))
+    box = menu.bounding_box()
+    assert box is not None
+    assert box["width"] >= 44  # a touch target, in the one-line header
+    assert box["height"] >= 44
+    menu.select_option("sv")
+    expect(page.locator("html")).to_have_attribute("lang", "sv")
+    expect(page.locator("#rules-button")).to_have_text(translate("sv", "table.rulesButton"))
+    expect(page.locator("#hand button.card").first).to_be_visible()
+    page.reload()  # the choice is kept over the browser's language
+    expect(page.locator("html")).to_have_attribute("lang", "sv")
+    expect(page.locator(".bar .lang-select")).to_have_value("sv")
+    fits(page, PHONE)
+    assert errors == []
+    page.context.close()
