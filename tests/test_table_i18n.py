@@ -250,3 +250,24 @@ def test_the_tables_language_menu_on_a_phone_switches_the_page_and_is_remembered
     fits(page, PHONE)
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_rounds_summary_speaks_the_browsers_language(browser: Browser, live: LiveServer, lang: str) -> None:
+    errors: list[str] = []
+    body = live.create(seats=["human", "basic", "basic"], schedule=[1, 1], pace="fast")
+    page = open_page(browser, live.url + body["url"], lang, "phone", errors)
+    page.locator("#bids button.playable").first.tap()
+    page.locator("#hand button.card.playable").first.tap()
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    expect(page.locator("#summary-title")).to_have_text(
+        translate(lang, "table.summaryTitle", number=1, size=1)
+    )
+    result = live.game(body["table"]).results[0]
+    word = "table.panels.made" if result.bids[0] == result.tricks_won[0] else "table.panels.missed"
+    expect(page.locator("#summary-rows tr[data-seat='0'] .verdict-word")).to_have_text(translate(lang, word))
+    assert_no_english(page, lang, "round summary")
+    shot(page, f"i18n-summary-{lang}-phone")
+    assert errors == []
+    page.context.close()
