@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import concurrent.futures as cf
 import contextlib
+import os
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -51,6 +52,13 @@ RayAddressOption = Annotated[
         show_default=False,
     ),
 ]
+
+
+TOKEN_HINT = (
+    " (a cluster started with Ray's token authentication also needs RAY_AUTH_MODE=token here, "
+    "and its token in RAY_AUTH_TOKEN or ~/.ray/auth_token)"
+)
+"""Ray's driver sends no token unless told to, and says only in its log that it was refused."""
 
 
 class BackendError(UpriverError):
@@ -182,7 +190,10 @@ def ray_executor(jobs: int, address: str | None = None) -> Iterator[RayExecutor]
         except Exception as error:  # Ray raises many kinds; each means no Ray here
             where = "start a local Ray" if address is None else f"connect to the Ray cluster at {address}"
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise BackendError(f"cannot {where}: {first}") from None
+            hint = ""
+            if address is not None and os.environ.get("RAY_AUTH_MODE") is None:
+                hint = TOKEN_HINT
+            raise BackendError(f"cannot {where}: {first.rstrip('.')}{hint}") from None
         started = True
     slots = jobs if address is None else max(1, int(ray.cluster_resources().get("CPU", jobs)))
     executor = RayExecutor(slots)
