@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.live import SHOTS
+from tests.test_accessibility import BLOCKING, described, violations
 from tests.test_i18n_browser import (
     DESKTOP,
     LOCALES,
@@ -38,12 +39,18 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server.stop()
 
 
-def open_page(browser: Browser, url: str, lang: str, device: str, errors: list[str]) -> Page:
+def open_page(
+    browser: Browser, url: str, lang: str, device: str, errors: list[str], *, bypass_csp: bool = False
+) -> Page:
     """``url`` in a browser whose language is ``lang``, on a desktop or a phone; console errors
-    go to ``errors``."""
+    go to ``errors``. ``bypass_csp`` lets a test put axe-core into the page."""
     phone = device == "phone"
     context = browser.new_context(
-        viewport=VIEWPORTS[device], locale=LOCALES[lang], is_mobile=phone, has_touch=phone
+        viewport=VIEWPORTS[device],
+        locale=LOCALES[lang],
+        is_mobile=phone,
+        has_touch=phone,
+        bypass_csp=bypass_csp,
     )
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -271,3 +278,18 @@ def test_a_rounds_summary_speaks_the_browsers_language(browser: Browser, live: L
     shot(page, f"i18n-summary-{lang}-phone")
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "cs"])
+def test_axe_finds_no_serious_or_critical_violation_on_the_table_in_another_language(
+    browser: Browser, live: LiveServer, lang: str
+) -> None:
+    body = live.create(seats=["human", "basic", "basic"], schedule=[3], pace="fast")
+    for device in VIEWPORTS:
+        errors: list[str] = []
+        page = open_page(browser, live.url + body["url"], lang, device, errors, bypass_csp=True)
+        expect(page.locator("#hand button.card").first).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        blocking = [v for v in violations(page) if v["impact"] in BLOCKING]
+        assert not blocking, f"axe-core on the {lang} table ({device}):\n{described(blocking)}"
+        page.context.close()
