@@ -5,6 +5,7 @@ stores (SQLite, then PostgreSQL: ``tests/pg.py``), which keep one rematch per fi
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -147,6 +148,33 @@ def test_each_seat_gets_only_its_own_link_and_pressing_again_starts_nothing_new(
         while new.game is None:
             ann.state()
         assert new.game.players[:2] == ("Ann", "Bea")
+
+
+def test_the_one_who_pressed_rematch_gets_no_other_seats_link_and_may_not_give_their_seats_away(
+    client: TestClient,
+) -> None:
+    with contextlib.ExitStack() as stack:
+        old = Finished(client, stack)
+        body = client.post(f"/api/tables/{old.id}/rematch", json={"token": old.tokens[1]}).json()
+        new = manager_of(client).tables[body["table"]]
+        bea_token = token_of(body["url"])
+        assert bea_token is not None
+        assert new.seat_of(bea_token) == 1
+        ann_token = new.tokens[0]  # Ann's link, which only Ann is told
+        assert ann_token is not None
+        ws = stack.enter_context(client.websocket_connect(f"/ws/{new.id}?token={bea_token}"))
+        state = Client(ws, new, 1).state()
+        assert ann_token not in json.dumps(state)
+        assert "invites" not in state["lobby"]
+        summary = client.get(f"/api/tables/{new.id}", params={"token": bea_token})
+        assert summary.status_code == 200
+        assert ann_token not in summary.text
+        assert summary.json()["host"] is False
+        given = client.post(f"/api/tables/{new.id}/seats/0/bot", json={"token": bea_token, "kind": "basic"})
+        assert given.status_code == 403
+        assert "creator" in given.json()["error"]
+        assert new.kinds[0] == "human"
+        assert new.names[0] is None
 
 
 def test_a_rematch_is_refused_while_the_game_is_on_and_to_a_spectator_or_a_wrong_token(

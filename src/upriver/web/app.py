@@ -144,7 +144,7 @@ def _summary(table: Table, seat: int | None, base_url: str) -> dict[str, object]
     return {
         "table": table.id,
         "seat": seat,
-        "host": seat is not None and seat == table.creator,
+        "host": seat is not None and seat == table.host,
         "over": game is not None and game.is_over,
         "round": 0 if game is None else min(game.round_number, game.rules.rounds),
         "rounds": rounds,
@@ -500,7 +500,7 @@ def create_app(
         except InputError as error:
             return refusal(str(error), error.status, field=error.field)
         host = table.seat_of(body.token)
-        if host is None or host != table.creator:
+        if host is None or host != table.host:
             return refusal("only the table's creator can give a seat to a bot", 403, rule="bot")
         try:
             manager.give_to_bot(table, host, seat, body.kind)

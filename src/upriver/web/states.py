@@ -38,11 +38,14 @@ class StateTable(Protocol):
     id: str
     kinds: list[str]
     tokens: list[str | None]
-    creator: int
     version: int
     game: Game | None
     thinking: int | None
     pace: Pace
+
+    @property
+    def host(self) -> int | None:
+        """The seat with the host's rights, whose lobby differs from everyone else's."""
 
     def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
         """Who sits where, as ``seat`` may see it."""
@@ -101,7 +104,8 @@ class SeatStates:
         view: TableView | None = None
         if game is not None:
             view = game.view(None) if seat is None else game.view(seat)
-        lobby = encode(table.lobby(seat, base_url)) if seat == table.creator else self._lobby
+        hosting = seat is not None and seat == table.host
+        lobby = encode(table.lobby(seat, base_url)) if hosting else self._lobby
         head = encode(
             {
                 "type": "state",

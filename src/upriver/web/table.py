@@ -183,14 +183,22 @@ class Table:
         # Under simultaneous bidding the others' bids leave this seat's choices as they were.
         return (game.round_number, game.phase, len(game.plays))
 
+    @property
+    def host(self) -> int | None:
+        """The seat with the host's rights — the open seats' invite links, revoking them, giving an
+        open seat to a bot: the creator. A rematch has no host: its seats are kept for the finished
+        table's people, each of whom gets only their own link, so the one who pressed Rematch first
+        may neither read nor hand out the others'."""
+        return None if self.rematch_of is not None else self.creator
+
     def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
-        """Who sits where; the creator also gets the invite links of the seats still open (only those)."""
+        """Who sits where; the host (:attr:`host`) also gets the invite links of the seats still open."""
         seats = [
             {"seat": s, "name": self.names[s], "kind": self.kinds[s], "joined": self.names[s] is not None}
             for s in range(self.seats)
         ]
         lobby: dict[str, object] = {"seats": seats, "started": self.game is not None, "damaged": self.damaged}
-        if seat == self.creator:
+        if seat is not None and seat == self.host:
             lobby["invites"] = [
                 {"seat": s, "url": f"{base_url}/t/{self.id}#token={self.tokens[s]}"}
                 for s in range(self.seats)

@@ -257,7 +257,7 @@ class Manager(Following):
 
         :raises TableRefusalError: (rule ``bot``) not the creator, not an open seat, or no such bot.
         """
-        if by != table.creator:
+        if by != table.host:
             raise TableRefusalError("only the table's creator can give a seat to a bot", rule="bot", seat=by)
         kind = str(kind).strip().lower()
         self._accept(table, lambda: Event(table.version + 1, "bot", seat, kind, None))
@@ -267,7 +267,7 @@ class Manager(Following):
 
         :raises TableRefusalError: (rule ``revoke``) not the creator, or not an open invited seat.
         """
-        if by != table.creator:
+        if by != table.host:
             raise TableRefusalError("only the table's creator can revoke an invite", rule="revoke", seat=by)
         if table.seat_key is None:
             raise TableRefusalError("this table is older than revocable invites", rule="revoke", seat=by)
