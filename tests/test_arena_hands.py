@@ -167,6 +167,33 @@ def test_a_broken_hand_log_is_refused_naming_the_line(tmp_path: Path) -> None:
         read_hand_log(path)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("bid", 1e400, "bid must be a whole number"),
+        ("bid", True, "bid must be a whole number"),
+        ("tricks", "2", "tricks must be a whole number"),
+        ("bot", 5, "bot must be text"),
+        ("scoring", None, "scoring must be text"),
+        ("estimates", {"1": float("nan")}, "make rate for bid 1 must be between 0 and 1"),
+        ("estimates", {"1": 1.5}, "make rate for bid 1 must be between 0 and 1"),
+        ("estimates", {"one": 0.5}, "keyed by a bid, a whole number"),
+        ("estimates", [0.5], "estimates must be an object"),
+    ],
+)
+def test_a_hand_log_field_of_the_wrong_kind_is_refused_saying_which_and_what_it_must_be(
+    tmp_path: Path, field: str, value: object, says: str
+) -> None:
+    line = record(1, 1, predicted=0.6).to_json() | {field: value}
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(ArenaError, match=f"line 1: .*{says}"):
+        read_hand_log(path)
+    refused = CliRunner().invoke(app, ["arena-report", str(path)])
+    assert refused.exit_code == 2
+    assert refused.exception is None or isinstance(refused.exception, SystemExit)
+
+
 def test_the_command_writes_the_hand_log_and_the_report_command_reads_it(tmp_path: Path) -> None:
     log = tmp_path / "hands.jsonl"
     args = ["arena", "pimc:20", "basic", "--games", "2", "--seed", "5", "--jobs", "1", "--max-cards", "2"]

@@ -99,16 +99,47 @@ class HandRecord:
         if missing:
             raise ArenaError(f"a hand log line lacks {', '.join(missing)}")
         values = {name: data[name] for name in fields if name in data}
+        for name in fields - {"estimates"}:
+            values[name] = _text(name, values[name]) if name in _TEXT_FIELDS else _whole(name, values[name])
         estimates = values.get("estimates")
-        try:
-            values["estimates"] = (
-                None if estimates is None else tuple(sorted((int(b), float(p)) for b, p in estimates.items()))
-            )
-            for name in fields - {"bot", "dealer_rule", "scoring", "estimates"}:
-                values[name] = int(values[name])
-        except (AttributeError, TypeError, ValueError):
-            raise ArenaError("a hand log line has a field of the wrong type") from None
+        if estimates is not None:
+            if not isinstance(estimates, dict):
+                raise ArenaError("a hand log line's estimates must be an object of bids and make rates")
+            values["estimates"] = tuple(sorted((_bid_key(b), _rate(b, p)) for b, p in estimates.items()))
         return cls(**values)
+
+
+_TEXT_FIELDS = frozenset({"bot", "dealer_rule", "scoring"})
+
+
+def _text(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise ArenaError(f"a hand log line's {name} must be text, not {json.dumps(value)[:40]}")
+    return value
+
+
+def _whole(name: str, value: object) -> int:
+    """A whole number from JSON; :class:`ArenaError` for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    raise ArenaError(f"a hand log line's {name} must be a whole number, not {json.dumps(value)[:40]}")
+
+
+def _bid_key(key: str) -> int:
+    """A bid written as an object key of the estimates (JSON keys are text)."""
+    if key.isdigit():
+        return int(key)
+    shown = json.dumps(key)[:40]
+    raise ArenaError(f"a hand log line's estimates are keyed by a bid, a whole number, not {shown}")
+
+
+def _rate(bid: str, value: object) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0:
+        return float(value)
+    shown = json.dumps(value)[:40]
+    raise ArenaError(f"a hand log line's make rate for bid {bid[:10]} must be between 0 and 1, not {shown}")
 
 
 def write_hand_log(records: Iterable[HandRecord], path: Path) -> Path:
