@@ -218,7 +218,7 @@ def test_a_seat_the_table_does_not_have_is_refused() -> None:
 
 
 def test_a_budget_below_one_deal_is_refused() -> None:
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match="from 1 to"):
         Settings(deals=0)
 
 

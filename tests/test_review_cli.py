@@ -15,6 +15,7 @@ import upriver.cli.review
 from tests.conftest import record_doc
 from upriver.cli import app
 from upriver.record import FORMAT, dumps, load
+from upriver.review import MAX_DEALS, Settings
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = sorted(
@@ -148,8 +149,17 @@ def test_a_missing_file_cannot_be_read(tmp_path: Path) -> None:
     assert "cannot be read" in result.stderr
 
 
-def test_a_budget_below_one_deal_is_refused_by_the_command_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("budget", ["0", "100001", "1000000000"])
+def test_a_budget_below_one_deal_or_past_the_most_is_refused_by_the_command_line(
+    tmp_path: Path, budget: str
+) -> None:
     path = short_copy(GOLDEN[0], tmp_path, rounds=1)
-    result = runner.invoke(app, ["review", str(path), "--budget", "0"])
+    result = runner.invoke(app, ["review", str(path), "--budget", budget])
     assert result.exit_code == 2
     assert "--budget" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_review_settings_refuse_a_budget_past_the_most_saying_the_range() -> None:
+    with pytest.raises(ValueError, match="from 1 to 100,000"):
+        Settings(deals=MAX_DEALS + 1)

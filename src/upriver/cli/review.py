@@ -33,6 +33,7 @@ from upriver.record.decoding import clipped, printable
 from upriver.review import (
     DEFAULT_DEALS,
     DEFAULT_THRESHOLD,
+    MAX_DEALS,
     Choice,
     Decision,
     GameReview,
@@ -184,7 +185,10 @@ def review(
         str | None, typer.Option("--player", help="Review this player only (default: everyone).")
     ] = None,
     budget: Annotated[
-        int, typer.Option("--budget", min=1, help="Deals of the hidden cards each decision is played out in.")
+        int,
+        typer.Option(
+            "--budget", min=1, max=MAX_DEALS, help="Deals of the hidden cards each decision is played out in."
+        ),
     ] = DEFAULT_DEALS,
     threshold: Annotated[
         float, typer.Option("--threshold", min=0.0, help="Expected points a choice must cost to be flagged.")

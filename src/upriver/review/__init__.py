@@ -28,6 +28,7 @@ from upriver.review.evaluate import Candidate, Choice, Evaluation, evaluate
 from upriver.review.model import (
     DEFAULT_DEALS,
     DEFAULT_THRESHOLD,
+    MAX_DEALS,
     Decision,
     RoundReview,
     Settings,
@@ -49,6 +50,7 @@ __all__ = [
     "DEFAULT_DEALS",
     "DEFAULT_THRESHOLD",
     "FORMAT",
+    "MAX_DEALS",
     "Candidate",
     "Choice",
     "Decision",

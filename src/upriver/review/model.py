@@ -20,6 +20,9 @@ __all__ = ["DEFAULT_DEALS", "DEFAULT_THRESHOLD", "Decision", "RoundReview", "Set
 
 DEFAULT_DEALS = 2000
 """Deals each decision is played out in, by default (``bench/review.py`` measures what that buys)."""
+MAX_DEALS = 100_000
+"""The most deals a decision a review takes: 50 times the default, already minutes a round, while a
+budget much past it would not fit in memory."""
 DEFAULT_THRESHOLD = 2.0
 """Expected points a choice must cost before it is flagged, by default."""
 
@@ -33,9 +36,14 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD
 
     def __post_init__(self) -> None:
-        if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
+        if (
+            isinstance(self.deals, bool)
+            or not isinstance(self.deals, int)
+            or not 1 <= self.deals <= MAX_DEALS
+        ):
             raise ValueError(
-                f"the budget is a whole number of deals a decision, at least 1, not {self.deals!r}"
+                f"the budget is a whole number of deals a decision, from 1 to {MAX_DEALS:,}, "
+                f"not {self.deals!r}"
             )
         if not self.threshold >= 0:
             raise ValueError(f"the threshold is expected points, 0 or more, not {self.threshold!r}")
