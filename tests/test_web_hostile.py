@@ -393,3 +393,22 @@ def test_a_continued_game_deals_its_new_rounds_from_the_servers_secret_seed(clie
     again = replay(loads(text), seed=table.seed)
     again.deal()
     assert [game.dealt_hand(s) for s in range(3)] == [again.dealt_hand(s) for s in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "field"),
+    [
+        ("get", "/api/tables/abc/review?seat=0&round=abc&token=t", "round"),
+        ("get", "/api/tables/abc/review?seat=x&token=t", "seat"),
+        ("post", "/api/tables/abc/seats/zz/bot", "seat"),
+    ],
+)
+def test_a_parameter_of_the_wrong_kind_is_a_400_in_the_apis_own_shape_naming_it(
+    client: TestClient, method: str, path: str, field: str
+) -> None:
+    answer = client.request(method, path, json={"token": "t", "kind": "basic"} if method == "post" else None)
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["field"] == field
+    assert f"parameter {field!r} is not valid" in body["error"]
+    assert "detail" not in body

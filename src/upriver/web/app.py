@@ -40,6 +40,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ConfigDict, Field
@@ -417,6 +418,17 @@ def create_app(
     async def unreadable_sheet(request: Request, error: UnreadableSheetError) -> JSONResponse:
         # A sheet stored before its names or rules were checked: say why instead of a 500.
         return refusal(str(error), status=409, rule="unreadable sheet")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        # A path or query parameter of the wrong kind (?round=abc): the API's own error shape, not FastAPI's.
+        problems = error.errors()
+        first = problems[0] if problems else {}
+        location = [str(part) for part in first.get("loc", ())]
+        field = location[-1] if location else "request"
+        where = location[0] if location else "request"
+        message = f"the {where} parameter {field!r} is not valid: {first.get('msg', 'it is malformed')}"
+        return refusal(message, 400, field=field)
 
     @app.exception_handler(StoreError)
     async def store_failed(request: Request, error: StoreError) -> JSONResponse:
