@@ -1,7 +1,8 @@
 """Train the bid model from ``upriver selfplay`` chunks, export it for the package, and report its quality.
 
     .venv/bin/pip install -e ".[train]"
-    .venv/bin/python training/train_bid_model.py --data /work/notes/b2-data/run1 \
+    .venv/bin/python -m upriver selfplay bid-data --deals 824 --seed 1 --jobs 2
+    .venv/bin/python training/train_bid_model.py --data bid-data --seed 0 \
         --out src/upriver/bots/models/bid_model.json --report report.json
 
 Two LightGBM models over the features of :data:`upriver.bots.bidmodel.FEATURES`: a binary
