@@ -28,7 +28,7 @@ from upriver.rules import DealerBid
 from upriver.view import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE = ROOT / "tests" / "golden" / "selfplay"
+FIXTURE = ROOT / "tests" / "fixtures" / "selfplay"
 
 
 def first_bid_view(seed: int, size: int = 8, scoring: Scoring = Scoring.TEN_PLUS_BID) -> SeatView:
