@@ -4,6 +4,7 @@ database is), never a traceback, and no server starts."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -104,3 +105,12 @@ def test_a_postgresql_url_without_psycopg_installed_exits_1_saying_to_install_th
         "Error: PostgreSQL needs psycopg: install upriver with its postgres extra "
         "(pip install 'upriver[postgres]')"
     )
+
+
+def test_more_server_processes_than_four_a_core_are_refused_naming_the_most() -> None:
+    most = 4 * (os.cpu_count() or 1)
+    url = "postgresql://nobody@127.0.0.1:1/never_opened"  # refused before any connection is tried
+    result = CliRunner().invoke(app, ["serve", "--db", url, "--workers", str(most + 1), "--no-warm"])
+    assert result.exit_code == 2
+    assert f"use at most {most}" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -99,7 +99,7 @@ def serve(
     except StoreError as error:  # a PostgreSQL URL without psycopg installed
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None
-    if workers < 1 or (workers > 1 and not isinstance(target, PostgresTarget)):
+    if not 1 <= workers <= most_workers() or (workers > 1 and not isinstance(target, PostgresTarget)):
         typer.echo(f"Error: --workers: {_workers_refusal(workers)}", err=True)
         raise typer.Exit(2)
     limits = Limits(
@@ -157,9 +157,20 @@ def serve(
     )
 
 
+def most_workers() -> int:
+    """The most server processes one machine runs: four a core (they wait on the network and the
+    database, not only the CPU); more machines serve more."""
+    return 4 * (os.cpu_count() or 1)
+
+
 def _workers_refusal(workers: int) -> str:
     if workers < 1:
         return f"the server needs at least 1 process, not {workers}"
+    if workers > most_workers():
+        return (
+            f"{workers} server processes are more than this machine's {os.cpu_count() or 1} cores can run "
+            f"well: use at most {most_workers()}, and servers on other machines sharing the database for more"
+        )
     return (
         f"{workers} server processes need a PostgreSQL --db (postgresql://USER@HOST:PORT/DATABASE): with "
         "SQLite the tables live in one process's memory, and several would each play a copy of every "
