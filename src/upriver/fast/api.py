@@ -242,6 +242,36 @@ def _check_worlds(position: Position, worlds: NDArray[np.uint64]) -> None:
         raise ValueError("a world deals a card twice, or a card already played or turned up")
 
 
+def _position_arrays(
+    position: Position,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """``position`` packed as the kernels take it: its scalars, the bids, the tricks won, the trick.
+
+    The scalars are hand size, trump, dealer, leader, cards in the trick, tricks done, the mask
+    of cards gone (played or turned up) and whether trumps are broken; the trick is padded to a
+    seat count of cards.
+    """
+    trick = np.zeros(position.players, dtype=np.int64)
+    trick[: len(position.trick)] = position.trick
+    gone = position.played | (0 if position.turned < 0 else 1 << position.turned)
+    scalars = np.array(
+        [
+            position.hand_size,
+            position.trump,
+            position.dealer,
+            position.leader,
+            len(position.trick),
+            position.tricks_done,
+            gone,
+            position.trump_broken,
+        ],
+        dtype=np.int64,
+    )
+    bids = np.array(position.bids, dtype=np.int64)
+    tricks_won = np.array(position.tricks_won, dtype=np.int64)
+    return scalars, bids, tricks_won, trick
+
+
 def rollout(
     position: Position,
     worlds: NDArray[np.uint64],
@@ -261,22 +291,7 @@ def rollout(
     if check:
         _check_worlds(position, worlds)
     n, count = position.players, worlds.shape[0]
-    trick = np.zeros(n, dtype=np.int64)
-    trick[: len(position.trick)] = position.trick
-    gone = position.played | (0 if position.turned < 0 else 1 << position.turned)
-    pos = np.array(
-        [
-            position.hand_size,
-            position.trump,
-            position.dealer,
-            position.leader,
-            len(position.trick),
-            position.tricks_done,
-            gone,
-            position.trump_broken,
-        ],
-        dtype=np.int64,
-    )
+    pos, bids, tricks_won, trick = _position_arrays(position)
     moves = np.array([m.index if isinstance(m, Card) else m for m in script], dtype=np.int64)
     shape = (count, n)
     out = Rollout(
@@ -288,8 +303,8 @@ def rollout(
         np.full((count, position.hand_size if record else 0), -1, np.int8),
     )
     args = (
-        np.array(position.bids, dtype=np.int64),
-        np.array(position.tricks_won, dtype=np.int64),
+        bids,
+        tricks_won,
         trick,
         _opts(position.rules),
         _policy(policy),

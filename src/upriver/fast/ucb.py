@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from upriver.cards import Card
 from upriver.fast._jit import GOLDEN, below, jit, mix, u64
-from upriver.fast.api import Position, _opts
+from upriver.fast.api import Position, _opts, _position_arrays
 from upriver.fast.kernel import make_bids, play_tricks, score, stream
 from upriver.fast.policies import POLICY_RANDOM
 
@@ -158,30 +158,14 @@ def search(
         raise ValueError("search needs at least one candidate move")
     bidding = not isinstance(moves[0], Card)
     codes = np.array([m.index if isinstance(m, Card) else m for m in moves], dtype=np.int64)
-    n = position.players
-    trick = np.zeros(n, dtype=np.int64)
-    trick[: len(position.trick)] = position.trick
-    gone = position.played | (0 if position.turned < 0 else 1 << position.turned)
-    pos = np.array(
-        [
-            position.hand_size,
-            position.trump,
-            position.dealer,
-            position.leader,
-            len(position.trick),
-            position.tricks_done,
-            gone,
-            position.trump_broken,
-        ],
-        dtype=np.int64,
-    )
+    pos, bids, tricks_won, trick = _position_arrays(position)
     visits = np.zeros(len(moves), dtype=np.int64)
     returns = np.zeros(len(moves), dtype=np.float64)
     ucb_search(
         np.ascontiguousarray(worlds, dtype=np.uint64),
         pos,
-        np.array(position.bids, dtype=np.int64),
-        np.array(position.tricks_won, dtype=np.int64),
+        bids,
+        tricks_won,
         trick,
         _opts(position.rules),
         position.seat,
