@@ -117,8 +117,19 @@ def apt_install(package: str, needed_for: str, again: str) -> None:
 # ------------------------------------------------------------------ prerequisites
 
 
-BROWSER_TESTS = ("test_web_browser.py", "test_keep_browser.py", "test_table_i18n.py")
-"""The test files that drive Chromium (they carry the ``browser`` marker)."""
+BROWSER_TESTS = (
+    "test_accessibility.py",
+    "test_i18n_browser.py",
+    "test_keep_browser.py",
+    "test_lobby_browser.py",
+    "test_review_browser.py",
+    "test_table_geometry.py",
+    "test_table_i18n.py",
+    "test_table_page.py",
+    "test_web_browser.py",
+)
+"""The test files that drive Chromium: run.py installs it when the tests asked for include one, and
+``tests/conftest.py`` marks their tests ``browser``."""
 
 
 _VALUE_OPTIONS = frozenset(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+import run  # the checkout's run.py: the one list of the browser test files
 from hypothesis import strategies as st
 
 from tests.pg import db, postgres_server  # noqa: F401 - the fixtures of the PostgreSQL tests
@@ -210,20 +211,9 @@ os.environ["LANG"] = "C.UTF-8"
 
 # ------------------------------------------------------------------ markers
 
-BROWSER_MODULES = frozenset(
-    {
-        "test_web_browser.py",
-        "test_keep_browser.py",
-        "test_table_geometry.py",
-        "test_lobby_browser.py",
-        "test_table_page.py",
-        "test_review_browser.py",
-        "test_i18n_browser.py",
-        "test_table_i18n.py",
-        "test_accessibility.py",
-    }
-)
-"""Modules whose tests drive Debian's Chromium: marked ``browser``."""
+BROWSER_MODULES = frozenset(run.BROWSER_TESTS)
+"""Modules whose tests drive Debian's Chromium: marked ``browser``. Their list is run.py's, which
+installs Chromium when the tests asked for include one of them."""
 
 STATIC_MODULES = frozenset({"test_static.py"})
 """Modules that run ``mypy --strict`` and ``ruff`` over the code base: marked ``static``."""

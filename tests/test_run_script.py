@@ -42,3 +42,11 @@ def test_an_unknown_command_prints_the_usage_and_exits_2() -> None:
     assert done.returncode == 2
     assert "python3 run.py serve" in done.stderr
     assert "python3 run.py test" in done.stderr
+
+
+def test_run_py_lists_exactly_the_test_files_that_drive_chromium() -> None:
+    # A browser test file missing from the list would neither install Chromium nor carry the marker.
+    driving = sorted(
+        path.name for path in (ROOT / "tests").glob("test_*.py") if "playwright" in path.read_text("utf-8")
+    )
+    assert driving == sorted(run.BROWSER_TESTS)
