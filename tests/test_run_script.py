@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,8 @@ def test_an_unknown_command_prints_the_usage_and_exits_2() -> None:
 def test_run_py_lists_exactly_the_test_files_that_drive_chromium() -> None:
     # A browser test file missing from the list would neither install Chromium nor carry the marker.
     driving = sorted(
-        path.name for path in (ROOT / "tests").glob("test_*.py") if "playwright" in path.read_text("utf-8")
+        path.name
+        for path in (ROOT / "tests").glob("test_*.py")
+        if re.search(r"^from playwright\b", path.read_text("utf-8"), re.MULTILINE)
     )
     assert driving == sorted(run.BROWSER_TESTS)
