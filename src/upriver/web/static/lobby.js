@@ -1,11 +1,11 @@
 // The start page: this browser's tables to go back to, a new table from a preset and seat
 // choices, or a saved record continued.
 //
-// This browser's tables are kept in localStorage under "upriver.tables": a JSON array of
-// {table, token, seat, at} (at: ms since 1970), newest first. The start page records the tables it
-// creates; a page that joins a seat may record it the same way (rememberTable below is the format).
+// This browser's tables are kept in localStorage (table-store.js holds the format): the start page
+// records the tables it creates and lists them; the table page records the seats it joins.
 
 import { has, lang, number, reason, t } from "/static/i18n.js";
+import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -155,29 +155,8 @@ function estimate() {
 
 // ------------------------------------------------------------------ this browser's tables
 
-const STORE_KEY = "upriver.tables";
-
-function rememberedTables() {
-  try {
-    const list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
-    return Array.isArray(list) ? list.filter((t) => t && typeof t.table === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-export function rememberTable(entry) {
-  const others = rememberedTables().filter((t) => t.table !== entry.table);
-  const list = [{ ...entry, at: Date.now() }, ...others].slice(0, 30);
-  try {
-    localStorage.setItem(STORE_KEY, JSON.stringify(list));
-  } catch {
-    // storage full or refused (a private window): the list is only a convenience
-  }
-}
-
 function forgetTable(id) {
-  localStorage.setItem(STORE_KEY, JSON.stringify(rememberedTables().filter((t) => t.table !== id)));
+  localStorage.setItem(STORE_KEY, JSON.stringify(remembered().filter((t) => t.table !== id)));
   renderTables();
 }
 
@@ -288,7 +267,7 @@ async function tableItem(entry) {
 }
 
 async function renderTables() {
-  const list = rememberedTables();
+  const list = remembered();
   $("my-tables").hidden = list.length === 0;
   const items = await Promise.all(list.map(tableItem));
   $("my-table-list").replaceChildren(...items);

@@ -1,10 +1,11 @@
 // This browser's tables, kept in localStorage under "upriver.tables" for the start page to list:
 // a JSON array of {table, token, seat, at} (at: ms since 1970), newest first, at most 30 — the format
-// the start page (lobby.js, rememberTable) writes when it creates a table.
+// the start page (lobby.js) and the table page share through this module.
 
-const STORE_KEY = "upriver.tables";
+export const STORE_KEY = "upriver.tables";
 
-function remembered() {
+// The tables this browser remembers (an unreadable list is an empty one).
+export function remembered() {
   try {
     const list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
     return Array.isArray(list) ? list.filter((t) => t && typeof t.table === "string") : [];
