@@ -17,8 +17,8 @@ do). Each run:
    project itself (``-e .``) into it, but only when the lock file or ``pyproject.toml`` changed
    since the last install: a hash of them is kept in ``.venv/upriver-install-<lock>.sha256``;
 3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium, the
-   PostgreSQL tests start their own server from Debian's PostgreSQL), installing each with
-   ``apt-get`` if it may, and otherwise stopping with one sentence;
+   PostgreSQL tests start their own server from Debian's PostgreSQL, LightGBM loads Debian's
+   libgomp1), installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
 4. runs the command with the environment's Python in the checkout, so its exit code is this
    script's exit code.
 
@@ -29,6 +29,7 @@ A new prerequisite (as Debian's PostgreSQL server for the tests was) is one more
 
 from __future__ import annotations
 
+import ctypes.util
 import hashlib
 import importlib
 import importlib.util
@@ -253,6 +254,23 @@ def postgresql(again: str, args: Sequence[str]) -> None:
         raise SetupError(f"{needed_for}, and `apt-get install postgresql` did not put them there.")
 
 
+def libgomp_found() -> bool:
+    """Whether the dynamic loader finds GNU OpenMP's runtime, ``libgomp.so.1``, which LightGBM's wheel
+    loads but does not bundle (Debian images with gcc have it, slim ones do not)."""
+    return ctypes.util.find_library("gomp") is not None
+
+
+def libgomp(again: str, args: Sequence[str]) -> None:
+    """Debian's libgomp1, without which ``import lightgbm`` fails, and with it the bid model's
+    retraining test (``tests/test_bidmodel.py``)."""
+    if libgomp_found():
+        return
+    needed_for = "LightGBM (the bid model's retraining test) needs GNU OpenMP's libgomp.so.1"
+    apt_install("libgomp1", needed_for, again)
+    if not libgomp_found():
+        raise SetupError(f"{needed_for}, and `apt-get install libgomp1` did not put it there.")
+
+
 @dataclass(frozen=True)
 class Command:
     """One of the README's commands: what it installs, what else it needs, what it runs."""
@@ -267,7 +285,9 @@ class Command:
 
 COMMANDS: dict[str, Command] = {
     "serve": Command(lock="requirements.lock", prerequisites=(compiled_kernel,), module=("upriver", "serve")),
-    "test": Command(lock="requirements-dev.lock", prerequisites=(chromium, postgresql), module=("pytest",)),
+    "test": Command(
+        lock="requirements-dev.lock", prerequisites=(chromium, postgresql, libgomp), module=("pytest",)
+    ),
 }
 
 
