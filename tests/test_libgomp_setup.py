@@ -51,4 +51,3 @@ def test_an_install_that_leaves_libgomp_missing_is_refused_in_one_sentence(
     monkeypatch.setattr(run, "apt_install", lambda package, needed_for, again: None)
     with pytest.raises(run.SetupError, match=r"`apt-get install libgomp1` did not put it there\.$"):
         run.libgomp("python3 run.py test", [])
-
