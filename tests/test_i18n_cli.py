@@ -79,6 +79,8 @@ def test_the_score_keeper_speaks_italian(tmp_path: Path) -> None:
         "keep",
         "--players",
         "Ann,Bob,Cid,Dee",
+        "--preset",
+        "countdown",  # the hook, whose refusal is checked below
         "--schedule",
         "1,2,1",
         "--db",

@@ -356,7 +356,7 @@ def keep(
     ] = None,
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.")
-    ] = "countdown",
+    ] = "classic",
     schedule: ScheduleOption = None,
     max_cards: MaxCardsOption = None,
     bidding: BiddingOption = None,
