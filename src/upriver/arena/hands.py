@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from upriver.arena.base import ArenaError
+from upriver.record.decoding import shown
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -114,7 +115,7 @@ _TEXT_FIELDS = frozenset({"bot", "dealer_rule", "scoring"})
 
 def _text(name: str, value: object) -> str:
     if not isinstance(value, str):
-        raise ArenaError(f"a hand log line's {name} must be text, not {json.dumps(value)[:40]}")
+        raise ArenaError(f"a hand log line's {name} must be text, not {shown(value)}")
     return value
 
 
@@ -124,22 +125,22 @@ def _whole(name: str, value: object) -> int:
         return value
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
-    raise ArenaError(f"a hand log line's {name} must be a whole number, not {json.dumps(value)[:40]}")
+    raise ArenaError(f"a hand log line's {name} must be a whole number, not {shown(value)}")
 
 
 def _bid_key(key: str) -> int:
     """A bid written as an object key of the estimates (JSON keys are text)."""
     if key.isdigit():
         return int(key)
-    shown = json.dumps(key)[:40]
-    raise ArenaError(f"a hand log line's estimates are keyed by a bid, a whole number, not {shown}")
+    raise ArenaError(f"a hand log line's estimates are keyed by a bid, a whole number, not {shown(key)}")
 
 
 def _rate(bid: str, value: object) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0:
         return float(value)
-    shown = json.dumps(value)[:40]
-    raise ArenaError(f"a hand log line's make rate for bid {bid[:10]} must be between 0 and 1, not {shown}")
+    raise ArenaError(
+        f"a hand log line's make rate for bid {bid[:10]} must be between 0 and 1, not {shown(value)}"
+    )
 
 
 def write_hand_log(records: Iterable[HandRecord], path: Path) -> Path:
