@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from river import RIVER_RULES
 from upriver import Game, Rules, Schedule, Scoring, preset
 from upriver.arena.openspiel import openspiel_rules
 from upriver.bots import act, make_bot
@@ -147,13 +148,7 @@ def quality(folders: list[Path]) -> dict[str, Any]:
 
 
 DUEL_RULES = {
-    "river": Rules(
-        player_count=4,
-        schedule=Schedule.DOWN_UP,
-        max_cards=10,
-        dealer_bid=DealerBid.HOOK,
-        scoring=Scoring.TEN_PLUS_BID,
-    ),
+    "river": RIVER_RULES,
     "classic": preset("classic", player_count=4),
     "hand": openspiel_rules(4, 10),
 }

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from river import RIVER_RULES
 from upriver import Game, Rules
 from upriver.bots import Bot, act, make_bot
 from upriver.bots.basic import BasicBot
@@ -38,13 +39,7 @@ from upriver.rules import DealerBid, Schedule, Scoring
 from upriver.view import SeatView
 
 RULES = {
-    "river": Rules(
-        player_count=4,
-        schedule=Schedule.DOWN_UP,
-        max_cards=10,
-        dealer_bid=DealerBid.HOOK,
-        scoring=Scoring.TEN_PLUS_BID,
-    ),
+    "river": RIVER_RULES,
     "hand": Rules(
         player_count=4,
         schedule=Schedule.EXPLICIT,

@@ -29,19 +29,13 @@ import types
 from pathlib import Path
 from typing import Any
 
+from river import RIVER_RULES
 from upriver import Game, Rules, preset
 from upriver.arena.openspiel import openspiel_rules
 from upriver.bots import BasicBot, Bot, act
-from upriver.rules import DealerBid, Schedule, Scoring
 
 RULES: dict[str, Rules] = {
-    "river": Rules(
-        player_count=4,
-        schedule=Schedule.DOWN_UP,
-        max_cards=10,
-        dealer_bid=DealerBid.HOOK,
-        scoring=Scoring.TEN_PLUS_BID,
-    ),
+    "river": RIVER_RULES,
     "classic": preset("classic", 4),
     "countdown": preset("countdown", 4),
     "openspiel": openspiel_rules(4, 10),

@@ -31,6 +31,7 @@ from typing import Any
 
 from rich.console import Console
 
+from river import RIVER_RULES
 from upriver.arena.core import ArenaConfig, ArenaResult, run_arena
 from upriver.arena.openspiel import openspiel_rules
 from upriver.arena.report import result_json
@@ -40,13 +41,7 @@ from upriver.rules import DealerBid, Rules, Schedule, Scoring
 
 RULES: dict[str, tuple[Rules, str]] = {
     "river": (
-        Rules(
-            player_count=4,
-            schedule=Schedule.DOWN_UP,
-            max_cards=10,
-            dealer_bid=DealerBid.HOOK,
-            scoring=Scoring.TEN_PLUS_BID,
-        ),
+        RIVER_RULES,
         "--preset countdown --scoring ten-plus-bid",
     ),
     "river-hand": (
