@@ -6,65 +6,35 @@ from __future__ import annotations
 
 import concurrent.futures
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
-from tests.live import SHOTS, free_port
+from tests.live import SHOTS
 from tests.test_table_geometry import VIEWPORTS
-from tests.test_web_browser import TIMEOUT_MS, browser, play_one_move
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move
 from upriver.game import Game
 from upriver.review import Settings, evaluate
 from upriver.web.app import create_app
-from upriver.web.tables import Manager, Table
 
 __all__ = ["browser"]  # the table page's Chromium fixture, shared
 
 
-class ReviewServer:
+class ReviewServer(LiveServer):
     """The app under uvicorn on a free port, its reviews on two threads at a small budget."""
 
     def __init__(self, db: Path) -> None:
         app = create_app(db, bot_delay=0.02)
-        self.manager: Manager = app.state.manager
         self.pool = concurrent.futures.ThreadPoolExecutor(2)
         app.state.reviews.settings = Settings(deals=200)
         app.state.reviews.executor = self.pool
-        self.url = f"http://127.0.0.1:{free_port()}"
-        port = int(self.url.rsplit(":", 1)[1])
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        response = httpx.post(f"{self.url}/api/tables", json={"name": "Ann", **body})
-        assert response.status_code == 201, response.text
-        answer: dict[str, Any] = response.json()
-        return answer
-
-    def table(self, table_id: str) -> Table:
-        return self.manager.tables[table_id]
-
-    def game(self, table_id: str) -> Game:
-        game = self.manager.tables[table_id].game
-        assert game is not None
-        return game
+        super().__init__(db, bot_delay=0.02, app=app)
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
+        super().stop()
         self.pool.shutdown()
 
 
@@ -133,7 +103,7 @@ def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
     table_id = play_a_short_game_badly(page, live)
     game = live.game(table_id)
     for _ in range(2):  # Ann's two cards of round 1 (and not, by a race, her bid of round 2)
-        assert play_one_move(page, live, table_id)  # type: ignore[arg-type]
+        assert play_one_move(page, live, table_id)
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while len(game.results) < 1:  # the bots finish the last trick
         assert time.monotonic() < deadline, "round 1 never ended"
@@ -168,7 +138,7 @@ def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
     panel.locator(".review-close").click()
     expect(panel).to_be_hidden()
     # To the end; the final standings offer the whole game's review.
-    while play_one_move(page, live, table_id):  # type: ignore[arg-type]
+    while play_one_move(page, live, table_id):
         pass
     final = page.locator("#review-final-button")
     expect(final).to_be_visible()

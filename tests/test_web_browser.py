@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port
@@ -29,10 +30,13 @@ TIMEOUT_MS = 15_000
 
 
 class LiveServer:
-    """The app under uvicorn in a background thread, on a free loopback port."""
+    """The app under uvicorn in a background thread, on a free loopback port (``app``: one already
+    made from ``db``, to set it up before it serves)."""
 
-    def __init__(self, db: Path, bot_delay: float, port: int | None = None) -> None:
-        app = create_app(db, bot_delay=bot_delay)
+    def __init__(
+        self, db: Path, bot_delay: float, port: int | None = None, *, app: FastAPI | None = None
+    ) -> None:
+        app = create_app(db, bot_delay=bot_delay) if app is None else app
         self.manager: Manager = app.state.manager
         self.port = free_port() if port is None else port
         self.url = f"http://127.0.0.1:{self.port}"
