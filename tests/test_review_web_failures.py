@@ -8,8 +8,6 @@ import concurrent.futures
 import multiprocessing
 import os
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,11 +15,13 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.test_review_web import Setup
+from tests.test_review_web import Setup, setup
 from upriver.review import Settings
 from upriver.web import review_api
 from upriver.web.review_api import POOL_BROKEN, ReviewService, review_router
 from upriver.web.tables import Table
+
+__all__ = ["setup"]  # the review API tests' fixture, shared
 
 
 def answer(client: TestClient, table: Table, seat: int = 0) -> httpx.Response:
@@ -42,14 +42,6 @@ def reviews_over(setup: Setup, service: ReviewService) -> TestClient:
     app = FastAPI()
     app.include_router(review_router(setup.manager, service))
     return TestClient(app, raise_server_exceptions=True)
-
-
-@pytest.fixture
-def setup(tmp_path: Path) -> Iterator[Setup]:
-    made = Setup(tmp_path / "tables.db")
-    with made.site:
-        yield made
-    made.pool.shutdown()
 
 
 def one_round_over(setup: Setup) -> Table:
