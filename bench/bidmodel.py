@@ -1,8 +1,9 @@
 """The shipped bid model: its cost per candidate bid, and its quality on selfplay data it was not trained on.
 
     python bench/bidmodel.py speed [--repeat 2000]
-    python bench/bidmodel.py quality DATA_FOLDER [DATA_FOLDER ...]
+    python bench/bidmodel.py quality DATA_FOLDER [DATA_FOLDER ...] [--model FILE]
     python bench/bidmodel.py duel expert ipimc:2000 --rules river --deals 100 [--workers 2] [--log FILE]
+    python bench/bidmodel.py duel expert expert --a-model candidate.json --rules hand --deals 400
     python bench/bidmodel.py summary FILE
 
 ``speed`` times the model on one decision's candidates (the forest evaluation alone, per
@@ -10,17 +11,22 @@ candidate, and the whole bid: rolling every legal bid out and predicting) on 10-
 hands. ``quality`` reads ``upriver selfplay`` chunks (make them with another ``--seed``
 than the training data's) and prints the model's log-loss and Brier score against the
 raw rollout make rate, and the calibration table per bid level: rows, predicted,
-rollout estimate, realized, over every candidate and over the bids the model would choose.
+rollout estimate, realized, over every candidate and over the bids the model would choose
+(``--model``: a model file's instead of the shipped one's).
 ``duel`` plays A against B on duplicate deals (A in seats 0 and 2, then in 1 and 3) under
 ``river`` (4 players, 10 … 1 … 10, hook, 10 + bid), ``classic`` (seed 000's preset) or
 ``hand`` (single 10-card hands under OpenSpiel's rules), and reports A's lead a game over B
 with its 95% interval, each side's exact rate, bid-0 make rate, and the calibration of
 the make rate each side predicted for the bid it made (``Bot.last_bid_estimates``).
+``--a-model`` / ``--b-model`` make that side's ``expert`` bid with a model file instead of the
+shipped one (:func:`upriver.bots.bidmodel.using_model`), to duel a candidate model against it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import math
 import multiprocessing
@@ -37,7 +43,15 @@ from river import RIVER_RULES
 from upriver import Game, Rules, Schedule, Scoring, preset
 from upriver.arena.openspiel import openspiel_rules
 from upriver.bots import act, make_bot
-from upriver.bots.bidmodel import FEATURES, BidTable, bid_table, default_model, expected_scores
+from upriver.bots.bidmodel import (
+    FEATURES,
+    BidModel,
+    BidTable,
+    bid_table,
+    default_model,
+    expected_scores,
+    using_model,
+)
 from upriver.bots.ipimc import IpimcBot
 from upriver.rules import DealerBid
 
@@ -113,11 +127,11 @@ def _table(
     return rows
 
 
-def quality(folders: list[Path]) -> dict[str, Any]:
-    """The shipped model against the rollouts on these chunks."""
+def quality(folders: list[Path], model_file: Path | None = None) -> dict[str, Any]:
+    """The shipped model (or the one in ``model_file``) against the rollouts on these chunks."""
     columns = _load(folders)
     x = np.column_stack([columns[name] for name in FEATURES])
-    model = default_model()
+    model = default_model() if model_file is None else BidModel.load(model_file)
     p = model.make_probability(x)
     raw = columns["make_rate"]
     y = columns["made"]
@@ -132,6 +146,7 @@ def quality(folders: list[Path]) -> dict[str, Any]:
     pick = np.array(sorted(i for _, i in best.values()), dtype=np.int64)
     return {
         "benchmark": "bidmodel-quality",
+        "model": "shipped" if model_file is None else str(model_file),
         "rows": len(y),
         "deals": len(best),
         "log_loss": {
@@ -154,9 +169,19 @@ DUEL_RULES = {
 }
 
 
-def _duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
+@functools.cache
+def _model(path: str) -> BidModel:
+    return BidModel.load(path)
+
+
+DuelTask = tuple[str, str, str, int, int, str | None, str | None]
+"""A, B, the rules' name, the deal's seed, the flip, and A's and B's bid model files (or None)."""
+
+
+def _duel_game(task: DuelTask) -> dict[str, Any]:
     """One game: A in the even seats (``flip`` 0) or the odd ones; the totals and every bid's record."""
-    a, b, rules, seed, flip = task
+    a, b, rules, seed, flip, a_model, b_model = task
+    model_files = {"a": a_model, "b": b_model}
     game = Game(DUEL_RULES[rules], seed=seed)
     sides = ["a" if (seat + flip) % 2 == 0 else "b" for seat in range(4)]
     bots = [make_bot(a if side == "a" else b, seed * 8 + seat) for seat, side in enumerate(sides)]
@@ -165,8 +190,12 @@ def _duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
     while not game.is_over:
         seat = game.awaiting[0]
         bidding = bool(game.view(seat).legal_bids)
+        model_file = model_files[sides[seat]]
         start = time.perf_counter()
-        move = act(game, seat, bots[seat])
+        with contextlib.ExitStack() as stack:
+            if model_file is not None:
+                stack.enter_context(using_model(_model(model_file)))
+            move = act(game, seat, bots[seat])
         times[sides[seat]].append(time.perf_counter() - start)
         if bidding:
             estimates = bots[seat].last_bid_estimates
@@ -188,6 +217,7 @@ def _duel_game(task: tuple[str, str, str, int, int]) -> dict[str, Any]:
     theirs = statistics.mean(totals[s] for s in range(4) if sides[s] == "b")
     return {
         "names": [a, b],
+        "models": [a_model, b_model],
         "rules": rules,
         "seed": seed,
         "flip": flip,
@@ -222,14 +252,35 @@ def _bidding(bids: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def duel(a: str, b: str, rules: str, deals: int, seed: int, workers: int, log: Path | None) -> dict[str, Any]:
+def duel(
+    a: str,
+    b: str,
+    rules: str,
+    deals: int,
+    seed: int,
+    workers: int,
+    log: Path | None,
+    models: tuple[Path | None, Path | None] = (None, None),
+) -> dict[str, Any]:
     """A against B over ``deals`` duplicate deals; with ``log``, every game is appended to it as it
-    ends and games already there are not played again (stop any time, then ``summary LOG``)."""
+    ends and games already there are not played again (stop any time, then ``summary LOG``).
+    ``models``: A's and B's bid model files, None for the shipped model."""
+    files = tuple(None if path is None else str(path) for path in models)
+    for path in files:
+        if path is not None:
+            BidModel.load(path)  # a wrong file fails here, before any game
     done: list[dict[str, Any]] = []
     if log is not None and log.exists():
         done = [json.loads(line) for line in log.read_text("utf-8").splitlines() if line.strip()]
+    clash = [g for g in done if g.get("names") != [a, b] or g.get("models", [None, None]) != list(files)]
+    if clash:
+        raise SystemExit(
+            f"{log} holds games of another duel ({clash[0].get('names')}, {clash[0].get('models')})"
+        )
     have = {(g["seed"], g["flip"]) for g in done}
-    tasks = [(a, b, rules, seed + d, flip) for d in range(deals) for flip in (0, 1)]
+    tasks: list[DuelTask] = [
+        (a, b, rules, seed + d, flip, files[0], files[1]) for d in range(deals) for flip in (0, 1)
+    ]
     tasks = [task for task in tasks if (task[3], task[4]) not in have]
     games = list(done)
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
@@ -239,6 +290,10 @@ def duel(a: str, b: str, rules: str, deals: int, seed: int, workers: int, log: P
                 with log.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(game) + "\n")
     return summary(games, a, b, rules)
+
+
+def _named(kind: str, model: str | None) -> str:
+    return kind if model is None else f"{kind} ({Path(model).name})"
 
 
 def summary(games: list[dict[str, Any]], a: str, b: str, rules: str) -> dict[str, Any]:
@@ -256,8 +311,8 @@ def summary(games: list[dict[str, Any]], a: str, b: str, rules: str) -> dict[str
     moves = {side: np.array([t for g in games for t in g[side]]) for side in ("a", "b")}
     return {
         "benchmark": "bidmodel-duel",
-        "a": a,
-        "b": b,
+        "a": _named(a, (games[0].get("models") or [None, None])[0]) if games else a,
+        "b": _named(b, (games[0].get("models") or [None, None])[1]) if games else b,
         "rules": rules,
         "deals": deals,
         "seeds": [min(complete), max(complete)],
@@ -280,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--repeat", type=int, default=2000)
     q = sub.add_parser("quality", help="log-loss, Brier and calibration on selfplay chunks")
     q.add_argument("folders", type=Path, nargs="+")
+    q.add_argument("--model", type=Path, help="a bid model file (default: the shipped one)")
     d = sub.add_parser("duel", help="A against B on duplicate deals, with both sides' bidding")
     d.add_argument("a")
     d.add_argument("b")
@@ -288,19 +344,22 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--seed", type=int, default=1000)
     d.add_argument("--workers", type=int, default=2)
     d.add_argument("--log", type=Path, help="append each game here; resume from it")
+    d.add_argument("--a-model", type=Path, help="A's expert bids with this model file")
+    d.add_argument("--b-model", type=Path, help="B's expert bids with this model file")
     m = sub.add_parser("summary", help="the figures of a duel's log, over its complete deals")
     m.add_argument("log", type=Path)
     m.add_argument("--a", default="A", help="A's name, for a log that does not carry it")
     m.add_argument("--b", default="B", help="B's name, for a log that does not carry it")
     args = parser.parse_args(argv)
     if args.what == "duel":
-        out = duel(args.a, args.b, args.rules, args.deals, args.seed, args.workers, args.log)
+        models = (args.a_model, args.b_model)
+        out = duel(args.a, args.b, args.rules, args.deals, args.seed, args.workers, args.log, models)
     elif args.what == "summary":
         games = [json.loads(line) for line in args.log.read_text("utf-8").splitlines() if line.strip()]
         a, b = games[0].get("names") or (args.a, args.b)
         out = summary(games, a, b, games[0]["rules"])
     else:
-        out = speed(args.repeat) if args.what == "speed" else quality(args.folders)
+        out = speed(args.repeat) if args.what == "speed" else quality(args.folders, args.model)
     json.dump(out, sys.stdout, indent=1)
     print()
     return 0

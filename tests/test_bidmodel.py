@@ -22,6 +22,8 @@ from upriver.bots.bidmodel import (
     bid_table,
     default_model,
     expected_scores,
+    shipped_model,
+    using_model,
 )
 from upriver.bots.ipimc import IpimcBot
 from upriver.rules import DealerBid
@@ -125,11 +127,27 @@ def test_ipimc_bids_from_its_rollouts_as_before_unless_told_to_use_the_model() -
     assert IpimcBot(4, iterations=300, bid_model=True).bid_model is True
 
 
+def test_expert_bids_with_the_model_using_model_sets_and_the_shipped_one_after() -> None:
+    # Every bid sure to be made: under 10 + bid the highest legal bid is worth most.
+    sure = BidModel(features=FEATURES, make=constant_forest(50.0), tricks=constant_forest(0.0), meta={})
+    view = first_bid_view(11, scoring=Scoring.TEN_PLUS_BID)
+    with using_model(sure):
+        assert default_model() is sure
+        assert make_bot("expert", 7).act(view) == max(view.legal_bids)
+    assert default_model() is shipped_model()
+    table = bid_table(view, IpimcBot(0), 2000, random.Random(7).getrandbits(31))
+    best = table.bids[int(np.argmax(expected_scores(table, shipped_model(), Scoring.TEN_PLUS_BID)))]
+    assert best != max(view.legal_bids)
+    assert make_bot("expert", 7).act(view) == best
+
+
 def test_retraining_from_the_same_data_and_seed_writes_the_same_model(tmp_path: Path) -> None:
     outputs = []
     for run in range(2):
         out = tmp_path / f"model{run}.json"
-        command = [sys.executable, str(ROOT / "training" / "train_bid_model.py"), "--data", str(FIXTURE)]
+        # The second run names the folder by a glob pattern: the same folders, the same model.
+        data = str(FIXTURE) if run == 0 else str(FIXTURE.parent / "selfp*")
+        command = [sys.executable, str(ROOT / "training" / "train_bid_model.py"), "--data", data]
         done = subprocess.run(
             [*command, "--out", str(out), "--seed", "3", "--min-leaf", "5"],
             capture_output=True,
@@ -138,7 +156,10 @@ def test_retraining_from_the_same_data_and_seed_writes_the_same_model(tmp_path: 
         )
         assert done.returncode == 0, done.stderr
         report = json.loads(done.stdout)
-        assert {"log_loss", "brier", "calibration_all"} <= set(report)
+        assert {"log_loss", "brier", "calibration_all", "per_folder"} <= set(report)
+        for level in report["calibration_all"]:
+            low, high = level["realized_ci95"]
+            assert 0 <= low <= level["realized"] <= high <= 1
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1]
     model = BidModel.load(tmp_path / "model0.json")

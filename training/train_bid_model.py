@@ -5,6 +5,9 @@
     .venv/bin/python training/train_bid_model.py --data bid-data --seed 0 \
         --out src/upriver/bots/models/bid_model.json --report report.json
 
+``--data`` takes several folders, or glob patterns of folders (``'runs/*'``, expanded in
+sorted order): the same folders in the same order give the same model.
+
 Two LightGBM models over the features of :data:`upriver.bots.bidmodel.FEATURES`: a binary
 one (was the bid made?) and a regression (tricks taken). Deals, not rows, are split into
 training, early-stopping and held-out sets (every candidate of a deal on one side), so
@@ -14,15 +17,18 @@ export is checked against LightGBM's own predictions. One thread and LightGBM's
 deterministic mode make a retraining from the same data and seed give the same file.
 
 The report (JSON on standard output, and ``--report``): held-out log-loss and Brier score
-of the model against the raw rollout make rate, and the calibration table per bid level
-(rows, predicted, rollout estimate, realized), over all held-out candidates and over
-the bids the model itself would choose.
+of the model against the raw rollout make rate (and against the model in ``--compare``,
+e.g. the shipped one), over all held-out deals and per data folder, and the calibration
+table per bid level (rows, predicted, rollout estimate, realized with its 95% Wilson
+interval), over all held-out candidates and over the bids the model itself would choose.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -68,6 +74,25 @@ def load(folders: list[Path]) -> tuple[dict[str, NDArray[np.float64]], list[str]
                     column = column + 1e7 * folders.index(path.parent)
                 parts[name].append(column)
     return {name: np.concatenate(columns) for name, columns in parts.items()}, sorted(policies)
+
+
+def folders_of(patterns: list[str]) -> list[Path]:
+    """The data folders: each argument a folder, or a glob pattern expanded in sorted order."""
+    folders: list[Path] = []
+    for pattern in patterns:
+        if glob.has_magic(pattern):
+            matches = sorted(Path(match) for match in glob.glob(pattern) if Path(match).is_dir())
+            if not matches:
+                raise SystemExit(f"--data {pattern!r} matches no folder")
+            folders += matches
+        else:
+            folders.append(Path(pattern))
+    for folder in folders:
+        if not folder.is_dir():
+            raise SystemExit(f"--data {str(folder)!r} is not a folder of chunk-*.npz files")
+    if len(set(map(Path.resolve, folders))) != len(folders):
+        raise SystemExit(f"--data names a folder twice: {', '.join(map(str, folders))}")
+    return folders
 
 
 def split(deals: NDArray[np.float64], seed: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
@@ -170,23 +195,45 @@ def brier(p: NDArray[np.float64], y: NDArray[np.float64]) -> float:
     return float(np.mean((p - y) ** 2))
 
 
+def wilson(made: int, rows: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a make rate of ``made`` in ``rows``."""
+    if rows == 0:
+        return (0.0, 1.0)
+    rate = made / rows
+    centre = (rate + z * z / (2 * rows)) / (1 + z * z / rows)
+    half = z * math.sqrt(rate * (1 - rate) / rows + z * z / (4 * rows * rows)) / (1 + z * z / rows)
+    return (round(centre - half, 3), round(centre + half, 3))
+
+
 def calibration(
-    bids: NDArray[np.float64], p: NDArray[np.float64], raw: NDArray[np.float64], y: NDArray[np.float64]
+    bids: NDArray[np.float64],
+    p: NDArray[np.float64],
+    raw: NDArray[np.float64],
+    y: NDArray[np.float64],
+    other: NDArray[np.float64] | None = None,
 ) -> list[dict[str, Any]]:
-    """Per bid level: rows, mean predicted, mean rollout estimate, realized make rate."""
+    """Per bid level: rows, mean predicted (and ``other``'s, the compared model's), mean rollout
+    estimate, realized make rate with its 95% Wilson interval."""
     out = []
     for level in np.unique(bids).astype(int).tolist():
         rows = bids == level
-        out.append(
-            {
-                "bid": level,
-                "rows": int(rows.sum()),
-                "predicted": round(float(p[rows].mean()), 3),
-                "rollout": round(float(raw[rows].mean()), 3),
-                "realized": round(float(y[rows].mean()), 3),
-            }
-        )
+        entry: dict[str, Any] = {
+            "bid": level,
+            "rows": int(rows.sum()),
+            "predicted": round(float(p[rows].mean()), 3),
+        }
+        if other is not None:
+            entry["compared"] = round(float(other[rows].mean()), 3)
+        entry["rollout"] = round(float(raw[rows].mean()), 3)
+        entry["realized"] = round(float(y[rows].mean()), 3)
+        entry["realized_ci95"] = wilson(int(y[rows].sum()), int(rows.sum()))
+        out.append(entry)
     return out
+
+
+def scores(p: NDArray[np.float64], y: NDArray[np.float64]) -> dict[str, float]:
+    """Log-loss and Brier score of ``p`` for the outcomes ``y``."""
+    return {"log_loss": round(log_loss(p, y), 4), "brier": round(brier(p, y), 4)}
 
 
 def chosen(columns: dict[str, NDArray[np.float64]], score: NDArray[np.float64]) -> NDArray[np.bool_]:
@@ -203,14 +250,19 @@ def chosen(columns: dict[str, NDArray[np.float64]], score: NDArray[np.float64]) 
 def main(argv: list[str] | None = None) -> int:
     """Train, export, report."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    parser.add_argument("--data", type=Path, nargs="+", required=True, help="folders of chunk-*.npz")
+    parser.add_argument(
+        "--data", nargs="+", required=True, help="folders of chunk-*.npz, or glob patterns of them"
+    )
     parser.add_argument("--out", type=Path, required=True, help="the model file to write")
     parser.add_argument("--report", type=Path, help="also write the report here")
+    parser.add_argument("--compare", type=Path, help="a model file to compare on the held-out deals")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=600, help="most boosting rounds (early stopping)")
     parser.add_argument("--min-leaf", type=int, default=40, help="fewest training rows in a leaf")
     args = parser.parse_args(argv)
-    columns, policies = load(args.data)
+    folders = folders_of(args.data)
+    compared = None if args.compare is None else BidModel.load(args.compare)
+    columns, policies = load(folders)
     x = np.column_stack([columns[name] for name in FEATURES])
     made, tricks = columns["made"], columns["tricks"]
     held, stop = split(columns["deal"], args.seed)
@@ -254,6 +306,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = {name: column[held] for name, column in columns.items()}
     pick = chosen(sub, expected)
+    other = None if compared is None else compared.make_probability(xh)
+    folder_of = np.floor(columns["deal"][held] / 1e7).astype(int)
+    per_folder = {}
+    for index, folder in enumerate(folders):
+        rows = folder_of == index
+        entry: dict[str, Any] = {
+            "held_out_rows": int(rows.sum()),
+            "model": scores(p[rows], yh[rows]),
+            "rollout": scores(raw[rows], yh[rows]),
+        }
+        if other is not None:
+            entry["compared"] = scores(other[rows], yh[rows])
+        per_folder[str(folder)] = entry
     report = {
         "rows": len(made),
         "held_out_rows": int(held.sum()),
@@ -268,9 +333,14 @@ def main(argv: list[str] | None = None) -> int:
             "model": round(float(np.sqrt(np.mean((model.expected_tricks(xh) - tricks[held]) ** 2))), 3),
             "rollout": round(float(np.sqrt(np.mean((columns["mean_tricks"][held] - tricks[held]) ** 2))), 3),
         },
-        "calibration_all": calibration(bids, p, raw, yh),
-        "calibration_chosen": calibration(bids[pick], p[pick], raw[pick], yh[pick]),
+        "calibration_all": calibration(bids, p, raw, yh, other),
+        "calibration_chosen": calibration(
+            bids[pick], p[pick], raw[pick], yh[pick], None if other is None else other[pick]
+        ),
+        "per_folder": per_folder,
     }
+    if other is not None:
+        report["compared"] = {"model": str(args.compare), **scores(other, yh)}
     text = json.dumps(report, indent=1)
     if args.report:
         args.report.write_text(text + "\n", "utf-8")

@@ -18,9 +18,12 @@ predicts; :func:`expected_scores` turns predictions into each bid's expected rou
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 import json
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,6 +48,8 @@ __all__ = [
     "expected_scores",
     "rollout_log_odds",
     "rollout_tricks",
+    "shipped_model",
+    "using_model",
 ]
 
 MODEL_FILE = "bid_model.json"
@@ -373,6 +378,26 @@ def expected_scores(table: BidTable, model: BidModel, scoring: Scoring) -> NDArr
 
 
 @functools.cache
-def default_model() -> BidModel:
+def shipped_model() -> BidModel:
     """The model shipped in the package, read once."""
     return BidModel.load()
+
+
+_MODEL_IN_USE: contextvars.ContextVar[BidModel | None] = contextvars.ContextVar("bid_model", default=None)
+
+
+def default_model() -> BidModel:
+    """The model ``expert`` bids with: the shipped one, or the one :func:`using_model` set."""
+    model = _MODEL_IN_USE.get()
+    return shipped_model() if model is None else model
+
+
+@contextlib.contextmanager
+def using_model(model: BidModel) -> Iterator[None]:
+    """Within this block (of this thread or task), ``expert`` bids with ``model``: how a
+    benchmark plays a candidate model against the shipped one at the same table."""
+    token = _MODEL_IN_USE.set(model)
+    try:
+        yield
+    finally:
+        _MODEL_IN_USE.reset(token)
