@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from upriver.bots.base import Bot
 from upriver.bots.knowledge import Knowledge, knowledge_of
+from upriver.bots.rivalry import blend
 from upriver.cards import Card
 from upriver.view import SeatView
 
@@ -92,8 +93,11 @@ class SearchBot(Bot):
             raise ValueError(f"time_budget must be positive, not {time_budget}")
         self.iterations = iterations
         self.time_budget = time_budget
+        if not 0.0 <= rivalry <= 1.0:
+            raise ValueError(f"rivalry is a weight from 0 (score) to 1 (win the game), not {rivalry}")
         self.rivalry = rivalry
-        """Weight of the other seats' mean round score, subtracted from the bot's own."""
+        """How much a deal is valued by the chance it wins the game rather than by the round
+        score: 0 the score alone, 1 the chance alone (:func:`upriver.bots.rivalry.blend`)."""
         self.prune = prune
         """Drop candidates that are clearly worse, so the budget goes to the close ones."""
 
@@ -162,7 +166,7 @@ class SearchBot(Bot):
         deadline = None if self.time_budget is None else start + self.time_budget
         know = knowledge_of(view)
         position = position_from_view(view)
-        seat, n = view.seat, view.player_count
+        seat = view.seat
         values: list[list[NDArray[np.float64]]] = [[] for _ in choices]
         made = [0] * len(choices)
         tricks = [0] * len(choices)
@@ -174,9 +178,7 @@ class SearchBot(Bot):
             worlds = self.draw(know, position, batch, seed + round_)
             for i in alive:
                 bids, took, scores = self.evaluate(view, position, worlds, choices[i])
-                value = scores[:, seat]
-                if self.rivalry and n > 1:
-                    value = value - self.rivalry * (scores.sum(axis=1) - scores[:, seat]) / (n - 1)
+                value = blend(scores, view, self.rivalry) if self.rivalry else scores[:, seat]
                 values[i].append(value)
                 tricks[i] += int(took[:, seat].sum())
                 made[i] += int((took[:, seat] == bids[:, seat]).sum())
