@@ -14,6 +14,12 @@ With ``bid_model`` (the default of ``expert``), bids are chosen by the learned b
 model turns those rollouts and the hand into each bid's chance of being made and tricks
 taken when this bot plays it; the bid with the best expected score wins. The rollouts
 alone misjudge bids, since the rule of thumb that plays them out is not this bot.
+
+With ``play_inference`` the deals are also weighted by the cards the other seats have
+played this round: each deal is replayed from the first card and every play scored by
+a softened rule of thumb (:mod:`upriver.fast.likelihood`), so a seat that ducked
+with its lowest card is not dealt a lower one. The weights' effective sample size of
+the last draw is kept in :attr:`IpimcBot.last_effective_deals`.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from upriver.bots.knowledge import Knowledge
-from upriver.bots.pimc import SearchBot
+from upriver.bots.pimc import Analysis, SearchBot
+from upriver.cards import mask_of
 
 if TYPE_CHECKING:
     from upriver.fast import Position
@@ -42,6 +49,10 @@ class IpimcBot(SearchBot):
     """Deals drawn per deal kept."""
     uses_bid_model: ClassVar[bool] = False
     """Whether this kind bids with the learned bid model unless told otherwise."""
+    uses_play_inference: ClassVar[bool | float] = False
+    """Whether this kind weighs deals by the cards played unless told otherwise (a float: its eps)."""
+    play_eps: ClassVar[float] = 0.75
+    """The share of plays the softened rule of thumb leaves to chance when ``play_inference`` is True."""
 
     def __init__(
         self,
@@ -55,6 +66,7 @@ class IpimcBot(SearchBot):
         prune: bool = True,
         spread: float = 0.8,
         bid_model: bool | None = None,
+        play_inference: bool | float | None = None,
     ) -> None:
         super().__init__(
             seed,
@@ -69,6 +81,25 @@ class IpimcBot(SearchBot):
         """How far (in tricks) a seat's bid may stray from the rule-of-thumb count of its hand."""
         self.bid_model = type(self).uses_bid_model if bid_model is None else bid_model
         """Whether bids come from the learned bid model rather than from the rollouts' mean score."""
+        inference = type(self).uses_play_inference if play_inference is None else play_inference
+        if inference is True:
+            inference = self.play_eps
+        if inference is not False and not 0.0 < inference < 1.0:
+            raise ValueError(
+                f"play_inference is True, False or the share of plays left to chance strictly between "
+                f"0 and 1, not {inference!r}"
+            )
+        self.play_inference: float | None = None if inference is False else float(inference)
+        """The eps of the softened rule of thumb the other seats' plays are weighed by; None: off."""
+        self.last_effective_deals: float | None = None
+        """The effective sample size of the last decision's weighted deals: Kish's, summed over its
+        draws (independent pools); None if no draw was weighted yet."""
+        self.last_pool_deals = 0
+        """How many deals the last decision's weighted draws held: the most
+        :attr:`last_effective_deals` can be."""
+        self._weighed: Position | None = None
+        self._plays: tuple[tuple[int, int], ...] = ()
+        self._plays_mask = 0
 
     def choose_bid(self, view: SeatView) -> int:
         """With the bid model, the legal bid of best expected score; else the rollouts' best."""
@@ -84,11 +115,36 @@ class IpimcBot(SearchBot):
         self.last_bid_estimates = {bid: float(p) for bid, p in zip(table.bids, made, strict=True)}
         return table.bids[int(np.argmax(scores))]
 
-    def draw(self, know: Knowledge, position: Position, count: int, seed: int) -> NDArray[np.uint64]:
-        """Void-respecting deals, resampled by how well they explain the other seats' bids."""
-        from upriver.bots.sampling import sample_worlds, weigh_by_bids
+    def analyse(self, view: SeatView) -> Analysis:
+        """The search of :class:`SearchBot`, remembering the round's plays in order for :meth:`draw`."""
+        self._plays = tuple((seat, card.index) for seat, card in view.played)
+        self._plays_mask = mask_of(card for _, card in view.played)
+        return super().analyse(view)
 
-        if all(b < 0 for s, b in enumerate(position.bids) if s != know.seat):
+    def draw(self, know: Knowledge, position: Position, count: int, seed: int) -> NDArray[np.uint64]:
+        """Void-respecting deals, resampled by how well they explain the other seats' bids
+        (and, with :attr:`play_inference`, the cards they have played)."""
+        from upriver.bots.sampling import (
+            bid_log_weights,
+            effective_deals,
+            play_log_weights,
+            resample,
+            sample_worlds,
+        )
+
+        plays = self._plays if self._plays_mask == position.played else ()  # never another decision's plays
+        by_play = self.play_inference is not None and any(s != know.seat for s, _ in plays)
+        if all(b < 0 for s, b in enumerate(position.bids) if s != know.seat) and not by_play:
             return sample_worlds(know, position, count, seed)
         pool = sample_worlds(know, position, self.pool * count, seed)
-        return weigh_by_bids(know, position, pool, count, spread=self.spread, seed=seed)
+        log_weights = bid_log_weights(know, position, pool, spread=self.spread)
+        if by_play:
+            assert self.play_inference is not None
+            log_weights = log_weights + play_log_weights(know, position, plays, pool, eps=self.play_inference)
+        if self._weighed != position or self.last_effective_deals is None:  # a new decision
+            self._weighed, self.last_effective_deals, self.last_pool_deals = position, 0.0, 0
+        self.last_effective_deals += effective_deals(log_weights)
+        self.last_pool_deals += len(pool)
+        if len(pool) <= count:
+            return pool[:count]
+        return resample(pool, log_weights, count, seed)

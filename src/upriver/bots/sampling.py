@@ -8,7 +8,11 @@ the voids, which makes the kept deals exactly uniform over the consistent ones; 
 voids make that too wasteful, the rest are dealt card by card to the seats allowed to
 hold them, most constrained card first, with a feasibility check that never dead-ends.
 
-:func:`weigh_by_bids` resamples deals by how well each seat's cards match its bid.
+:func:`weigh_by_bids` resamples deals by how well each seat's cards match its bid;
+:func:`bid_log_weights` and :func:`play_log_weights` (how likely the cards the others have
+played were in each deal) give the log-weights separately, so a bot can add them and
+:func:`resample` by the sum, with :func:`effective_deals` telling how many deals the weights
+are worth.
 """
 
 from __future__ import annotations
@@ -22,8 +26,17 @@ from upriver.bots.knowledge import Knowledge
 from upriver.fast import Position
 from upriver.fast import sample_worlds as uniform_worlds
 from upriver.fast.infer import bid_estimates, deal_constrained
+from upriver.fast.likelihood import play_log_likelihoods
+from upriver.rules import Scoring, TrumpLead
 
-__all__ = ["sample_worlds", "weigh_by_bids"]
+__all__ = [
+    "bid_log_weights",
+    "effective_deals",
+    "play_log_weights",
+    "resample",
+    "sample_worlds",
+    "weigh_by_bids",
+]
 
 MASK = (1 << 62) - 1
 
@@ -64,6 +77,73 @@ def sample_worlds(know: Knowledge, position: Position, count: int, seed: int = 0
     return np.ascontiguousarray(worlds, dtype=np.uint64)
 
 
+def bid_log_weights(
+    know: Knowledge, position: Position, worlds: NDArray[np.uint64], *, spread: float = 0.8
+) -> NDArray[np.float64]:
+    """Each world's log-weight from the bids made: the sum over the other seats with a known bid
+    of ``-(estimate - bid)² / 2 spread²``, the estimate the rule of thumb's count of the seat's
+    dealt hand (its cards now plus those it has played)."""
+    known = [s for s in range(know.players) if s != know.seat and position.bids[s] >= 0]
+    if not known or len(worlds) == 0:
+        return np.zeros(len(worlds), dtype=np.float64)
+    dealt = worlds | np.array(know.played_by, dtype=np.uint64)
+    turned = 0 if position.turned < 0 else 1 << position.turned
+    est = bid_estimates(dealt, position.trump, turned, position.hand_size)
+    bids = np.array(position.bids, dtype=np.float64)
+    gap = (est[:, known] - bids[known]) / spread
+    logw: NDArray[np.float64] = -0.5 * np.sum(gap * gap, axis=1)
+    return logw
+
+
+def play_log_weights(
+    know: Knowledge,
+    position: Position,
+    plays: tuple[tuple[int, int], ...],
+    worlds: NDArray[np.uint64],
+    *,
+    eps: float,
+) -> NDArray[np.float64]:
+    """Each world's log-likelihood of the cards the other seats played this round (``plays``:
+    ``(seat, card index)`` in play order), replayed under the softened rule of thumb of
+    :func:`upriver.fast.likelihood.play_log_likelihoods`."""
+    rules = position.rules
+    return play_log_likelihoods(
+        worlds,
+        know.played_by,
+        plays,
+        position.bids,
+        seat=know.seat,
+        hand_size=position.hand_size,
+        trump=position.trump,
+        turned=0 if position.turned < 0 else 1 << position.turned,
+        must_break=rules.trump_lead is TrumpLead.BROKEN,
+        counts_tricks=rules.scoring is Scoring.TRICKS_PLUS_TEN,
+        eps=eps,
+    )
+
+
+def effective_deals(log_weights: NDArray[np.float64]) -> float:
+    """Kish's effective sample size of these weights, ``(Σw)² / Σw²``: between 1 and their count."""
+    if len(log_weights) == 0:
+        return 0.0
+    w = np.exp(log_weights - log_weights.max())
+    return float(w.sum() ** 2 / np.dot(w, w))
+
+
+def resample(
+    worlds: NDArray[np.uint64], log_weights: NDArray[np.float64], count: int, seed: int = 0
+) -> NDArray[np.uint64]:
+    """``count`` of ``worlds`` drawn in proportion to ``exp(log_weights)``. Resampling is
+    systematic (one random offset, evenly spaced picks), so the result stays close to the
+    weights with few draws."""
+    w = np.exp(log_weights - log_weights.max())
+    cdf = np.cumsum(w / w.sum())
+    start = random.Random(seed).random() / count
+    picks = np.searchsorted(cdf, start + np.arange(count) / count)
+    picks = np.minimum(picks, len(worlds) - 1)
+    return np.ascontiguousarray(worlds[picks])
+
+
 def weigh_by_bids(
     know: Knowledge,
     position: Position,
@@ -77,22 +157,10 @@ def weigh_by_bids(
 
     A seat that bid ``b`` more likely holds cards a rule-of-thumb count rates near ``b``:
     each world's weight is the product over the other seats with a known bid of
-    ``exp(-(estimate - bid)² / 2 spread²)``, the estimate taken on the seat's dealt hand
-    (its cards now plus those it has played). Resampling is systematic, so the result
-    stays close to the weights with few draws.
+    ``exp(-(estimate - bid)² / 2 spread²)`` (:func:`bid_log_weights`), resampled
+    systematically (:func:`resample`).
     """
     known = [s for s in range(know.players) if s != know.seat and position.bids[s] >= 0]
     if not known or len(worlds) <= count:
         return worlds[:count]
-    dealt = worlds | np.array(know.played_by, dtype=np.uint64)
-    turned = 0 if position.turned < 0 else 1 << position.turned
-    est = bid_estimates(dealt, position.trump, turned, position.hand_size)
-    bids = np.array(position.bids, dtype=np.float64)
-    gap = (est[:, known] - bids[known]) / spread
-    logw = -0.5 * np.sum(gap * gap, axis=1)
-    w = np.exp(logw - logw.max())
-    cdf = np.cumsum(w / w.sum())
-    start = random.Random(seed).random() / count
-    picks = np.searchsorted(cdf, start + np.arange(count) / count)
-    picks = np.minimum(picks, len(worlds) - 1)
-    return np.ascontiguousarray(worlds[picks])
+    return resample(worlds, bid_log_weights(know, position, worlds, spread=spread), count, seed)
