@@ -66,6 +66,8 @@ class SearchBot(Bot):
     """The budget when none is given: this many deals, cut short at this many seconds (a
     safeguard that a loaded machine may need; below it a seed replays the same moves)."""
     first_batch = 64
+    default_endgame: int = 0
+    """Cards in hand at which card play is solved exactly in each deal (0: never); see :attr:`endgame`."""
 
     def __init__(
         self,
@@ -77,6 +79,7 @@ class SearchBot(Bot):
         time_budget: float | None = None,
         rivalry: float = 0.0,
         prune: bool = False,
+        endgame: int | None = None,
     ) -> None:
         super().__init__(seed, name=name)
         if isinstance(budget, bool):
@@ -100,6 +103,14 @@ class SearchBot(Bot):
         score: 0 the score alone, 1 the chance alone (:func:`upriver.bots.rivalry.blend`)."""
         self.prune = prune
         """Drop candidates that are clearly worse, so the budget goes to the close ones."""
+        endgame = type(self).default_endgame if endgame is None else endgame
+        if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
+            raise ValueError(f"endgame is a number of cards in hand, 0 or more, not {endgame!r}")
+        self.endgame = endgame
+        """With this many cards or fewer in hand (fewer at a larger table, see
+        :func:`upriver.fast.endgame.fits`), a card is tried by solving the rest of the round
+        exactly in each deal, every seat playing its best with all hands open (max^n), instead
+        of by the rule of thumb's rollout; 0 turns it off."""
 
     def __repr__(self) -> str:
         return (
@@ -142,9 +153,16 @@ class SearchBot(Bot):
         self, view: SeatView, position: Position, worlds: NDArray[np.uint64], choice: Choice
     ) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.float64]]:
         """Play the round out from ``position`` in every deal after ``choice``, with the rule of
-        thumb for every seat; the final bids, tricks and round scores, ``(deals, players)``."""
+        thumb for every seat, or in the endgame (:attr:`endgame`) by the exact solver; the final
+        bids, tricks and round scores, ``(deals, players)``."""
         from upriver.fast import rollout
 
+        if isinstance(choice, Card) and self.endgame:
+            from upriver.fast.endgame import fits, solve_endgame
+
+            if fits(position, self.endgame):
+                solved = solve_endgame(position, worlds, script=(choice,), check=False)
+                return solved.bids, solved.tricks, solved.scores.astype(np.float64)
         if isinstance(choice, Card):
             out = rollout(position, worlds, script=(choice,), check=False, threads=1)
         else:

@@ -21,16 +21,19 @@ from upriver.fast.api import (
     simulate,
     world_of,
 )
+from upriver.fast.endgame import Solution, solve_endgame
 
 __all__ = [
     "Policy",
     "Position",
     "Rollout",
     "Simulation",
+    "Solution",
     "position_from_game",
     "position_from_view",
     "rollout",
     "sample_worlds",
     "simulate",
+    "solve_endgame",
     "world_of",
 ]
