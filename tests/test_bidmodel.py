@@ -95,6 +95,20 @@ def test_expected_score_is_p_times_ten_plus_bid_or_tricks_plus_ten_p() -> None:
     assert expected_scores(table, half, Scoring.TRICKS_PLUS_TEN).tolist() == [7.5, 7.5, 7.5]
 
 
+def test_the_make_forest_starts_from_the_rollout_rate_clipped_as_its_file_says(tmp_path: Path) -> None:
+    never = np.zeros((1, len(FEATURES)))  # the rollouts never made this bid; the forest adds nothing
+    model = BidModel(
+        features=FEATURES, make=constant_forest(0.0), tricks=constant_forest(0.0), meta={}, offset_clip=0.05
+    )
+    path = tmp_path / "clipped.json"
+    path.write_text(model.to_json())
+    assert BidModel.load(path).make_probability(never) == pytest.approx([0.05])
+    data = json.loads(model.to_json())
+    del data["offset_clip"]  # a file from before the clip was written: the first models' 0.001
+    path.write_text(json.dumps(data))
+    assert BidModel.load(path).make_probability(never) == pytest.approx([0.001])
+
+
 def test_a_model_file_for_other_features_is_refused_naming_both(tmp_path: Path) -> None:
     data = json.loads(BidModel.load().to_json())
     data["features"] = ["bid", "hand_size"]
@@ -141,6 +155,10 @@ def test_expert_bids_with_the_model_using_model_sets_and_the_shipped_one_after()
     assert make_bot("expert", 7).act(view) == best
 
 
+CROSS_VALIDATION = ["--cv-folds", "3", "--offset-clips", "0.001,0.05", "--rounds", "150"]
+"""A small cross-validation, to keep the retraining test quick."""
+
+
 def test_retraining_from_the_same_data_and_seed_writes_the_same_model(tmp_path: Path) -> None:
     outputs = []
     for run in range(2):
@@ -149,7 +167,7 @@ def test_retraining_from_the_same_data_and_seed_writes_the_same_model(tmp_path: 
         data = str(FIXTURE) if run == 0 else str(FIXTURE.parent / "selfp*")
         command = [sys.executable, str(ROOT / "training" / "train_bid_model.py"), "--data", data]
         done = subprocess.run(
-            [*command, "--out", str(out), "--seed", "3", "--min-leaf", "5"],
+            [*command, "--out", str(out), "--seed", "3", "--min-leaf", "5", *CROSS_VALIDATION],
             capture_output=True,
             text=True,
             check=False,
@@ -165,3 +183,8 @@ def test_retraining_from_the_same_data_and_seed_writes_the_same_model(tmp_path: 
     model = BidModel.load(tmp_path / "model0.json")
     assert model.meta["seed"] == 3
     assert model.meta["make_trees"] >= 1
+    chosen = report["cross_validation"]["offset_clip"]
+    assert model.offset_clip == chosen
+    assert report["cross_validation"]["make_log_loss"][str(chosen)] == min(
+        report["cross_validation"]["make_log_loss"].values()
+    )

@@ -9,9 +9,14 @@
 sorted order): the same folders in the same order give the same model.
 
 Two LightGBM models over the features of :data:`upriver.bots.bidmodel.FEATURES`: a binary
-one (was the bid made?) and a regression (tricks taken). Deals, not rows, are split into
-training, early-stopping and held-out sets (every candidate of a deal on one side), so
-the held-out figures are for hands the model never saw. The trees are exported to the
+one (was the bid made?) and a regression (tricks taken), each a correction of the rollouts'
+own estimate. Deals, not rows, are split (every candidate of a deal on one side): 20% are
+held out, so the held-out figures are for hands the model never saw; the rest are cut into
+``--cv-folds`` folds, and cross-validation over them picks the number of boosting rounds
+and, for the make model, how far the rollout make rate is clipped from 0 and 1 before its
+log-odds start the trees (``--offset-clips``); the models are then fitted on all of the
+rest. ``--cv-folds 0`` trains as the first shipped model was: early stopping on 10% of the
+deals, the clip 0.001. The trees are exported to the
 small JSON file :class:`upriver.bots.bidmodel.BidModel` reads and evaluates in NumPy; the
 export is checked against LightGBM's own predictions. One thread and LightGBM's
 deterministic mode make a retraining from the same data and seed give the same file.
@@ -37,7 +42,14 @@ import lightgbm as lgb
 import numpy as np
 from numpy.typing import NDArray
 
-from upriver.bots.bidmodel import FEATURES, BidModel, Forest, rollout_log_odds, rollout_tricks
+from upriver.bots.bidmodel import (
+    FEATURES,
+    OFFSET_CLIP,
+    BidModel,
+    Forest,
+    rollout_log_odds,
+    rollout_tricks,
+)
 
 LABELS = ("made", "tricks", "score", "deal", "random_pick", "opponent_mix")
 PARAMS: dict[str, Any] = {
@@ -97,15 +109,25 @@ def folders_of(patterns: list[str]) -> list[Path]:
 
 def split(deals: NDArray[np.float64], seed: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Held-out (20%) and early-stopping (10%) masks over the rows, by deal."""
+    held, draw = _draws(deals, seed)
+    return held, (draw >= 0.2) & (draw < 0.3)
+
+
+def _draws(deals: NDArray[np.float64], seed: int) -> tuple[NDArray[np.bool_], NDArray[np.float64]]:
+    """Each row's deal's uniform draw (one per deal, from ``seed``), and the held-out mask (draw < 0.2)."""
     unique = np.unique(deals)
-    rng = np.random.default_rng(seed)
-    draw = rng.random(len(unique))
-    held = dict(zip(unique.tolist(), (draw < 0.2).tolist(), strict=True))
-    stop = dict(zip(unique.tolist(), ((draw >= 0.2) & (draw < 0.3)).tolist(), strict=True))
-    return (
-        np.array([held[d] for d in deals.tolist()], dtype=bool),
-        np.array([stop[d] for d in deals.tolist()], dtype=bool),
-    )
+    draw = np.random.default_rng(seed).random(len(unique))
+    per_row = draw[np.searchsorted(unique, deals)]
+    return per_row < 0.2, per_row
+
+
+def cv_folds(deals: NDArray[np.float64], seed: int, folds: int) -> NDArray[np.int64]:
+    """Each row's cross-validation fold, ``0 … folds-1``, by deal; -1 for the held-out rows
+    (the same held-out deals as :func:`split`)."""
+    held, draw = _draws(deals, seed)
+    fold = np.minimum(((draw - 0.2) / 0.8 * folds).astype(np.int64), folds - 1)
+    out: NDArray[np.int64] = np.where(held, -1, fold)
+    return out
 
 
 def forest(booster: lgb.Booster) -> Forest:
@@ -152,6 +174,69 @@ def forest(booster: lgb.Booster) -> Forest:
     )
 
 
+def _params(objective: str, seed: int, min_leaf: int) -> dict[str, Any]:
+    return {
+        **PARAMS,
+        "objective": objective,
+        "seed": seed,
+        "min_data_in_leaf": min_leaf,
+        "boost_from_average": False,
+    }
+
+
+def cv_curve(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    fold: NDArray[np.int64],
+    start: NDArray[np.float64],
+    objective: str,
+    seed: int,
+    rounds: int,
+    min_leaf: int,
+) -> NDArray[np.float64]:
+    """The validation loss after each boosting round, averaged over the folds (each fold fitted
+    on the others): log-loss for ``binary``, mean squared error for ``regression``."""
+    metric = "binary_logloss" if objective == "binary" else "l2"
+    params = {**_params(objective, seed, min_leaf), "metric": metric}
+    curves = []
+    for k in range(int(fold.max()) + 1):
+        fit_rows, check_rows = fold != k, fold == k
+        fit = lgb.Dataset(
+            x[fit_rows],
+            y[fit_rows],
+            init_score=start[fit_rows],
+            feature_name=list(FEATURES),
+            free_raw_data=False,
+        )
+        check = lgb.Dataset(x[check_rows], y[check_rows], init_score=start[check_rows], reference=fit)
+        record: dict[str, Any] = {}
+        lgb.train(
+            params,
+            fit,
+            num_boost_round=rounds,
+            valid_sets=[check],
+            valid_names=["check"],
+            callbacks=[lgb.record_evaluation(record)],
+        )
+        curves.append(np.asarray(record["check"][metric], dtype=np.float64))
+    mean: NDArray[np.float64] = np.mean(curves, axis=0)
+    return mean
+
+
+def fit_rounds(
+    x: NDArray[np.float64],
+    y: NDArray[np.float64],
+    start: NDArray[np.float64],
+    objective: str,
+    seed: int,
+    rounds: int,
+    min_leaf: int,
+) -> lgb.Booster:
+    """One LightGBM model correcting ``start``, fitted on every row for exactly ``rounds`` rounds."""
+    fit = lgb.Dataset(x, y, init_score=start, feature_name=list(FEATURES), free_raw_data=False)
+    return lgb.train(_params(objective, seed, min_leaf), fit, num_boost_round=rounds)
+
+
 def train(
     x: NDArray[np.float64],
     y: NDArray[np.float64],
@@ -164,13 +249,7 @@ def train(
 ) -> lgb.Booster:
     """One LightGBM model learning a correction of ``start`` (the rollouts' own estimate, as a raw
     score), early-stopped on the ``stop`` rows."""
-    params = {
-        **PARAMS,
-        "objective": objective,
-        "seed": seed,
-        "min_data_in_leaf": min_leaf,
-        "boost_from_average": False,
-    }
+    params = _params(objective, seed, min_leaf)
     fit = lgb.Dataset(
         x[~stop], y[~stop], init_score=start[~stop], feature_name=list(FEATURES), free_raw_data=False
     )
@@ -259,7 +338,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=600, help="most boosting rounds (early stopping)")
     parser.add_argument("--min-leaf", type=int, default=40, help="fewest training rows in a leaf")
+    parser.add_argument(
+        "--cv-folds",
+        type=int,
+        default=5,
+        help="cross-validation folds (0: early stopping on 10%% of the deals)",
+    )
+    parser.add_argument(
+        "--offset-clips",
+        default="0.001,0.02,0.05,0.1",
+        help="clips of the rollout make rate tried by cross-validation, comma-separated",
+    )
     args = parser.parse_args(argv)
+    try:
+        clips = [float(clip) for clip in args.offset_clips.split(",")]
+    except ValueError:
+        raise SystemExit(f"--offset-clips {args.offset_clips!r}: expected numbers like 0.001,0.05") from None
+    if not clips or not all(0 < clip < 0.5 for clip in clips):
+        raise SystemExit(f"--offset-clips {args.offset_clips!r}: each clip must be between 0 and 0.5")
+    if args.cv_folds == 1 or args.cv_folds < 0:
+        raise SystemExit(f"--cv-folds {args.cv_folds}: expected 0 (early stopping) or at least 2")
     folders = folders_of(args.data)
     compared = None if args.compare is None else BidModel.load(args.compare)
     columns, policies = load(folders)
@@ -268,12 +366,69 @@ def main(argv: list[str] | None = None) -> int:
     held, stop = split(columns["deal"], args.seed)
     train_rows = ~held
     xt, st = x[train_rows], stop[train_rows]
-    make_booster = train(
-        xt, made[train_rows], st, rollout_log_odds(xt), "binary", args.seed, args.rounds, args.min_leaf
-    )
-    tricks_booster = train(
-        xt, tricks[train_rows], st, rollout_tricks(xt), "regression", args.seed, args.rounds, args.min_leaf
-    )
+    cv: dict[str, Any] = {"folds": args.cv_folds}
+    if args.cv_folds == 0:
+        clip = OFFSET_CLIP
+        make_booster = train(
+            xt, made[train_rows], st, rollout_log_odds(xt), "binary", args.seed, args.rounds, args.min_leaf
+        )
+        tricks_booster = train(
+            xt,
+            tricks[train_rows],
+            st,
+            rollout_tricks(xt),
+            "regression",
+            args.seed,
+            args.rounds,
+            args.min_leaf,
+        )
+    else:
+        fold = cv_folds(columns["deal"], args.seed, args.cv_folds)[train_rows]
+        losses = {}
+        for tried in clips:
+            curve = cv_curve(
+                xt,
+                made[train_rows],
+                fold,
+                rollout_log_odds(xt, tried),
+                "binary",
+                args.seed,
+                args.rounds,
+                args.min_leaf,
+            )
+            losses[tried] = (float(curve.min()), int(np.argmin(curve)) + 1)
+        clip = min(clips, key=lambda tried: losses[tried][0])
+        cv["make_log_loss"] = {str(tried): round(loss, 4) for tried, (loss, _) in losses.items()}
+        cv["offset_clip"] = clip
+        make_booster = fit_rounds(
+            xt,
+            made[train_rows],
+            rollout_log_odds(xt, clip),
+            "binary",
+            args.seed,
+            losses[clip][1],
+            args.min_leaf,
+        )
+        curve = cv_curve(
+            xt,
+            tricks[train_rows],
+            fold,
+            rollout_tricks(xt),
+            "regression",
+            args.seed,
+            args.rounds,
+            args.min_leaf,
+        )
+        cv["tricks_mse"] = round(float(curve.min()), 4)
+        tricks_booster = fit_rounds(
+            xt,
+            tricks[train_rows],
+            rollout_tricks(xt),
+            "regression",
+            args.seed,
+            int(np.argmin(curve)) + 1,
+            args.min_leaf,
+        )
     model = BidModel(
         features=FEATURES,
         make=forest(make_booster),
@@ -285,7 +440,9 @@ def main(argv: list[str] | None = None) -> int:
             "make_trees": int(make_booster.num_trees()),
             "tricks_trees": int(tricks_booster.num_trees()),
             "rollout_policy": policies,
+            **({"cv_folds": args.cv_folds} if args.cv_folds else {}),
         },
+        offset_clip=clip,
     )
     xh = x[held]
     exported = model.make.raw(xh)
@@ -327,6 +484,7 @@ def main(argv: list[str] | None = None) -> int:
         "make_trees": model.meta["make_trees"],
         "tricks_trees": model.meta["tricks_trees"],
         "model_bytes": len(model.to_json()),
+        "cross_validation": cv,
         "log_loss": {"model": round(log_loss(p, yh), 4), "rollout": round(log_loss(raw, yh), 4)},
         "brier": {"model": round(brier(p, yh), 4), "rollout": round(brier(raw, yh), 4)},
         "tricks_rmse": {

@@ -291,12 +291,15 @@ class Forest:
 
 
 OFFSET_CLIP = 1e-3
-"""How close to 0 or 1 a rollout make rate is taken, before its log-odds start the make forest."""
+"""How close to 0 or 1 a rollout make rate is taken, before its log-odds start the make forest,
+in a model file that does not say (each file since carries its own ``offset_clip``)."""
 
 
-def rollout_log_odds(x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The log-odds of each row's rollout make rate: where the make forest starts from."""
-    p = np.clip(x[:, FEATURES.index("make_rate")], OFFSET_CLIP, 1 - OFFSET_CLIP)
+def rollout_log_odds(x: NDArray[np.float64], clip: float = OFFSET_CLIP) -> NDArray[np.float64]:
+    """The log-odds of each row's rollout make rate, taken within ``[clip, 1 - clip]``: where the
+    make forest starts from. A rollout that never makes a bid in 2000 deals does not make it
+    impossible, so a wider clip spares the trees a long way back from the extremes."""
+    p = np.clip(x[:, FEATURES.index("make_rate")], clip, 1 - clip)
     odds: NDArray[np.float64] = np.log(p / (1 - p))
     return odds
 
@@ -320,6 +323,8 @@ class BidModel:
     make: Forest
     tricks: Forest
     meta: dict[str, Any]
+    offset_clip: float = OFFSET_CLIP
+    """The clip of the rollout make rate whose log-odds the make forest corrects."""
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> BidModel:
@@ -339,23 +344,25 @@ class BidModel:
             make=Forest.from_dict(data["make"]),
             tricks=Forest.from_dict(data["tricks"]),
             meta=dict(data.get("meta", {})),
+            offset_clip=float(data.get("offset_clip", OFFSET_CLIP)),
         )
 
     def to_json(self) -> str:
         """The model file's text."""
-        return json.dumps(
-            {
-                "features": list(self.features),
-                "make": self.make.to_dict(),
-                "tricks": self.tricks.to_dict(),
-                "meta": self.meta,
-            },
-            separators=(",", ":"),
-        )
+        data: dict[str, Any] = {
+            "features": list(self.features),
+            "make": self.make.to_dict(),
+            "tricks": self.tricks.to_dict(),
+            "meta": self.meta,
+        }
+        if self.offset_clip != OFFSET_CLIP:
+            data["offset_clip"] = self.offset_clip
+        return json.dumps(data, separators=(",", ":"))
 
     def make_probability(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         """The predicted chance that each row's bid is made."""
-        p: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-(rollout_log_odds(x) + self.make.raw(x))))
+        start = rollout_log_odds(x, self.offset_clip)
+        p: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-(start + self.make.raw(x))))
         return p
 
     def expected_tricks(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
