@@ -221,6 +221,8 @@ STATIC_MODULES = frozenset({"test_static.py"})
 SLOW_TESTS = frozenset(
     {
         "test_bidmodel.py::test_retraining_from_the_same_data_and_seed_writes_the_same_model",
+        "test_endgame.py::test_solver_value_is_max_n_over_the_engines_game",
+        "test_endgame.py::test_search_bot_with_the_endgame_solver_plays_only_legal_cards",
         "test_selfplay.py::test_a_chunk_is_the_same_whenever_it_is_made",
         "test_ray.py::test_an_arena_on_ray_gives_the_same_json_as_worker_processes_and_one_process",
         "test_ray.py::test_selfplay_on_ray_writes_the_same_chunks_as_worker_processes",
