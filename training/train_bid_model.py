@@ -25,7 +25,9 @@ The report (JSON on standard output, and ``--report``): held-out log-loss and Br
 of the model against the raw rollout make rate (and against the model in ``--compare``,
 e.g. the shipped one), over all held-out deals and per data folder, and the calibration
 table per bid level (rows, predicted, rollout estimate, realized with its 95% Wilson
-interval), over all held-out candidates and over the bids the model itself would choose.
+interval), over all held-out candidates and over the bids the model itself would choose;
+and ``held_out_picks``, an offline duel on the held-out deals: the realized score of the
+candidate the model would bid less that of the rollouts' own choice, paired per deal.
 """
 
 from __future__ import annotations
@@ -315,6 +317,43 @@ def scores(p: NDArray[np.float64], y: NDArray[np.float64]) -> dict[str, float]:
     return {"log_loss": round(log_loss(p, y), 4), "brier": round(brier(p, y), 4)}
 
 
+def picks_against_rollout(
+    columns: dict[str, NDArray[np.float64]], expected: NDArray[np.float64]
+) -> dict[str, Any]:
+    """The realized score of the candidate of best ``expected`` score in each deal, less that of
+    the rollouts' own choice (best mean rollout score), paired per deal: mean and 95% interval.
+
+    The candidates were each played out once, so this is an offline duel of the two ways of
+    bidding, restricted to the bids played out (the rollouts' best three and a random one).
+    """
+    mine, theirs = chosen(columns, expected), chosen(columns, columns["mean_score"])
+    deals = columns["deal"]
+    score = dict(zip(deals[mine].tolist(), columns["score"][mine].tolist(), strict=True))
+    base = dict(zip(deals[theirs].tolist(), columns["score"][theirs].tolist(), strict=True))
+    diff = np.array([score[d] - base[d] for d in sorted(base)], dtype=np.float64)
+    half = 1.96 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else math.inf
+    mean = float(diff.mean()) if len(diff) else 0.0
+    return {
+        "deals": len(diff),
+        "scored_differently": int(np.count_nonzero(diff != 0)),
+        "model_minus_rollout": round(mean, 3),
+        "ci95": [round(mean - half, 3), round(mean + half, 3)],
+    }
+
+
+def expected_score(
+    model: BidModel, x: NDArray[np.float64], tricks_plus_ten: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """Each row's expected round score by ``model`` (as :func:`upriver.bots.bidmodel.expected_scores`)."""
+    p = model.make_probability(x)
+    out: NDArray[np.float64] = np.where(
+        tricks_plus_ten,
+        np.clip(model.expected_tricks(x), 0, None) + 10 * p,
+        p * (10 + x[:, FEATURES.index("bid")]),
+    )
+    return out
+
+
 def chosen(columns: dict[str, NDArray[np.float64]], score: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Rows holding, per deal, the candidate with the best ``score`` (among those played out)."""
     best: dict[float, int] = {}
@@ -458,11 +497,12 @@ def main(argv: list[str] | None = None) -> int:
     yh = made[held]
     bids = columns["bid"][held]
     tricks_plus_ten = columns["tricks_plus_ten"][held] == 1
-    expected = np.where(
-        tricks_plus_ten, np.clip(model.expected_tricks(xh), 0, None) + 10 * p, p * (10 + bids)
-    )
+    expected = expected_score(model, xh, tricks_plus_ten)
     sub = {name: column[held] for name, column in columns.items()}
     pick = chosen(sub, expected)
+    offline = {"model": picks_against_rollout(sub, expected)}
+    if compared is not None:
+        offline["compared"] = picks_against_rollout(sub, expected_score(compared, xh, tricks_plus_ten))
     other = None if compared is None else compared.make_probability(xh)
     folder_of = np.floor(columns["deal"][held] / 1e7).astype(int)
     per_folder = {}
@@ -496,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
             bids[pick], p[pick], raw[pick], yh[pick], None if other is None else other[pick]
         ),
         "per_folder": per_folder,
+        "held_out_picks": offline,
     }
     if other is not None:
         report["compared"] = {"model": str(args.compare), **scores(other, yh)}
