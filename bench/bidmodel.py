@@ -1,6 +1,6 @@
 """The shipped bid model: its cost per candidate bid, and its quality on selfplay data it was not trained on.
 
-    python bench/bidmodel.py speed [--repeat 2000]
+    python bench/bidmodel.py speed [--repeat 2000] [--model FILE]
     python bench/bidmodel.py quality DATA_FOLDER [DATA_FOLDER ...] [--model FILE]
     python bench/bidmodel.py duel expert ipimc:2000 --rules river --deals 100 [--workers 2] [--log FILE]
     python bench/bidmodel.py duel expert expert --a-model candidate.json --rules hand --deals 400
@@ -56,8 +56,9 @@ from upriver.bots.ipimc import IpimcBot
 from upriver.rules import DealerBid
 
 
-def speed(repeat: int) -> dict[str, Any]:
-    """Microseconds per candidate for the forests, milliseconds for a whole bid decision."""
+def speed(repeat: int, model_file: Path | None = None) -> dict[str, Any]:
+    """Microseconds per candidate for the forests, milliseconds for a whole bid decision
+    (of the shipped model, or the one in ``model_file``)."""
     rules = Rules(
         player_count=4,
         schedule=Schedule.EXPLICIT,
@@ -65,7 +66,7 @@ def speed(repeat: int) -> dict[str, Any]:
         dealer_bid=DealerBid.HOOK,
         scoring=Scoring.TRICKS_PLUS_TEN,
     )
-    model = default_model()
+    model = default_model() if model_file is None else BidModel.load(model_file)
     bot = IpimcBot(0)
     decisions: list[float] = []
     forest: list[float] = []
@@ -333,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     s = sub.add_parser("speed", help="time per candidate and per bid decision")
     s.add_argument("--repeat", type=int, default=2000)
+    s.add_argument("--model", type=Path, help="a bid model file (default: the shipped one)")
     q = sub.add_parser("quality", help="log-loss, Brier and calibration on selfplay chunks")
     q.add_argument("folders", type=Path, nargs="+")
     q.add_argument("--model", type=Path, help="a bid model file (default: the shipped one)")
@@ -359,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         a, b = games[0].get("names") or (args.a, args.b)
         out = summary(games, a, b, games[0]["rules"])
     else:
-        out = speed(args.repeat) if args.what == "speed" else quality(args.folders, args.model)
+        out = speed(args.repeat, args.model) if args.what == "speed" else quality(args.folders, args.model)
     json.dump(out, sys.stdout, indent=1)
     print()
     return 0
