@@ -3,9 +3,10 @@
 Kinds: ``random`` (uniform legal moves), ``basic`` (rule of thumb), ``pimc`` (Monte
 Carlo over deals that respect revealed voids), ``ipimc`` (the same over deals weighted
 by the bids made, with pruning), ``ucb`` (flat UCB1 with random rollouts: a fast
-stand-in for OpenSpiel's ISMCTS), and the levels ``easy``, ``normal``, ``hard`` and
-``expert`` (:mod:`upriver.bots.levels`). The search kinds import the compiled kernel
-(numba) at their first search, not before.
+stand-in for OpenSpiel's ISMCTS), the levels ``easy``, ``normal``, ``hard`` and ``expert``
+(:mod:`upriver.bots.levels`), and ``rival``: the expert playing to win the game rather than
+to score. The search kinds import the compiled kernel (numba) at their first search, not
+before.
 
 >>> from upriver import Game, preset
 >>> from upriver.bots import act, make_bot
@@ -23,7 +24,7 @@ from __future__ import annotations
 from upriver.bots.base import Bot, act
 from upriver.bots.basic import BasicBot
 from upriver.bots.ipimc import IpimcBot
-from upriver.bots.levels import LEVELS, EasyBot, ExpertBot, HardBot, NormalBot
+from upriver.bots.levels import LEVELS, EasyBot, ExpertBot, HardBot, NormalBot, RivalBot
 from upriver.bots.pimc import PimcBot
 from upriver.bots.random_bot import RandomBot
 from upriver.bots.ucb import UcbBot
@@ -40,6 +41,7 @@ __all__ = [
     "NormalBot",
     "PimcBot",
     "RandomBot",
+    "RivalBot",
     "UcbBot",
     "act",
     "make_bot",
@@ -48,7 +50,18 @@ __all__ = [
 
 BOT_KINDS: dict[str, type[Bot]] = {
     cls.kind: cls
-    for cls in (RandomBot, BasicBot, PimcBot, IpimcBot, UcbBot, EasyBot, NormalBot, HardBot, ExpertBot)
+    for cls in (
+        RandomBot,
+        BasicBot,
+        PimcBot,
+        IpimcBot,
+        UcbBot,
+        EasyBot,
+        NormalBot,
+        HardBot,
+        ExpertBot,
+        RivalBot,
+    )
 }
 """Every kind of bot by its registry name: kinds, then levels."""
 

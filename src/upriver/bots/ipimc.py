@@ -62,7 +62,7 @@ class IpimcBot(SearchBot):
         budget: int | float | None = None,
         iterations: int | None = None,
         time_budget: float | None = None,
-        rivalry: float = 0.0,
+        rivalry: float | None = None,
         prune: bool = True,
         spread: float = 0.8,
         bid_model: bool | None = None,

@@ -14,7 +14,7 @@ from upriver.bots.basic import BasicBot
 from upriver.bots.ipimc import IpimcBot
 from upriver.bots.pimc import PimcBot
 
-__all__ = ["LEVELS", "EasyBot", "ExpertBot", "HardBot", "NormalBot"]
+__all__ = ["LEVELS", "EasyBot", "ExpertBot", "HardBot", "NormalBot", "RivalBot"]
 
 
 class EasyBot(BasicBot):
@@ -44,6 +44,15 @@ class ExpertBot(IpimcBot):
     kind = "expert"
     default_iterations = 2000
     uses_bid_model = True
+
+
+class RivalBot(ExpertBot):
+    """``rival``: the expert playing to win the game rather than to score. It values each deal by
+    its chance of finishing first (:mod:`upriver.bots.rivalry`): it gives up points, mostly to
+    hold a lead or to chase one late in the game, and wins more games (``bench/rivalry.py``)."""
+
+    kind = "rival"
+    default_rivalry = 1.0
 
 
 LEVELS: dict[str, type[Bot]] = {cls.kind: cls for cls in (EasyBot, NormalBot, HardBot, ExpertBot)}

@@ -67,6 +67,8 @@ class SearchBot(Bot):
     safeguard that a loaded machine may need; below it a seed replays the same moves)."""
     first_batch = 64
     default_endgame: int = 0
+    default_rivalry: float = 0.0
+    """How much this kind plays to win the game rather than to score; see :attr:`rivalry`."""
     """Cards in hand at which card play is solved exactly in each deal (0: never); see :attr:`endgame`."""
 
     def __init__(
@@ -77,7 +79,7 @@ class SearchBot(Bot):
         budget: int | float | None = None,
         iterations: int | None = None,
         time_budget: float | None = None,
-        rivalry: float = 0.0,
+        rivalry: float | None = None,
         prune: bool = False,
         endgame: int | None = None,
     ) -> None:
@@ -96,6 +98,7 @@ class SearchBot(Bot):
             raise ValueError(f"time_budget must be positive, not {time_budget}")
         self.iterations = iterations
         self.time_budget = time_budget
+        rivalry = type(self).default_rivalry if rivalry is None else rivalry
         if not 0.0 <= rivalry <= 1.0:
             raise ValueError(f"rivalry is a weight from 0 (score) to 1 (win the game), not {rivalry}")
         self.rivalry = rivalry
