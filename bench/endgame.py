@@ -17,15 +17,16 @@ that point and then finished twice, once for each seating. A deal's figures are 
 ones the duel would give, at a third of its cost. Each move's time goes to the side of the
 seat that made it (the shared moves to both games). The figures come from
 :func:`bench.bidmodel.summary` (a game, a hand, their 95% intervals, move p95), with each
-side's mean time a move and its time a move in the endgame. Only single hands fork this
-way (``--rules hand``): over a whole game the two sides' bots part ways at the first
-endgame and stay apart.
+side's mean time a move and its time a move in the endgame. ``--rules hand`` is OpenSpiel's
+10-card hand; ``--rules river`` forks each round of a river game on its own (see
+:func:`fork_deal`), since over a whole game the bots' random streams part at the first endgame.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 import statistics
 import sys
@@ -36,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from bidmodel import DUEL_RULES, summary
-from upriver import Game, Phase
+from river import RIVER_RULES
+from upriver import Game, Phase, Rules, Schedule
 from upriver.arena.openspiel import openspiel_rules
 from upriver.bots import BasicBot, ExpertBot, act
 from upriver.bots.pimc import SearchBot
@@ -114,11 +116,34 @@ def _move(game: Game, bots: list[SearchBot], log: list[tuple[int, float]]) -> No
 
 
 def fork_deal(cards: int, rules: str, seed: int) -> list[dict[str, Any]]:
-    """Both seatings of one duplicate deal, in the game format of :func:`bench.bidmodel.summary`."""
-    game = Game(DUEL_RULES[rules], seed=seed)
-    if len(game.rules.hand_sizes) != 1:
-        raise SystemExit("the fork duel plays single hands only: --rules hand")
-    bots: list[SearchBot] = [ExpertBot(seed * 8 + seat) for seat in range(4)]
+    """Both seatings of one duplicate deal, in the game format of :func:`bench.bidmodel.summary`.
+
+    ``hand`` is one 10-card hand under OpenSpiel's rules. ``river`` is a river game whose 19
+    rounds are each dealt and forked on their own (deal ``100 * seed + round``): the bots never
+    look at the totals, so a round plays the same whatever came before it, and the game's lead
+    is the sum of the rounds' leads."""
+    if rules == "hand":
+        return _fork_hand(cards, DUEL_RULES["hand"], rules, seed, seed)
+    games: list[list[dict[str, Any]]] = [[], []]
+    for number, size in enumerate(RIVER_RULES.hand_sizes):
+        one = dataclasses.replace(
+            RIVER_RULES, schedule=Schedule.EXPLICIT, max_cards=None, explicit_sizes=(size,)
+        )
+        for flip, game in enumerate(_fork_hand(cards, one, rules, seed, 100 * seed + number)):
+            games[flip].append(game)
+    return [
+        {
+            **rounds[0],
+            "diff": sum(g["diff"] for g in rounds),
+            **{key: [x for g in rounds for x in g[key]] for key in ("bids", "a", "b", "late_a", "late_b")},
+        }
+        for rounds in games
+    ]
+
+
+def _fork_hand(cards: int, rules: Rules, name: str, seed: int, deal: int) -> list[dict[str, Any]]:
+    game = Game(rules, seed=deal)
+    bots: list[SearchBot] = [ExpertBot(deal * 8 + seat) for seat in range(4)]
     shared: list[tuple[int, float]] = []
     predicted: dict[int, float | None] = {}
     while game.phase is Phase.BIDDING or (game.hand_size - len(game.tricks) > cards):
@@ -149,7 +174,7 @@ def fork_deal(cards: int, rules: str, seed: int) -> list[dict[str, Any]]:
         out.append(
             {
                 "names": [f"expert endgame={cards}", "expert"],
-                "rules": rules,
+                "rules": name,
                 "seed": seed,
                 "flip": flip,
                 "diff": statistics.mean(totals[s] for s in range(4) if sides[s] == "a")
@@ -214,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--worlds", type=int, default=2000)
     d = sub.add_parser("duel", help="expert with the solver against expert without, forked duplicate deals")
     d.add_argument("--cards", type=int, default=3)
-    d.add_argument("--rules", choices=["hand"], default="hand")
+    d.add_argument("--rules", choices=["hand", "river"], default="hand")
     d.add_argument("--deals", type=int, default=100)
     d.add_argument("--seed", type=int, default=1000)
     d.add_argument("--log", type=Path, help="append each deal's games here; resume from it")
