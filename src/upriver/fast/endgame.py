@@ -12,10 +12,12 @@ rule: the rule of thumb's card (:func:`~upriver.fast.policies.basic_card`) if it
 the best, else the lowest card index. Each position therefore has one value, whatever the
 path to it, and the line the solver plays from any point of its own line is that line.
 
-The search is depth-first over an explicit stack (numba compiles no recursion here
-cheaply); the last trick is forced for every seat and is scored without branching. Its
-cost grows about as (cards per hand)! per seat: :data:`upriver.bots.pimc.SearchBot`
-calls it only when the bot holds few cards (``bench/endgame.py`` measures where).
+The search is depth-first over an explicit stack, one level a card. The last trick is
+forced for every seat and is scored without branching, and a seat stops trying cards once
+one reaches the most it could still score (with the rule of thumb's card tried first, no
+later card could replace it), which leaves the value exact. The cost still grows about as
+(cards per hand)! per seat: :class:`upriver.bots.pimc.SearchBot` calls it only when the bot
+holds few cards (:func:`fits`; ``bench/endgame.py`` measures where).
 """
 
 from __future__ import annotations
@@ -237,22 +239,9 @@ def _solve_world(
                 return OK
             d -= 1
             _take(
-                d,
-                tried[d],
-                d + 1,
-                value[d + 1],
-                bids,
-                scoring,
-                state,
-                n,
-                moves,
-                ceiling,
-                have,
-                value,
-                record,
-                line,
-                end,
-            )
+                d, tried[d], d + 1, value[d + 1],
+                bids, scoring, state, n, moves, ceiling, have, value, record, line, end,
+            )  # fmt: skip
             continue
         if first[d] >= 0:
             c = first[d]
@@ -264,41 +253,15 @@ def _solve_world(
         _play(d, c, hands, tricks, state, trump)
         if state[d + 1, DONE] == size:
             _take(
-                d,
-                c,
-                d + 1,
-                tricks[d + 1],
-                bids,
-                scoring,
-                state,
-                n,
-                moves,
-                ceiling,
-                have,
-                value,
-                record,
-                line,
-                end,
-            )
+                d, c, d + 1, tricks[d + 1],
+                bids, scoring, state, n, moves, ceiling, have, value, record, line, end,
+            )  # fmt: skip
         elif state[d + 1, DONE] == size - 1 and d + 1 >= cards.shape[0]:
             e = _last_trick(d + 1, hands, tricks, state, trump, record, line)
             _take(
-                d,
-                c,
-                d + 1,
-                tricks[e],
-                bids,
-                scoring,
-                state,
-                n,
-                moves,
-                ceiling,
-                have,
-                value,
-                record,
-                line,
-                end,
-            )
+                d, c, d + 1, tricks[e],
+                bids, scoring, state, n, moves, ceiling, have, value, record, line, end,
+            )  # fmt: skip
         elif (
             _enter(d + 1, hands, tricks, state, bids, size, trump, opts, cards, moves, first, ceiling, have)
             != OK
