@@ -1,7 +1,7 @@
 """The exact endgame solver: what it costs a decision, and what it is worth to ``expert``.
 
     python bench/endgame.py cost [--cards 2 3 4] [--positions 12] [--worlds 2000]
-    python bench/endgame.py duel --cards 3 --deals 600 [--seed 1000] [--rules hand] [--log FILE]
+    python bench/endgame.py duel --cards 3 --deals 2000 [--seed 1000] [--rules hand | river] [--log FILE]
     python bench/endgame.py summary FILE
 
 ``cost`` deals single 10-card hands under OpenSpiel's rules (4 players), lets the rule of
