@@ -44,7 +44,6 @@ class ExpertBot(IpimcBot):
     kind = "expert"
     default_iterations = 2000
     uses_bid_model = True
-    default_endgame = 3  # the last 3 tricks solved exactly in each deal (ipimc plays them by rollout)
 
 
 class RivalBot(ExpertBot):
