@@ -48,8 +48,9 @@ class ExpertBot(IpimcBot):
 
 class RivalBot(ExpertBot):
     """``rival``: the expert playing to win the game rather than to score. It values each deal by
-    its chance of finishing first (:mod:`upriver.bots.rivalry`): it gives up points, mostly to
-    hold a lead or to chase one late in the game, and wins more games (``bench/rivalry.py``)."""
+    its chance of finishing first (:mod:`upriver.bots.rivalry`) when it chooses a card (its bids
+    are the expert's, from the bid model): it gives up points, mostly to hold a lead or to chase
+    one late in the game, and wins more games (``bench/rivalry.py``)."""
 
     kind = "rival"
     default_rivalry = 1.0
