@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from upriver import Game, Rules, Schedule
-from upriver.bots import IpimcBot, act
-from upriver.bots.rivalry import blend, rounds_after, win_chance
+from upriver.bots import IpimcBot, act, make_bot
+from upriver.bots.rivalry import TIE_BREAK, blend, rounds_after, win_chance
 from upriver.view import SeatView
 
 
@@ -30,6 +30,19 @@ def test_with_no_rounds_left_the_chance_is_the_games_verdict() -> None:
     assert rounds_after(view) == 0
     scores = np.array([[0.0, 4.0, 0.0], [0.0, 5.0, 0.0], [0.0, 6.0, 0.0]])
     assert win_chance(scores, view).tolist() == [1.0, 0.5, 0.0]
+
+
+def test_a_tie_at_the_top_after_the_last_round_is_a_win_shared_by_the_tied() -> None:
+    view = _view((20, 20, 20, 11), last_round=True)
+    assert win_chance(np.zeros((1, 4)), view).tolist() == [pytest.approx(1 / 3)]
+
+
+def test_a_game_decided_whatever_happens_is_played_for_points() -> None:
+    view = _view((90, 0, 0, 0), last_round=True)
+    scores = np.array([[4.0, 0.0, 0.0, 0.0], [9.0, 0.0, 0.0, 0.0]])
+    assert win_chance(scores, view).tolist() == [1.0, 1.0]
+    low, high = blend(scores, view, 1.0)
+    assert high > low
 
 
 def test_early_in_the_game_a_lead_is_far_from_a_win() -> None:
@@ -63,12 +76,23 @@ def test_the_chance_grows_with_the_seats_score_and_falls_with_a_rivals(
     assert 0.0 <= hurt <= low <= high <= 1.0
 
 
-def test_a_rivalry_of_zero_is_the_round_score_and_one_is_the_chance_alone() -> None:
+def test_a_rivalry_of_zero_is_the_round_score_and_one_is_the_chance_and_a_tie_break() -> None:
     view = _view((12, 15, 9, 20), last_round=False)
     scores = np.array([[11.0, 0.0, 13.0, 0.0], [0.0, 12.0, 0.0, 10.0]])
     assert blend(scores, view, 0.0).tolist() == [11.0, 0.0]
     chance, full = win_chance(scores, view), blend(scores, view, 1.0)
-    assert np.allclose(full / full.max(), chance / chance.max())
+    tie_break = TIE_BREAK * scores[:, 0]
+    assert np.allclose((full - tie_break) / (full - tie_break).max(), chance / chance.max())
+
+
+def test_the_rival_kind_plays_to_win_and_bids_as_the_expert() -> None:
+    rival, expert = make_bot("rival", seed=5, budget=64), make_bot("expert", seed=5, budget=64)
+    assert isinstance(rival, IpimcBot)
+    assert isinstance(expert, IpimcBot)
+    assert (rival.rivalry, expert.rivalry) == (1.0, 0.0)
+    game = Game(Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(5,)), seed=2)
+    view = game.view(game.awaiting[0])
+    assert rival.choose_bid(view) == expert.choose_bid(view)
 
 
 def test_a_rivalry_outside_zero_to_one_is_refused() -> None:

@@ -23,12 +23,15 @@ from numpy.typing import NDArray
 
 from upriver.view import SeatView
 
-__all__ = ["ROUND_SPREAD", "blend", "rounds_after", "win_chance"]
+__all__ = ["ROUND_SPREAD", "TIE_BREAK", "blend", "rounds_after", "win_chance"]
 
 ROUND_SPREAD = 5.0
 """Standard deviation of one seat's score in one round, in points. The ten points for an
 exact bid, made a little over half the time, dominate a round's spread under both
 scorings."""
+
+TIE_BREAK = 1e-3
+"""The weight of the round score that remains at rivalry 1, to choose between deals of equal chance."""
 
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(16)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
@@ -47,15 +50,16 @@ def win_chance(scores: NDArray[np.float64], view: SeatView) -> NDArray[np.float6
     The margin over each rival after this round is ``totals + scores``. With ``r`` rounds to
     come, every seat adds independent normal noise of deviation ``s = ROUND_SPREAD · √r``. The
     seat wins when its margin plus its own noise beats every rival's noise, which is averaged
-    over its own noise by Gauss–Hermite quadrature. With no rounds left, a tie counts half.
+    over its own noise by Gauss–Hermite quadrature. With no rounds left it is the game's verdict:
+    1 for the one leader, ``1/k`` for each of ``k`` seats tied at the top (a shared win), else 0.
     """
     seat = view.seat
     final = scores + np.asarray(view.totals, dtype=np.float64)
     margins = final[:, [seat]] - np.delete(final, seat, axis=1)
     left = rounds_after(view)
     if left <= 0:
-        beats = np.where(margins > 0, 1.0, np.where(margins == 0, 0.5, 0.0))
-        verdict: NDArray[np.float64] = np.prod(beats, axis=1)
+        level = np.sum(margins == 0, axis=1)
+        verdict: NDArray[np.float64] = np.where(np.all(margins >= 0, axis=1), 1.0 / (1.0 + level), 0.0)
         return verdict
     spread = ROUND_SPREAD * math.sqrt(left)
     # z[deal, rival, node]: how far this seat stays ahead of the rival when its own noise is node.
@@ -67,15 +71,18 @@ def win_chance(scores: NDArray[np.float64], view: SeatView) -> NDArray[np.float6
 
 def blend(scores: NDArray[np.float64], view: SeatView, rivalry: float) -> NDArray[np.float64]:
     """Each deal's value to ``view.seat``: ``(1 - rivalry)`` of its round score plus ``rivalry`` of
-    its chance to win, counted in points.
+    its chance to win, counted in points, and a thousandth of the round score.
 
-    The chance is scaled by ``2 · ROUND_SPREAD · √(2π r)`` (``r`` the rounds to come, at least
-    one). At level scores, one point of margin over a rival then moves it by about a point, so
-    a weight of ½ trades a point of one's own for a point of the rival's.
+    The chance is scaled by ``2 · ROUND_SPREAD · √(π r)`` (``r`` the rounds to come, at least one),
+    so that, against a single level rival, a point of margin moves it by about a point (against
+    several, a point of one's own moves it more than a point for one rival does). The thousandth
+    breaks ties: when the game is already won or lost whatever happens, the chance is the same
+    in every deal, and the bot should still take its points rather than play any card.
     """
     own = scores[:, view.seat]
     if rivalry <= 0.0:
         return own
-    worth = 2.0 * ROUND_SPREAD * math.sqrt(2.0 * math.pi * max(rounds_after(view), 1))
-    value: NDArray[np.float64] = (1.0 - rivalry) * own + rivalry * worth * win_chance(scores, view)
+    worth = 2.0 * ROUND_SPREAD * math.sqrt(math.pi * max(rounds_after(view), 1))
+    chance = win_chance(scores, view)
+    value: NDArray[np.float64] = (1.0 - rivalry + TIE_BREAK) * own + rivalry * worth * chance
     return value
