@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.conftest import custom_rules, random_action
 from upriver import DECK, Bidding, DealerBid, Game, Phase, Rules, Schedule, Scoring, TrumpLead
 from upriver.actions import round_score
-from upriver.bots import BasicBot, PimcBot, act
+from upriver.bots import BasicBot, ExpertBot, PimcBot, act
 from upriver.fast import position_from_game, solve_endgame, world_of
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -137,3 +137,13 @@ def test_search_bot_with_the_endgame_solver_plays_only_legal_cards(rules: Rules,
         seat = game.awaiting[0]
         act(game, seat, bots[seat])  # the engine raises on an illegal move
     assert len(game.results) == len(rules.hand_sizes)
+
+
+def test_the_expert_takes_the_endgame_option_and_plays_a_hand_with_it() -> None:
+    game = Game(Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(4,)), seed=8)
+    bots = [ExpertBot(seat, iterations=32, endgame=3) for seat in range(4)]
+    assert {bot.endgame for bot in bots} == {3}
+    while not game.is_over:
+        seat = game.awaiting[0]
+        act(game, seat, bots[seat])
+    assert sum(game.results[0].tricks_won) == 4

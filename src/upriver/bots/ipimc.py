@@ -64,6 +64,7 @@ class IpimcBot(SearchBot):
         time_budget: float | None = None,
         rivalry: float | None = None,
         prune: bool = True,
+        endgame: int | None = None,
         spread: float = 0.8,
         bid_model: bool | None = None,
         play_inference: bool | float | None = None,
@@ -76,6 +77,7 @@ class IpimcBot(SearchBot):
             time_budget=time_budget,
             rivalry=rivalry,
             prune=prune,
+            endgame=endgame,
         )
         self.spread = spread
         """How far (in tricks) a seat's bid may stray from the rule-of-thumb count of its hand."""
@@ -117,6 +119,7 @@ class IpimcBot(SearchBot):
 
     def analyse(self, view: SeatView) -> Analysis:
         """The search of :class:`SearchBot`, remembering the round's plays in order for :meth:`draw`."""
+        self.last_effective_deals, self.last_pool_deals = None, 0
         self._plays = tuple((seat, card.index) for seat, card in view.played)
         self._plays_mask = mask_of(card for _, card in view.played)
         return super().analyse(view)

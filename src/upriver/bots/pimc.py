@@ -67,9 +67,9 @@ class SearchBot(Bot):
     safeguard that a loaded machine may need; below it a seed replays the same moves)."""
     first_batch = 64
     default_endgame: int = 0
+    """Cards in hand at which card play is solved exactly in each deal (0: never); see :attr:`endgame`."""
     default_rivalry: float = 0.0
     """How much this kind plays to win the game rather than to score; see :attr:`rivalry`."""
-    """Cards in hand at which card play is solved exactly in each deal (0: never); see :attr:`endgame`."""
 
     def __init__(
         self,
