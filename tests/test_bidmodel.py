@@ -109,6 +109,18 @@ def test_the_make_forest_starts_from_the_rollout_rate_clipped_as_its_file_says(t
     assert BidModel.load(path).make_probability(never) == pytest.approx([0.001])
 
 
+@pytest.mark.parametrize("clip", [0.0, 0.5, -0.1, 0.7])
+def test_a_model_file_whose_clip_would_flatten_or_break_the_make_rate_is_refused(
+    tmp_path: Path, clip: float
+) -> None:
+    data = json.loads(BidModel.load().to_json())
+    data["offset_clip"] = clip
+    path = tmp_path / "clip.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r"strictly between 0 and 0\.5"):
+        BidModel.load(path)
+
+
 def test_a_model_file_for_other_features_is_refused_naming_both(tmp_path: Path) -> None:
     data = json.loads(BidModel.load().to_json())
     data["features"] = ["bid", "hand_size"]

@@ -74,7 +74,7 @@ def test_a_play_the_rule_of_thumb_would_not_make_gets_eps_over_the_legal_cards()
     assert forced > agree > contradict
 
 
-def test_the_deciding_seats_own_plays_and_an_unsoftened_eps_are_not_scored() -> None:
+def test_the_deciding_seats_own_plays_are_not_scored_and_an_unsoftened_eps_is_refused() -> None:
     game = _ducked_king()
     game.play(Card.parse("5S"), seat=2)  # seat 1 wins the trick with K♥ and leads next
     view = game.view(1)

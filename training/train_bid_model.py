@@ -1,9 +1,13 @@
 """Train the bid model from ``upriver selfplay`` chunks, export it for the package, and report its quality.
 
     .venv/bin/pip install -e ".[train]"
-    .venv/bin/python -m upriver selfplay bid-data --deals 824 --seed 1 --jobs 2
-    .venv/bin/python training/train_bid_model.py --data bid-data --seed 0 \
+    .venv/bin/python -m upriver selfplay bid-data/run1 --deals 856 --seed 1 --opponents expert,basic --jobs 2
+    .venv/bin/python -m upriver selfplay bid-data/run2 --deals 2000 --seed 2 \
+        --opponents expert,basic,ucb:1000 --jobs 2
+    .venv/bin/python training/train_bid_model.py --data 'bid-data/*' --seed 0 \
         --out src/upriver/bots/models/bid_model.json --report report.json
+
+(the shipped model, byte for byte).
 
 ``--data`` takes several folders, or glob patterns of folders (``'runs/*'``, expanded in
 sorted order): the same folders in the same order give the same model.

@@ -339,12 +339,18 @@ class BidModel:
             raise ValueError(
                 f"the bid model was trained on features {features}, but this version computes {FEATURES}"
             )
+        clip = float(data.get("offset_clip", OFFSET_CLIP))
+        if not 0.0 < clip < 0.5:
+            raise ValueError(
+                f"the bid model in {path or MODEL_FILE} clips the rollout make rate by {clip}, "
+                "but the clip must be strictly between 0 and 0.5"
+            )
         return cls(
             features=features,
             make=Forest.from_dict(data["make"]),
             tricks=Forest.from_dict(data["tricks"]),
             meta=dict(data.get("meta", {})),
-            offset_clip=float(data.get("offset_clip", OFFSET_CLIP)),
+            offset_clip=clip,
         )
 
     def to_json(self) -> str:
