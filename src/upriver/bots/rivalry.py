@@ -7,11 +7,12 @@ also be worth more than a point of one's own. :func:`win_chance` turns the round
 of the sampled deals into each deal's chance that the bot finishes first. It adds them
 to the totals so far and treats the rounds still to come as noise: each seat gains
 :data:`ROUND_SPREAD` points of standard deviation a round, independently, and equally
-on average. The seat then wins against each rival with the normal chance of staying
-ahead, and those chances are multiplied.
+on average. The seat wins if its margin over every rival survives that noise; the chance
+is averaged over the seat's own noise, which all its rivals share.
 
-With no rounds left this is the game's verdict (a tie counts half). With many left it is
-close to the seat's score minus a share of its rivals', so early play hardly changes.
+With no rounds left this is the game's verdict (a tie at the top is a shared win). With many
+left it is close to the seat's score minus a share of its rivals', so early play hardly
+changes.
 """
 
 from __future__ import annotations
