@@ -23,6 +23,7 @@ from typing import Any
 
 from river import RIVER_RULES
 from upriver import Game
+from upriver.arena.stats import estimate
 from upriver.bots import ExpertBot, act
 
 Task = tuple[float, int, int, int]
@@ -62,15 +63,12 @@ def _game(task: Task) -> dict[str, Any]:
 
 
 def _interval(values: list[float]) -> dict[str, float | None]:
-    mean = statistics.mean(values) if values else math.nan
-    if len(values) < 2:
-        return {"mean": round(mean, 4), "low": None, "high": None, "n": len(values)}
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    found = estimate(values)
     return {
-        "mean": round(mean, 4),
-        "low": round(mean - half, 4),
-        "high": round(mean + half, 4),
-        "n": len(values),
+        "mean": round(found.mean, 4),
+        "low": None if found.low is None else round(found.low, 4),
+        "high": None if found.high is None else round(found.high, 4),
+        "n": found.n,
     }
 
 
