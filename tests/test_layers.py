@@ -19,6 +19,7 @@ CORE = (
     "upriver.actions",
     "upriver.state",
     "upriver.game",
+    "upriver.claims",
     "upriver.view",
     "upriver.legality",
     "upriver.deal",

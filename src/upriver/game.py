@@ -30,6 +30,7 @@ from upriver.actions import (
     TricksAction,
     round_score,
 )
+from upriver.claims import Claim, claim_refusal, play_out
 from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.deal import DEALER_DRAW, check_hands, draw_for_dealer, seeded_deal, seeded_rng
 from upriver.errors import IllegalActionError, NotationError, RulesError
@@ -551,6 +552,21 @@ class Game(GameState):
         if isinstance(move, int):
             self.check_move(move, seat)
         return self.play(move, seat)  # type: ignore[arg-type]
+
+    def can_claim(self, seat: int) -> bool:
+        """Whether ``seat`` may claim the rest of the round now (:mod:`upriver.claims` says when)."""
+        return claim_refusal(self, seat) is None
+
+    def check_claim(self, seat: int) -> None:
+        """Raise :class:`IllegalActionError` (rule ``claim``, the fact ``case``) unless the claim holds."""
+        refusal = claim_refusal(self, seat)
+        if refusal is not None:
+            raise refusal
+
+    def claim(self, seat: int) -> Claim:
+        """Finish the round by ``seat``'s claim, as ordinary plays of one canonical line; what it held."""
+        self.check_claim(seat)
+        return play_out(self, seat)
 
     # --------------------------------------------------- score-only rounds
 

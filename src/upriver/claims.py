@@ -1,0 +1,376 @@
+"""Claiming the rest of a round: when it holds, and the round finished at once.
+
+A player may claim the rest of the round when the round's outcome is settled whatever anyone
+plays: on every legal continuation of the real hands (every seat's choices, the claimer's own
+included) the claimer takes every remaining trick, or takes none of them. A claim of none must
+also settle the other seats' tricks, since finishing the round at once must not choose for
+them: it holds only when every continuation gives every seat the same tricks (someone else
+takes them all, say). "Remaining" counts the trick on the table. So a claim that holds gives
+exactly the round scores of every way the round could be played out.
+
+:meth:`upriver.Game.can_claim`, :meth:`~upriver.Game.check_claim` and
+:meth:`~upriver.Game.claim` are the game's thin doors to this module. The legality of each card
+stays with its owner: the search asks the game for the legal cards and plays them on copies
+(:meth:`upriver.Game.copy`), never deciding a card's legality itself.
+
+How the answer is found, cheapest first, and what it costs:
+
+1. Four quick lines are played out on copies (every seat playing its first legal card, or its
+   last, the claimer's choice crossed with the others'): two different outcomes, or a line
+   where the claimer takes some but not all of the tricks, refuse the claim at once. This
+   costs at most four times the remaining cards' plays (well under a millisecond) and refuses
+   almost every claim that does not hold.
+2. A sufficient test on the hands as bit sets: a seat whose every card beats every card the
+   others hold (higher in its suit, and no trump left with the others unless the card is trump)
+   and that also wins the trick on the table whatever is in the others' hands takes every
+   remaining trick. It reads each hand as a superset of what may still be played, so it is
+   sound without knowing which cards are legal. Holding for the claimer, the claim of every
+   trick holds; holding for another seat, the claim of none holds.
+3. Otherwise an exact search of the game tree, memoised on the hands and the trick on the
+   table (the trick counts from there on do not depend on the past), with the test of step 2
+   cutting every subtree whose leader surely takes the rest. It is bounded by
+   :data:`SEARCH_BUDGET` plays (some 30 ms on a small machine): a tree larger than that (many
+   cards left, hands that interleave) is not searched to the end and the claim is refused as
+   not proven — never allowed unless it holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Protocol, Self
+
+from upriver.actions import Action, Phase, PlayAction, RoundResult
+from upriver.cards import SUIT_MASKS, Card, Suit, cards_in
+from upriver.errors import IllegalActionError
+
+__all__ = ["SEARCH_BUDGET", "Claim", "ClaimKind", "claim_refusal", "play_out"]
+
+SEARCH_BUDGET = 4000
+"""The most cards the exact search plays before it gives up and refuses the claim as not proven."""
+
+_SUITS = tuple(SUIT_MASKS[suit] for suit in Suit)
+
+
+class ClaimKind(enum.Enum):
+    """What a claim says the claimer takes of the remaining tricks."""
+
+    ALL = "all"
+    NONE = "none"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Claim:
+    """A claim made: the claimer's seat, the round, the cards it held when it claimed (shown to
+    everyone), what it takes, and the plays that finished the round (ordinary plays of the record)."""
+
+    seat: int
+    round: int
+    cards: tuple[Card, ...]
+    takes: ClaimKind
+    tricks: int
+    """How many tricks the claimer takes of those that remained (all of them or 0)."""
+    plays: tuple[PlayAction, ...]
+
+
+class ClaimGame(Protocol):
+    """What a claim reads and plays (:class:`upriver.Game`; its state's private fields are read
+    as :mod:`upriver.branch` does, to search without building card tuples)."""
+
+    _phase: Phase
+    _n: int
+    _size: int
+    _hands: list[int]
+    _trick_cards: list[Card]
+    _leader: int
+    _to_act: int
+    _broken: bool
+    _trump_mask: int
+    _tricks: list[int]
+    _finished: list[tuple[int, tuple[Card, ...], int]]
+    _results: list[RoundResult]
+    _log: list[Action]
+    _auto_deal: bool
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def round_number(self) -> int: ...
+
+    def copy(self) -> Self: ...
+
+    def legal_cards(self, seat: int | None = None) -> tuple[Card, ...]: ...
+
+    def play(self, card: Card | str, seat: int | None = None) -> PlayAction: ...
+
+
+class _TooBigError(Exception):
+    """The search reached its budget before settling the claim."""
+
+
+class _DifferError(Exception):
+    """Two continuations end the round differently: ``first`` and ``second``, tricks from here."""
+
+    def __init__(self, first: tuple[int, ...], second: tuple[int, ...]) -> None:
+        super().__init__()
+        self.first = first
+        self.second = second
+
+
+def _remaining(game: ClaimGame) -> int:
+    return game._size - len(game._finished)
+
+
+def _search_copy(game: ClaimGame) -> ClaimGame:
+    """A copy to search on: no log (nothing reads it), and no deal of the next round at the end."""
+    twin = game.copy()
+    twin._log = []
+    twin._auto_deal = False
+    return twin
+
+
+def _takes_all(game: ClaimGame, seat: int) -> bool:
+    """Whether ``seat`` surely takes every remaining trick (step 2 of the module: sufficient, cheap)."""
+    hands = game._hands
+    trump = game._trump_mask
+    mine = hands[seat]
+    others = 0
+    for other, hand in enumerate(hands):
+        if other != seat:
+            others |= hand
+    # Every later trick is led by the seat: each of its cards must beat everything the others hold.
+    for suit in _SUITS:
+        held = mine & suit
+        if not held:
+            continue
+        if others & suit >= held & -held:  # the others hold a higher card of this suit
+            return False
+        if suit != trump and others & trump:
+            return False
+    cards = game._trick_cards
+    if not cards and game._leader == seat:
+        return True
+    # The trick on the table (or about to be led by another seat) must be the seat's too.
+    n = game._n
+    order = [(game._leader + i) % n for i in range(n)]
+    played = {order[i]: card.mask for i, card in enumerate(cards)}
+    candidates = played.get(seat, mine)
+    against = 0
+    for other in order:
+        if other != seat:
+            against |= played.get(other, hands[other])
+    leads = [cards[0].mask] if cards else [card.mask for card in cards_in(hands[game._leader])]
+    for lead in leads:
+        led = next(suit for suit in _SUITS if suit & lead)
+        if not _beats_all(candidates, against, led, trump):
+            return False
+    return True
+
+
+def _beats_all(candidates: int, against: int, led: int, trump: int) -> bool:
+    """Whether every card of ``candidates`` beats every card of ``against`` in a trick of suit ``led``."""
+    if against & trump:
+        # Only a trump beats a trump: every candidate must be a trump above the others' trumps.
+        low = candidates & -candidates
+        return candidates & ~trump == 0 and against & trump < low
+    if candidates & ~(trump | led):  # a card neither trump nor of the suit led wins nothing
+        return False
+    if candidates & trump:
+        if candidates & led:  # some candidates are of the suit led: they must beat its cards too
+            low = (candidates & led) & -(candidates & led)
+            return against & led < low
+        return True
+    low = candidates & -candidates
+    return against & led < low
+
+
+def _line(game: ClaimGame, seat: int, mine: int, theirs: int) -> tuple[int, ...]:
+    """Tricks each seat takes from here when ``seat`` always plays its legal card at position
+    ``mine`` (0 first, -1 last) and every other seat at ``theirs``."""
+    twin = _search_copy(game)
+    start = tuple(twin._tricks)
+    while twin._phase is Phase.PLAYING:
+        legal = twin.legal_cards()
+        twin.play(legal[mine if twin._to_act == seat else theirs])
+    return _since(twin, start)
+
+
+def _since(game: ClaimGame, start: tuple[int, ...]) -> tuple[int, ...]:
+    """The tricks each seat took since it had taken ``start`` this round (its round may just have ended)."""
+    now = game._tricks if game._phase is Phase.PLAYING else game._results[-1].tricks_won
+    return tuple(a - b for a, b in zip(now, start, strict=True))
+
+
+def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+class _Search:
+    """The exact search (step 3): the tricks each seat takes from a position, the same on every
+    continuation, or :class:`_DifferError` naming two that differ, or :class:`_TooBigError`."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.memo: dict[tuple[object, ...], tuple[int, ...]] = {}
+
+    def settle(self, game: ClaimGame) -> tuple[int, ...]:
+        n = game._n
+        cards = game._trick_cards
+        if not cards:
+            leader = game._leader
+            left = _remaining(game)
+            if _takes_all(game, leader):
+                return tuple(left if s == leader else 0 for s in range(n))
+        key = (tuple(game._hands), tuple(cards), game._leader, game._broken)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        found: tuple[int, ...] | None = None
+        before = tuple(game._tricks)
+        for card in game.legal_cards():
+            self.budget -= 1
+            if self.budget < 0:
+                raise _TooBigError
+            twin = game.copy()
+            twin.play(card)
+            after = _since(twin, before)
+            if twin._phase is Phase.PLAYING:
+                try:
+                    after = _plus(after, self.settle(twin))
+                except _DifferError as differ:  # tricks from the deeper position: add those taken on the way
+                    raise _DifferError(_plus(after, differ.first), _plus(after, differ.second)) from None
+            if found is None:
+                found = after
+            elif after != found:
+                raise _DifferError(found, after)
+        assert found is not None  # the seat to act always has a legal card
+        self.memo[key] = found
+        return found
+
+
+def _refusal(game: ClaimGame, seat: int, case: str, message: str, **facts: object) -> IllegalActionError:
+    return IllegalActionError(
+        f"{game.players[seat]} cannot claim the rest of the round: {message}",
+        rule="claim",
+        seat=seat,
+        facts={"case": case, **facts},
+    )
+
+
+def _spoken(counts: set[int]) -> str:
+    words = [str(count) for count in sorted(counts)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _open(game: ClaimGame, seat: int, left: int, counts: set[int]) -> IllegalActionError:
+    """The refusal of a claim the play can still decide: the claimer could take ``counts`` tricks."""
+    name = game.players[seat]
+    return _refusal(
+        game,
+        seat,
+        "open",
+        f"of the {left} tricks left, {name} could take {_spoken(counts)} depending on the play; "
+        f"a claim needs {name}'s cards to take all of them or none of them whatever anyone plays",
+        remaining=left,
+        could_take=tuple(sorted(counts)),
+    )
+
+
+def _unsettled(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
+    """The refusal of a claim while the other seats' share of the tricks left depends on the play."""
+    return _refusal(
+        game,
+        seat,
+        "unsettled",
+        f"how the {left} tricks left are shared still depends on the play, so the round's scores "
+        "are not settled yet: play on",
+        remaining=left,
+    )
+
+
+def _judge(
+    game: ClaimGame, seat: int, left: int, outcomes: list[tuple[int, ...]]
+) -> IllegalActionError | None:
+    """The refusal that different or partial outcomes prove, or ``None`` if they agree on a claim.
+
+    """
+    counts = {outcome[seat] for outcome in outcomes}
+    if counts - {0, left} or len(counts) > 1:
+        return _open(game, seat, left, counts)
+    if len(set(outcomes)) > 1:
+        return _unsettled(game, seat, left)
+    return None
+
+
+def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
+    """Why ``seat`` may not claim the rest of the round now, or ``None`` when the claim holds.
+
+    The refusal has rule ``claim`` and the fact ``case``: ``seat`` (no such seat), ``phase`` (no
+    round is being played; fact ``phase``), ``open`` (the claimer could take some of the tricks
+    left: facts ``remaining`` and ``could_take``, the counts found), ``unsettled`` (two lines share
+    the tricks left differently among the other seats; ``remaining``) or ``unproven`` (too many
+    cards are left to prove it within :data:`SEARCH_BUDGET`; ``remaining``). See the module for
+    how it is decided and what it costs.
+    """
+    n = game._n
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        return IllegalActionError(
+            f"seat {seat!r} cannot claim: seats are 0 to {n - 1}",
+            rule="claim",
+            seat=None,
+            facts={"case": "seat", "seat": seat, "seats": n},
+        )
+    if game._phase is not Phase.PLAYING:
+        return _refusal(
+            game,
+            seat,
+            "phase",
+            f"a claim is made while the cards of a round are played, and the game is {game._phase.value}",
+            phase=game._phase,
+        )
+    left = _remaining(game)
+    lines = [_line(game, seat, mine, theirs) for mine in (0, -1) for theirs in (0, -1)]
+    refused = _judge(game, seat, left, lines)
+    if refused is None:
+        if _takes_all(game, seat) or any(_takes_all(game, other) for other in range(n) if other != seat):
+            return None
+        try:
+            _Search(SEARCH_BUDGET).settle(_search_copy(game))
+        except _DifferError as differ:
+            refused = _judge(game, seat, left, [differ.first, differ.second])
+        except _TooBigError:
+            return _unproven(game, seat, left)
+    return refused
+
+
+def _unproven(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
+    return _refusal(
+        game,
+        seat,
+        "unproven",
+        f"with {left} tricks left there are too many ways to play them to prove that "
+        f"{game.players[seat]}'s cards take all of them or none of them: play on a little",
+        remaining=left,
+    )
+
+
+def play_out(game: ClaimGame, seat: int) -> Claim:
+    """Finish the round by a claim that holds (the caller checked it): every seat plays its first
+    legal card in the engine's order until the round ends. Returns what was claimed."""
+    cards = cards_in(game._hands[seat])
+    number = game.round_number
+    left = _remaining(game)
+    start = tuple(game._tricks)
+    plays = []
+    while game._phase is Phase.PLAYING:
+        plays.append(game.play(game.legal_cards()[0]))
+    tricks = game._results[-1].tricks_won[seat] - start[seat]
+    return Claim(
+        seat=seat,
+        round=number,
+        cards=cards,
+        takes=ClaimKind.ALL if tricks == left else ClaimKind.NONE,
+        tricks=tricks,
+        plays=tuple(plays),
+    )
