@@ -13,6 +13,11 @@ import { presetLine, refusalText, ruleItems, standingsParts, summaryRows } from 
 import { rematchNews, renderRematch, wireRematch } from "./table-rematch.js";
 import { openSocket } from "./table-socket.js";
 import { holds, rememberTable } from "./table-store.js";
+import { chatRefused, installChat, placeBubbles, renderChat, takeChat, takeReaction } from "./table-chat.js";
+import { markAutomaticCards, takeClock } from "./table-clock.js";
+import { decorateSeat } from "./table-marks.js";
+import { refreshPresence, renderWatching } from "./table-presence.js";
+import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
 
 const $ = (id) => document.getElementById(id);
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
@@ -61,6 +66,8 @@ let connected = false;
 let holdUntil = 0;
 let seenTrick = null;
 let presets = null; // the server's presets (/api/options), to name the rules in play
+let opened = 0; // connections opened so far (a join is confirmed once on each)
+let confirmedOn = -1;
 let heldRound = null; // the round (number, size, trump) of the trick being played, kept while it is held
 
 // ------------------------------------------------------------------ the socket
@@ -69,6 +76,7 @@ const socket = openSocket({ tableId, token: () => token, onMessage: receive, onS
 
 function setConnection(ok, final, delay) {
   const was = connected;
+  if (ok) opened += 1;
   connected = ok;
   const retrying = !ok && !final;
   $("connection").textContent = ok ? WORDS.connected() : final ? WORDS.disconnected() : WORDS.reconnecting();
@@ -99,6 +107,7 @@ function act(type, value) {
 
 function receive(message) {
   if (message.type === "error") {
+    if (chatRefused(message)) return; // said under the chat's input, with the line given back
     waiting = false;
     const words = refusalText(message);
     $("error").textContent = words;
@@ -111,6 +120,9 @@ function receive(message) {
     return;
   }
   if (message.type === "rematch") return rematchNews(state, message);
+  if (message.type === "chat") return takeChat(message);
+  if (message.type === "reaction") return takeReaction(message);
+  if (message.type === "hint") return takeHint(state, message);
   if (message.type !== "state") return;
   if (state && message.v < state.v) return; // an older picture than the one shown
   if (message.token && message.token !== token) {
@@ -123,6 +135,12 @@ function receive(message) {
   if (message.token && message.seat !== null && !holds(tableId, message.token)) {
     rememberTable({ table: tableId, token: message.token, seat: message.seat });
   }
+  // The join is whole once this page has kept its new secret (above): say so, and the seat's invite
+  // stops opening it. Until then the invite still opens the seat, so a lost answer is sent again.
+  if (message.joined_pending && message.token === token && confirmedOn !== opened) {
+    if (socket.send({ type: "confirm" })) confirmedOn = opened; // once a connection: a new one asks again
+  }
+  takeClock(message);
   waiting = false;
   $("error").textContent = "";
   $("lobby-error").textContent = "";
@@ -173,6 +191,18 @@ function render() {
   $("rules-button").hidden = lobbyOpen; // before the game the page itself says the rules
   if (lobbyOpen) renderLobby(state, { tableId, presets, send: socket.send, redraw: () => state && render() });
   if (!lobbyOpen && state.game) renderGame(state.game);
+  renderNight();
+}
+
+// Who is here, the seat's own controls, a claim shown to all, the chat's writers, the hint's marks.
+function renderNight() {
+  renderWatching(state);
+  renderSeatTools(state, { send: socket.send });
+  renderClaim(state);
+  renderChat(state);
+  applyHint(state);
+  markAutomaticCards(state);
+  placeBubbles();
 }
 
 // The round's line in the header, the part that gives way (an ellipsis) where the header is short,
@@ -206,7 +236,7 @@ function renderGame(game) {
   }
 
   const thinking = typeof state.thinking === "number" ? state.thinking : null;
-  renderFelt(game, { mySeat: state.seat, holding, thinking });
+  renderFelt(game, { mySeat: state.seat, holding, thinking, decorate: (seat, label) => decorateSeat(state, seat, label) });
   renderStatus(game, holding);
   renderBidTotal(game);
   renderRules(game);
@@ -384,6 +414,13 @@ $("join").addEventListener("submit", (event) => {
 
 installKeys(() => state && state.game, { act, canAct });
 wireRematch(() => state, { tableId, token: () => token, notice });
+installChat({ tableId, send: socket.send });
+// An away person's minutes go on between states, and a seat may become one to give to a bot.
+setInterval(() => {
+  if (!state) return;
+  refreshPresence(state);
+  renderSeatTools(state, { send: socket.send });
+}, 5000);
 
 // The felt's layout is in pixels: lay it out again when the window changes size.
 let resizing = 0;

@@ -6,6 +6,7 @@
 
 import { has, lang, number, reason, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
+import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -292,6 +293,7 @@ async function create(body, errorBox) {
     return;
   }
   rememberTable({ table: answer.table, token: answer.token, seat: answer.seat });
+  if (!body.record) rememberSettings(body); // for the next "Play now"
   if (body.seats.slice(1).includes("human")) {
     // Friends are invited: stay here with their links to copy, and the way to the table.
     await renderTables();
@@ -308,7 +310,7 @@ $("create").addEventListener("submit", (event) => {
   event.preventDefault();
   // Rule options go as the game record spells them; a blank field is sent as "" and the server
   // reads it as "not given" (the one place blanks are translated).
-  const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value, pace: $("pace").value };
+  const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value, pace: $("pace").value, ...tableOptions() };
   for (const key of Object.keys(options.rules)) body[key] = $(`rule-${key}`).value;
   // Hand sizes typed in ("1,2,1") are the schedule; else the schedule chosen above (or the preset's).
   const sizes = $("schedule").value.trim();
@@ -347,5 +349,7 @@ $("schedule").addEventListener("input", estimate);
 fillPresets();
 fillRuleOptions();
 addPace();
+fillTableOptions($("table-options"), options);
+installQuickStart({ options, create, refusal: refusalWords });
 fillPlayers();
 renderTables();

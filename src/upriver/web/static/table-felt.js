@@ -51,7 +51,7 @@ function badge(kind, text, title) {
   return span;
 }
 
-function seatLabel(game, seat, { mySeat, leader, thinking }) {
+function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
   const name = game.players[seat];
   const div = document.createElement("div");
   div.className = "seat";
@@ -120,6 +120,7 @@ function seatLabel(game, seat, { mySeat, leader, thinking }) {
     div.append(mark);
     words += WORDS.isThinking();
   }
+  if (decorate) words += decorate(seat, div); // presence, clock, reactions (table-marks.js)
   div.setAttribute("aria-label", words);
   return div;
 }
@@ -129,7 +130,7 @@ let heldTurned; // the turn-up shown with the trick being played, kept while tha
 // Seats sit at the rim of the felt; each played card lies just inside its player's label, on the
 // line toward the centre, so it is never under a label, the trump or another card. Positions are in
 // pixels from the measured boxes. `holding`: the finished trick is still shown (with its own trump).
-export function renderFelt(game, { mySeat, holding, thinking }) {
+export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
   const n = game.players.length;
   const base = mySeat === null ? 0 : mySeat;
   const shown = holding ? game.last_trick.plays : game.trick;
@@ -137,7 +138,7 @@ export function renderFelt(game, { mySeat, holding, thinking }) {
   const felt = $("felt");
   felt.dataset.seats = n;
   const labels = [];
-  for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, { mySeat, leader, thinking }));
+  for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, { mySeat, leader, thinking, decorate }));
   $("seats").replaceChildren(...labels);
   // A held trick is shown with the trump it was played under, not the next round's.
   const turned = holding && heldTurned !== undefined ? heldTurned : game.turned;

@@ -1,0 +1,138 @@
+// The start page's quick ways in and the table's own options.
+//
+// "Play now": one tap seats this person against three bots with the settings of the last table
+// made here (kept in localStorage "upriver.lastTable"), or the classic rules and normal bots the
+// first time. "Watch bots": a short game of bots only, opened as a spectator. The create form's
+// table options: the clock for a person's move (off, or a few choices in words), the level of the
+// bot that plays for someone who leaves or runs out of time, hints, and whether spectators may chat.
+
+import { has, t } from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+};
+
+const SETTINGS_KEY = "upriver.lastTable";
+const LEVELS = ["easy", "normal", "hard", "expert"];
+// The clock's choices, in words: seconds a person has for a move (0: no clock).
+const CLOCKS = [
+  [0, "lobby.clock_off"],
+  [120, "lobby.clock_relaxed"],
+  [60, "lobby.clock_normal"],
+  [30, "lobby.clock_quick"],
+  [15, "lobby.clock_blitz"],
+];
+const FIRST_TIME = { preset: "classic", level: "normal" };
+// A game to watch: short, so a newcomer sees it through (9 rounds, up to 5 cards).
+const WATCH_SCHEDULE = [1, 2, 3, 4, 5, 4, 3, 2, 1];
+
+const levelWords = (kind) => (has(`level.${kind}`) ? t(`level.${kind}`) : kind);
+const presetWords = (name) => (has(`preset.${name}`) ? t(`preset.${name}`) : name);
+
+// The last table's settings made from this browser, or the first time's.
+export function lastSettings() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null");
+    if (kept && typeof kept === "object" && typeof kept.preset === "string") return { ...FIRST_TIME, ...kept };
+  } catch {
+    // unreadable: the first time's
+  }
+  return { ...FIRST_TIME };
+}
+
+// Keep a created table's settings (the create form's body) for the next "Play now".
+export function rememberSettings(body) {
+  const bots = (body.seats || []).filter((kind) => kind !== "human");
+  const level = bots.find((kind) => LEVELS.includes(kind)) || lastSettings().level;
+  const kept = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (["seats", "creator", "record", "name"].includes(key)) continue;
+    if (key === "schedule" && (body.seats || []).length !== 4) continue; // hand sizes for four only
+    kept[key === "level" ? "standin" : key] = value; // the request's `level` is the stand-in's
+  }
+  kept.level = level; // the bots' level
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(kept));
+    if (body.name) localStorage.setItem("upriver.lastName", body.name);
+  } catch {
+    // not kept (a private window): the next "Play now" starts from the first time's settings
+  }
+}
+
+// ------------------------------------------------------------------ the form's table options
+
+// The table options into the create form (`box`: a fieldset), each with its words.
+export function fillTableOptions(box, options) {
+  const settings = lastSettings();
+  box.append(el("legend", { textContent: t("lobby.table_options") }));
+  const clock = el("select", { id: "clock", name: "clock" });
+  for (const [seconds, key] of CLOCKS) clock.append(new Option(t(key), String(seconds)));
+  clock.value = String(CLOCKS.some(([s]) => s === settings.clock) ? settings.clock : 0);
+  const level = el("select", { id: "standin-level", name: "level" });
+  for (const kind of options.bots.filter((k) => LEVELS.includes(k))) level.append(new Option(levelWords(kind), kind));
+  level.value = LEVELS.includes(settings.standin) ? settings.standin : "normal";
+  const hints = el("input", { type: "checkbox", id: "hints", name: "hints", checked: Boolean(settings.hints) });
+  const chat = el("input", { type: "checkbox", id: "spectator-chat", name: "spectator_chat", checked: Boolean(settings.spectator_chat) });
+  box.append(
+    el("label", {}, `${t("lobby.clock")} `, clock),
+    el("label", {}, `${t("lobby.standin")} `, level),
+    el("label", { className: "check" }, hints, ` ${t("lobby.hints")}`),
+    el("label", { className: "check" }, chat, ` ${t("lobby.spectator_chat")}`),
+  );
+}
+
+// The table options as the create request spells them.
+export function tableOptions() {
+  return {
+    clock: Number($("clock").value),
+    level: $("standin-level").value,
+    hints: $("hints").checked,
+    spectator_chat: $("spectator-chat").checked,
+  };
+}
+
+// ------------------------------------------------------------------ play now, watch bots
+
+function playNowBody(options) {
+  const s = lastSettings();
+  const level = options.bots.includes(s.level) ? s.level : "normal";
+  const body = { ...s, seats: ["human", level, level, level], creator: 0 };
+  delete body.standin;
+  body.level = LEVELS.includes(s.standin) ? s.standin : "normal"; // who plays for this person if the clock runs out
+  let name = $("name").value.trim();
+  if (!name) {
+    try {
+      name = localStorage.getItem("upriver.lastName") || "";
+    } catch {
+      name = "";
+    }
+  }
+  body.name = name || t("lobby.default_name");
+  return body;
+}
+
+// `ctx`: `options` (the server's /api/options) and `create(body, errorBox)` (lobby.js: makes the
+// table, remembers it and opens it).
+export function installQuickStart(ctx) {
+  const s = lastSettings();
+  $("play-now-hint").textContent = t("lobby.play_now_hint", { level: levelWords(s.level), preset: presetWords(s.preset) });
+  $("play-now").addEventListener("click", () => {
+    const body = playNowBody(ctx.options);
+    ctx.create(body, $("quick-error"));
+  });
+  $("watch-bots").addEventListener("click", async () => {
+    $("quick-error").textContent = "";
+    const level = ctx.options.bots.includes(s.level) ? s.level : "normal";
+    const body = { seats: [level, level, level, level], creator: null, preset: "classic", schedule: WATCH_SCHEDULE, pace: "normal" };
+    const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      $("quick-error").textContent = ctx.refusal(answer);
+      return;
+    }
+    location.assign(answer.url);
+  });
+}

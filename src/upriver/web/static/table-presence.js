@@ -1,0 +1,103 @@
+// Who is here: each seat label's presence mark (online, away and for how long, a bot plays for the
+// person, left), an icon and a word, never colour alone; and how many are watching. The state's
+// `presence` (one entry a seat) and `watching` say it; a person-seat's mark is drawn with the label
+// (so the felt measures it), and the away time is counted on here between states.
+
+import { t } from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+
+// Every word this module shows, in one place, from the page's language catalogue (i18n.js).
+const WORDS = {
+  online: () => t("table.presence.online"),
+  away: () => t("table.presence.away"),
+  awayFor: (count) => t("table.presence.awayFor", { count }),
+  bot: () => t("table.presence.bot"),
+  left: () => t("table.presence.left"),
+  onlineTitle: () => t("table.presence.onlineTitle"),
+  awayTitle: () => t("table.presence.awayTitle"),
+  botTitle: () => t("table.presence.botTitle"),
+  leftTitle: () => t("table.presence.leftTitle"),
+  spoken: (word) => t("table.presence.spoken", { word }),
+  watching: (count) => t("table.presence.watching", { count }),
+  watchingTitle: () => t("table.presence.watchingTitle"),
+};
+
+const ICONS = { online: "●", away: "◌", bot: "🤖", left: "⎋" };
+
+// A person-seat's presence, or null (a bot's seat, or a server that does not say).
+export function presenceOf(state, seat) {
+  const list = state && Array.isArray(state.presence) ? state.presence : null;
+  const entry = list && list[seat];
+  if (!entry || !entry.status) return null;
+  const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((s) => s.kind);
+  if (kinds[seat] && kinds[seat] !== "human") return null; // a bot of the table's own: its name says so
+  return entry;
+}
+
+// Whole minutes a seat has been away (0 in its first minute), by this browser's clock.
+export function awayMinutes(entry) {
+  if (!entry || typeof entry.away_since !== "number") return 0;
+  return Math.max(0, Math.floor((Date.now() / 1000 - entry.away_since) / 60));
+}
+
+export function awaySeconds(entry) {
+  if (!entry || typeof entry.away_since !== "number") return 0;
+  return Math.max(0, Date.now() / 1000 - entry.away_since);
+}
+
+function word(entry) {
+  if (entry.status === "away") {
+    const minutes = awayMinutes(entry);
+    return minutes ? WORDS.awayFor(minutes) : WORDS.away();
+  }
+  return entry.status === "online" ? WORDS.online() : entry.status === "bot" ? WORDS.bot() : WORDS.left();
+}
+
+const TITLES = { online: "onlineTitle", away: "awayTitle", bot: "botTitle", left: "leftTitle" };
+
+// The mark for a seat label, and the words it adds to the label's spoken name ("", if none).
+export function presenceMark(state, seat) {
+  const entry = presenceOf(state, seat);
+  if (!entry || !ICONS[entry.status]) return null;
+  if (seat === state.seat && entry.status === "online") return null; // the page itself says this seat is here
+  const mark = document.createElement("div");
+  mark.className = `presence ${entry.status}`;
+  mark.dataset.status = entry.status;
+  mark.title = WORDS[TITLES[entry.status]]();
+  const icon = document.createElement("span");
+  icon.className = "presence-icon";
+  icon.setAttribute("aria-hidden", "true");
+  icon.textContent = ICONS[entry.status];
+  const text = document.createElement("span");
+  text.className = "presence-word";
+  text.textContent = word(entry);
+  mark.append(icon, text);
+  return { node: mark, words: WORDS.spoken(word(entry)) };
+}
+
+// The away time goes on between states: each label's word is set again (a minute at a time).
+export function refreshPresence(state) {
+  for (const mark of document.querySelectorAll("#seats .seat .presence.away")) {
+    const seat = Number(mark.closest(".seat").dataset.seat);
+    const entry = presenceOf(state, seat);
+    const text = mark.querySelector(".presence-word");
+    if (entry && text && text.textContent !== word(entry)) text.textContent = word(entry);
+  }
+}
+
+// How many watch the table, for everyone: hidden while nobody does.
+export function renderWatching(state) {
+  const box = $("watching");
+  if (!box) return;
+  const count = typeof state.watching === "number" ? state.watching : 0;
+  box.hidden = count <= 0;
+  box.title = WORDS.watchingTitle();
+  const text = WORDS.watching(count);
+  if (box.dataset.count !== String(count)) {
+    box.dataset.count = count;
+    const eye = Object.assign(document.createElement("span"), { textContent: "👁 " });
+    eye.setAttribute("aria-hidden", "true");
+    box.replaceChildren(eye, text);
+  }
+}

@@ -1,0 +1,236 @@
+// The seat's own controls under the felt: leave the table (asked first), "I'm back" once a bot
+// plays for this person, give an away person's seat to a bot, claim the rest of the round (asked
+// first; the claimer's hand is then shown to all), and at a practice table the Hint. The server
+// decides each one; a refusal comes back as an `error` and is shown as any other.
+
+import { cardName, cardSymbol, number, parts, t } from "/static/i18n.js";
+import { awaySeconds, presenceOf } from "./table-presence.js";
+
+const $ = (id) => document.getElementById(id);
+const HANDOVER_AWAY_S = 60; // the server's rule: away a minute, or (no clock) their turn two minutes
+
+// Every word this module shows, in one place, from the page's language catalogue (i18n.js).
+const WORDS = {
+  leave: () => t("table.seat.leave"),
+  leaveAsk: (level) => t("table.seat.leaveAsk", { level }),
+  leaveYes: () => t("table.seat.leaveYes"),
+  cancel: () => t("table.seat.cancel"),
+  back: () => t("table.seat.back"),
+  botForYou: () => t("table.seat.botForYou"),
+  youLeft: () => t("table.seat.youLeft"),
+  yourAuto: (count) => t("table.seat.yourAuto", { count }),
+  give: (who) => t("table.seat.give", { who }),
+  giveAsk: (who, level) => t("table.seat.giveAsk", { who, level }),
+  giveYes: () => t("table.seat.giveYes"),
+  claim: () => t("table.claim.button"),
+  claimAsk: () => t("table.claim.ask"),
+  claimYes: () => t("table.claim.yes"),
+  claimShown: (who, cards) => parts("table.claim.shown", { who, cards }),
+  claimLabel: (who, cards) => t("table.claim.shown", { who, cards }),
+  hint: () => t("table.hint.button"),
+  hintAsking: () => t("table.hint.asking"),
+  hintBid: (bid, points) => t("table.hint.bid", { bid, points }),
+  hintCard: (card, points) => t("table.hint.card", { card, points }),
+  hintPoints: () => t("table.hint.pointsTitle"),
+  level: (kind) => t(`level.${kind}`),
+};
+
+const nameOf = (state, seat) => (state.game ? state.game.players[seat] : state.lobby.seats[seat].name) || "?";
+const levelOf = (state) => WORDS.level((state.options && state.options.level) || "normal");
+const started = (state) => Boolean(state.game && state.lobby.started && !state.game.over);
+
+// ------------------------------------------------------------------ asking first
+
+let asking = null;
+
+// A yes-or-no question in a modal dialog; resolves true on yes. Escape or Cancel is no.
+export function ask(question, yes) {
+  let dialog = $("confirm");
+  if (!dialog) {
+    dialog = Object.assign(document.createElement("dialog"), { id: "confirm", className: "confirm-dialog" });
+    const text = Object.assign(document.createElement("p"), { id: "confirm-text" });
+    const row = Object.assign(document.createElement("p"), { className: "confirm-actions" });
+    const no = Object.assign(document.createElement("button"), { type: "button", id: "confirm-no" });
+    const ok = Object.assign(document.createElement("button"), { type: "button", id: "confirm-yes", className: "primary" });
+    row.append(no, ok);
+    dialog.append(text, row);
+    dialog.setAttribute("aria-labelledby", "confirm-text");
+    document.body.append(dialog);
+    no.addEventListener("click", () => dialog.close("no"));
+    ok.addEventListener("click", () => dialog.close("yes"));
+    dialog.addEventListener("close", () => asking && asking(dialog.returnValue === "yes"));
+  }
+  $("confirm-text").textContent = question;
+  $("confirm-no").textContent = WORDS.cancel();
+  $("confirm-yes").textContent = yes;
+  dialog.returnValue = "";
+  return new Promise((resolve) => {
+    asking = (answer) => {
+      asking = null;
+      resolve(answer);
+    };
+    dialog.showModal();
+    $("confirm-no").focus();
+  });
+}
+
+// ------------------------------------------------------------------ the buttons
+
+// The seats whose person is away long enough (or, with no clock, away at their turn) to be given to a bot.
+export function handoverSeats(state) {
+  if (state.seat === null || !started(state)) return [];
+  const clockOn = Boolean(state.options && state.options.clock);
+  return state.game.players
+    .map((_, seat) => seat)
+    .filter((seat) => {
+      if (seat === state.seat) return false;
+      const entry = presenceOf(state, seat);
+      if (!entry || entry.status !== "away") return false;
+      return awaySeconds(entry) >= HANDOVER_AWAY_S || (!clockOn && state.game.awaiting.includes(seat));
+    });
+}
+
+function button(text, className, onClick) {
+  const b = Object.assign(document.createElement("button"), { type: "button", className, textContent: text });
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+let drawn = "";
+let counter = 0;
+const nextId = (kind) => `${kind}-${Date.now().toString(36)}-${++counter}`;
+
+// `ctx`: `send(message)` and `canSend()` (the socket is open).
+export function renderSeatTools(state, ctx) {
+  const box = $("seat-tools");
+  const mine = state.seat === null ? null : presenceOf(state, state.seat);
+  const game = state.game;
+  const handover = handoverSeats(state);
+  const myStatus = mine ? mine.status : null;
+  const offBot = myStatus === "bot" || myStatus === "left";
+  const showClaim = Boolean(game && game.can_claim && !game.over && !offBot);
+  const showHint = Boolean(game && game.my_turn && !game.over && state.options && state.options.hints);
+  const showLeave = state.seat !== null && started(state) && !offBot;
+  const auto = mine && !offBot ? mine.auto || 0 : 0;
+  const key = JSON.stringify([myStatus, auto, showClaim, showHint, showLeave, handover, state.v, document.documentElement.lang]);
+  if (drawn === key) return;
+  drawn = key;
+  const items = [];
+  if (offBot && started(state)) {
+    const say = Object.assign(document.createElement("span"), { className: "standin-news", textContent: myStatus === "left" ? WORDS.youLeft() : WORDS.botForYou() });
+    items.push(say, button(WORDS.back(), "primary back", () => ctx.send({ type: "back" })));
+  } else if (auto > 0 && started(state)) {
+    items.push(Object.assign(document.createElement("span"), { className: "standin-news", textContent: WORDS.yourAuto(auto) }));
+  }
+  if (showClaim) {
+    items.push(
+      button(WORDS.claim(), "claim", async () => {
+        if (await ask(WORDS.claimAsk(), WORDS.claimYes())) ctx.send({ type: "claim", v: state.v, id: nextId("claim") });
+      }),
+    );
+  }
+  if (showHint) {
+    items.push(
+      button(WORDS.hint(), "hint-button", () => {
+        hint = { v: state.v, asking: true };
+        showHintBox(state);
+        ctx.send({ type: "hint" });
+      }),
+    );
+  }
+  for (const seat of handover) {
+    const who = nameOf(state, seat);
+    const give = button(WORDS.give(who), "handover", async () => {
+      if (await ask(WORDS.giveAsk(who, levelOf(state)), WORDS.giveYes())) ctx.send({ type: "handover", seat });
+    });
+    give.dataset.seat = seat;
+    items.push(give);
+  }
+  if (showLeave) {
+    items.push(
+      button(WORDS.leave(), "leave", async () => {
+        if (await ask(WORDS.leaveAsk(levelOf(state)), WORDS.leaveYes())) ctx.send({ type: "leave" });
+      }),
+    );
+  }
+  const focused = box.contains(document.activeElement) ? document.activeElement.className : null;
+  box.replaceChildren(...items);
+  box.hidden = items.length === 0;
+  if (focused) box.querySelector(`button[class="${focused}"]`)?.focus({ preventScroll: true });
+}
+
+// ------------------------------------------------------------------ a claim, shown to all
+
+function cardsNode(cards) {
+  const span = document.createElement("span");
+  span.className = "claim-cards";
+  for (const card of cards) {
+    const c = Object.assign(document.createElement("span"), { className: `claim-card${"HD".includes(card[1]) ? " red" : ""}`, textContent: cardSymbol(card) });
+    c.title = cardName(card);
+    span.append(c, " ");
+  }
+  return span;
+}
+
+export function renderClaim(state) {
+  const box = $("claim-news");
+  const claim = state.claim;
+  box.hidden = !claim;
+  if (!claim) {
+    delete box.dataset.key;
+    return;
+  }
+  const key = JSON.stringify(claim);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const who = nameOf(state, claim.seat);
+  box.replaceChildren(...WORDS.claimShown(who, cardsNode(claim.cards)));
+  box.setAttribute("aria-label", WORDS.claimLabel(who, claim.cards.map(cardName).join(", ")));
+}
+
+// ------------------------------------------------------------------ the hint
+
+let hint = null; // {v, asking} while asked, then the server's `hint` message
+
+export function takeHint(state, message) {
+  hint = message;
+  showHintBox(state);
+  applyHint(state);
+}
+
+const signed = (points) => `${points > 0 ? "+" : ""}${number(points)}`;
+
+function showHintBox(state) {
+  const box = $("hint-box");
+  if (!hint || !state || hint.v !== state.v) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  if (hint.asking) {
+    box.textContent = WORDS.hintAsking();
+    return;
+  }
+  const best = (hint.options || []).find((o) => String(o.move) === String(hint.choice));
+  const points = best ? signed(Math.round(best.points * 10) / 10) : "?";
+  box.textContent = typeof hint.choice === "number" ? WORDS.hintBid(hint.choice, points) : WORDS.hintCard(`${cardSymbol(hint.choice)} (${cardName(hint.choice)})`, points);
+}
+
+// The hint's choice stands out among the bids or the cards, each legal one with its expected points.
+// Drawn again after each redraw; a hint is for one version of the state only.
+export function applyHint(state) {
+  if (hint && state && hint.v !== state.v) hint = null;
+  showHintBox(state);
+  const ready = hint && !hint.asking;
+  const points = new Map(ready ? (hint.options || []).map((o) => [String(o.move), o.points]) : []);
+  for (const b of document.querySelectorAll("#bids .bid, #hand .card")) {
+    const move = b.dataset.bid ?? b.dataset.card;
+    const p = points.get(String(move));
+    b.classList.toggle("hinted", Boolean(ready && String(hint.choice) === String(move)));
+    if (p === undefined) delete b.dataset.points;
+    else {
+      b.dataset.points = signed(Math.round(p * 10) / 10);
+      b.title = `${WORDS.hintPoints()}: ${b.dataset.points}`;
+    }
+  }
+}
