@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from upriver.names import MAX_NAME_LENGTH, PlayerNameError, check_names, name_key, player_name, quoted
+from upriver.names import (
+    MAX_NAME_LENGTH,
+    PlayerNameError,
+    TextError,
+    check_names,
+    name_key,
+    player_name,
+    quoted,
+    text_line,
+)
 
 
 def test_a_name_is_trimmed_and_kept_in_its_composed_form() -> None:
@@ -72,3 +83,42 @@ def test_a_huge_value_is_quoted_by_an_excerpt() -> None:
     assert excerpt.startswith("'xxx")
     assert excerpt.endswith("…'")
     assert len(excerpt) < 50
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("", "empty"),
+        ("well\tplayed", "control"),
+        ("  ", "empty"),
+        ("x" * 201, "too long"),
+        ("well\nplayed", "control"),
+        ("\u2067oops", "control"),
+        ("oops\ud83d", "surrogate"),
+        (b"oops", "not text"),
+    ],
+)
+def test_a_chat_line_follows_the_rules_of_a_name_but_for_its_length(value: object, reason: str) -> None:
+    with pytest.raises(TextError) as info:
+        text_line(value, 200)
+    assert (info.value.reason, info.value.limit) == (reason, 200)
+    assert "\n" not in str(info.value)
+    assert text_line(" " + "y" * 200 + " ", 200) == "y" * 200
+    assert text_line("<b>A\u030asa</b>", 200) == "<b>Åsa</b>"
+
+
+@given(st.text(max_size=300))
+def test_any_text_is_either_one_line_kept_as_typed_or_refused(value: str) -> None:
+    try:
+        line = text_line(value, 200)
+    except TextError as error:
+        reason, message = error.reason, str(error)
+        assert reason in ("empty", "too long", "surrogate", "control")
+        assert "\n" not in message
+        assert len(message) < 300
+    else:
+        line.encode("utf-8")
+        assert 1 <= len(line) <= 200
+        assert line == unicodedata.normalize("NFC", value).strip()
+        assert not any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in line)
+        assert not set(line) & set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -82,8 +82,13 @@ class Client:
                 return message
 
     def error(self) -> dict[str, Any]:
-        """The next message, which must be an error."""
-        message = self.receive()
+        """The next error message. Before it may come only states at the version already seen (a
+        seat's presence or the number watching changed: :mod:`upriver.web.presence`), never a new one."""
+        while True:
+            seen = self.v
+            message = self.receive()
+            if message["type"] != "state" or message["v"] != seen:
+                break
         assert message["type"] == "error", message
         return message
 

@@ -22,17 +22,19 @@ upriver.names.PlayerNameError: 'ANN' is already at the table as 'Ann' (seat 0); 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from upriver.errors import UpriverError
 
 __all__ = [
     "MAX_NAME_LENGTH",
     "PlayerNameError",
+    "TextError",
     "check_names",
     "name_key",
     "player_name",
     "quoted",
+    "text_line",
     "unique_name",
 ]
 
@@ -56,6 +58,17 @@ class PlayerNameError(UpriverError, ValueError):
         self.seat = seat
 
 
+class TextError(UpriverError, ValueError):
+    """A line of text (a chat line) that may not be shown; ``reason`` is a short code as a name's
+    (``"empty"``, ``"too long"``, ``"not text"``, ``"surrogate"``, ``"control"``), ``limit`` the
+    most characters such a line may have."""
+
+    def __init__(self, message: str, *, reason: str, limit: int) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.limit = limit
+
+
 def quoted(value: object, limit: int = _EXCERPT) -> str:
     """``repr(value)`` cut to about ``limit`` characters, for messages about input of any size.
 
@@ -68,40 +81,59 @@ def quoted(value: object, limit: int = _EXCERPT) -> str:
     return text
 
 
+def _shown(value: object, what: str, limit: int, refuse: Callable[[str, str], Exception]) -> str:
+    """``value`` trimmed and in NFC form if it is text a person can read back (see the module), at most
+    ``limit`` characters; else raises ``refuse(message, reason)``, the message naming ``what`` it is."""
+    if not isinstance(value, str):
+        raise refuse(f"{what} must be text, not {quoted(value)}", "not text")
+    for char in value:
+        if "\ud800" <= char <= "\udfff":
+            raise refuse(
+                f"{what} must be valid Unicode text; {quoted(value)} holds a lone surrogate "
+                f"(U+{ord(char):04X})",
+                "surrogate",
+            )
+    text = unicodedata.normalize("NFC", value).strip()
+    if not text:
+        raise refuse(f"{what} must have at least one letter or sign, not only spaces", "empty")
+    if len(text) > limit:
+        raise refuse(
+            f"{what} may have at most {limit} characters, not {len(text)} ({quoted(text)})", "too long"
+        )
+    for char in text:
+        if char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
+            raise refuse(
+                f"{what} may not hold control characters such as {char!r}: {quoted(text)}", "control"
+            )
+    return text
+
+
 def player_name(value: object, seat: int | None = None) -> str:
     """The name as it will be shown: trimmed and in NFC form.
 
     :raises PlayerNameError: when the name may not be used, saying why.
     """
-    if not isinstance(value, str):
-        raise PlayerNameError(f"a name must be text, not {quoted(value)}", reason="not text", seat=seat)
-    for char in value:
-        if "\ud800" <= char <= "\udfff":
-            raise PlayerNameError(
-                f"a name must be valid Unicode text; {quoted(value)} holds a lone surrogate "
-                f"(U+{ord(char):04X})",
-                reason="surrogate",
-                seat=seat,
-            )
-    name = unicodedata.normalize("NFC", value).strip()
-    if not name:
-        raise PlayerNameError(
-            "a name must have at least one letter or sign, not only spaces", reason="empty", seat=seat
-        )
-    if len(name) > MAX_NAME_LENGTH:
-        raise PlayerNameError(
-            f"a name may have at most {MAX_NAME_LENGTH} characters, not {len(name)} ({quoted(name)})",
-            reason="too long",
-            seat=seat,
-        )
-    for char in name:
-        if char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
-            raise PlayerNameError(
-                f"a name may not hold control characters such as {char!r}: {quoted(name)}",
-                reason="control",
-                seat=seat,
-            )
-    return name
+
+    def refuse(message: str, reason: str) -> PlayerNameError:
+        return PlayerNameError(message, reason=reason, seat=seat)
+
+    return _shown(value, "a name", MAX_NAME_LENGTH, refuse)
+
+
+def text_line(value: object, limit: int) -> str:
+    """A line a person typed (a chat line) as it will be shown: trimmed and in NFC form, by the rules
+    of a name but for its length (at most ``limit`` characters): one line of readable text.
+
+    >>> text_line("  <b>well played</b> ", 200)
+    '<b>well played</b>'
+
+    :raises TextError: when the line may not be shown, saying why.
+    """
+
+    def refuse(message: str, reason: str) -> TextError:
+        return TextError(message, reason=reason, limit=limit)
+
+    return _shown(value, "a line", limit, refuse)
 
 
 def name_key(name: str) -> str:

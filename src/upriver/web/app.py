@@ -71,6 +71,7 @@ from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.review_api import review_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
+from upriver.web.social import Social
 from upriver.web.store import open_table_store
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
 
@@ -171,13 +172,20 @@ def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
             raise InputError(f"'{key}' is too large to be a rule option", field=key)
 
 
-async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, conn: Connection) -> None:
+async def _serve_socket(
+    manager: Manager, table: Table, websocket: WebSocket, conn: Connection, social: Social
+) -> None:
     """Read a client's messages and keep it sent the newest state, until it goes away.
 
     A client whose queued replies reach its limit (it does not read) is disconnected and
     its queue dropped; a connection whose seat someone else took is told so and closed.
+    Its coming and going is the table's presence, and it gets the chat's last lines at once
+    (:mod:`upriver.web.social`).
     """
     conn.refresh()  # the first state goes out at once
+    greeting = social.connected(table, conn)
+    if greeting is not None:
+        conn.push(greeting)
     table.connections.add(conn)
     closed = asyncio.Event()
 
@@ -203,7 +211,7 @@ async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, co
             text = frame.get("text")
             if text is None:
                 text = (frame.get("bytes") or b"").decode("utf-8", "replace")
-            _handle(manager, table, conn, text)
+            _handle(manager, table, conn, text, social)
         if conn.closing is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(closed.wait(), 2.0)
@@ -211,6 +219,7 @@ async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, co
         pass
     finally:
         table.connections.discard(conn)
+        social.disconnected(table, conn)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
@@ -219,7 +228,7 @@ async def _serve_socket(manager: Manager, table: Table, websocket: WebSocket, co
                 await asyncio.wait_for(websocket.close(CLOSE_TOO_SLOW), 1.0)
 
 
-def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None:
+def _handle(manager: Manager, table: Table, conn: Connection, text: str, social: Social) -> None:
     """Apply one client message, or queue the error reply; a refusal changes nothing."""
     try:
         message = protocol.parse_client(text)
@@ -230,6 +239,9 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str) -> None
         return
     if message.type == "sync":
         conn.refresh()
+        return
+    if message.type in ("chat", "react"):  # spectators too, as the table allows
+        social.handle(table, conn, message)
         return
     seat = conn.seat
     if seat is None:
@@ -378,13 +390,14 @@ def create_app(
         store, bot_delay=bot_delay, archive_after=limits.archive_after, cluster=cluster, background=background
     )
     creations = RateLimiter(limits.creations_per_minute)
+    social = Social(manager.tables, store, cluster)  # presence and table talk
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if warm:
             bots.warm_in_background()
         manager.wake_all_bots()
-        following = asyncio.create_task(cluster.run(manager))
+        following = asyncio.create_task(cluster.run(manager, social))
         yield
         following.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -573,6 +586,6 @@ def create_app(
             await websocket.close(CLOSE_FULL)
             return
         conn = Connection(seat, token=token if seat is not None else None, limit=limits.outbox)
-        await _serve_socket(manager, table, websocket, conn)
+        await _serve_socket(manager, table, websocket, conn, social)
 
     return app

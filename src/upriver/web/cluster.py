@@ -25,15 +25,24 @@ machines — serve the same tables (:class:`PostgresCluster`):
   reads any event it has not applied yet, and the bots go on. People's moves need no owner.
 
 The seat a bot is thinking for (``thinking`` in the state) is known only to its owner's clients.
+
+Table talk and presence (:mod:`upriver.web.chat`, :mod:`upriver.web.presence`) reach every process
+the same way, on channels of their own: a trigger on ``chat`` announces each stored line
+(:data:`CHAT_CHANNEL`); each process tells the others its connections per table whenever they
+change and, as a heartbeat, every :data:`HEARTBEAT_SECONDS` (:data:`PRESENCE_CHANNEL`), so the
+connections of a process that died are forgotten a few seconds later; a reaction, never stored, is
+told on :data:`REACTIONS_CHANNEL`. A process sends its own notifications from a connection of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import hashlib
 import json
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,7 +52,19 @@ from upriver.web.store import Event
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["EVENTS_CHANNEL", "SWEEP_SECONDS", "TABLES_CHANNEL", "Cluster", "PostgresCluster", "Solo"]
+__all__ = [
+    "CHAT_CHANNEL",
+    "EVENTS_CHANNEL",
+    "HEARTBEAT_SECONDS",
+    "PRESENCE_CHANNEL",
+    "REACTIONS_CHANNEL",
+    "SWEEP_SECONDS",
+    "TABLES_CHANNEL",
+    "Cluster",
+    "PostgresCluster",
+    "Social",
+    "Solo",
+]
 
 log = logging.getLogger("upriver.web")
 
@@ -51,6 +72,16 @@ EVENTS_CHANNEL = "upriver_events"
 """The NOTIFY channel of committed events: ``[table_id, version, kind, seat, value, client_id]``."""
 TABLES_CHANNEL = "upriver_tables"
 """The NOTIFY channel of new tables: the table's id."""
+CHAT_CHANNEL = "upriver_chat"
+"""The NOTIFY channel of stored chat lines: ``[table_id, n, at, seat, name, kind, text, event, facts]``."""
+PRESENCE_CHANNEL = "upriver_presence"
+"""The NOTIFY channel of each process's connections per table (:mod:`upriver.web.presence`)."""
+REACTIONS_CHANNEL = "upriver_reactions"
+"""The NOTIFY channel of reactions: ``[process, table_id, seat, reaction, at]``."""
+HEARTBEAT_SECONDS = 1.0
+"""How often a process repeats its connections to the others (:data:`upriver.web.presence.EXPIRY`)."""
+_OUTBOX = 1000
+"""The most notifications waiting to be sent (the oldest go first when the database is away)."""
 SWEEP_SECONDS = 0.5
 """How often a process tries to take over the tables whose bots are due and that it does not own."""
 _LOCK_CLASS = 0x75707277
@@ -72,6 +103,14 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER upriver_table_notify AFTER INSERT ON tables
     FOR EACH ROW EXECUTE FUNCTION upriver_table_notify();
+CREATE OR REPLACE FUNCTION upriver_chat_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('{CHAT_CHANNEL}', json_build_array(
+        NEW.table_id, NEW.n, NEW.at, NEW.seat, NEW.name, NEW.kind, NEW.text, NEW.event, NEW.facts)::text);
+    RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER upriver_chat_notify AFTER INSERT ON chat
+    FOR EACH ROW EXECUTE FUNCTION upriver_chat_notify();
 """
 
 
@@ -94,6 +133,22 @@ class Follower(Protocol):
         """This process now owns ``table_id``: read what it missed and start its bots."""
 
 
+class Social(Protocol):
+    """What the cluster tells of chat, reactions and presence (:class:`upriver.web.social.Social`)."""
+
+    def heard(self, channel: str, payload: str) -> None:
+        """A notification on :data:`CHAT_CHANNEL`, :data:`PRESENCE_CHANNEL` or :data:`REACTIONS_CHANNEL`."""
+
+    def beat(self) -> list[str]:
+        """This process's heartbeat on :data:`PRESENCE_CHANNEL` (after forgetting what expired)."""
+
+    def catch_up(self) -> None:
+        """Read the chat lines stored while the notifications were lost."""
+
+    def goodbye(self) -> str:
+        """The notification on :data:`PRESENCE_CHANNEL` that this process's connections are gone."""
+
+
 class Cluster(Protocol):
     """Who owns which table, for :class:`upriver.web.tables.Manager`."""
 
@@ -106,8 +161,11 @@ class Cluster(Protocol):
     def release(self, table_id: str) -> None:
         """Stop owning ``table_id`` (its game is over)."""
 
-    async def run(self, follower: Follower) -> None:
-        """Follow the other processes until cancelled."""
+    async def run(self, follower: Follower, social: Social | None = None) -> None:
+        """Follow the other processes until cancelled (and tell ``social`` their chat and presence)."""
+
+    def publish(self, channel: str, payload: str) -> None:
+        """Tell the other processes ``payload`` on ``channel`` (soon, from a task of :meth:`run`)."""
 
     def close(self) -> None:
         """Free every lock and close the connections."""
@@ -125,8 +183,11 @@ class Solo:
     def release(self, table_id: str) -> None:
         pass
 
-    async def run(self, follower: Follower) -> None:
+    async def run(self, follower: Follower, social: Social | None = None) -> None:
         return
+
+    def publish(self, channel: str, payload: str) -> None:
+        pass
 
     def close(self) -> None:
         pass
@@ -153,11 +214,17 @@ class PostgresCluster:
     :raises StoreUnavailableError: the notification triggers cannot be made (one sentence saying why).
     """
 
-    def __init__(self, url: str, *, sweep_seconds: float = SWEEP_SECONDS) -> None:
+    def __init__(
+        self, url: str, *, sweep_seconds: float = SWEEP_SECONDS, heartbeat_seconds: float = HEARTBEAT_SECONDS
+    ) -> None:
         import psycopg
 
         self.url = url
         self.sweep_seconds = sweep_seconds
+        self.heartbeat_seconds = heartbeat_seconds
+        self._outbox: collections.deque[tuple[str, str]] = collections.deque(maxlen=_OUTBOX)
+        self._wake = asyncio.Event()
+        self._social: Social | None = None
         self._owned: set[str] = set()
         self._locks: psycopg.Connection[tuple[object, ...]] | None = None
         try:
@@ -225,14 +292,51 @@ class PostgresCluster:
             with contextlib.suppress(psycopg.Error):
                 conn.execute("SELECT pg_advisory_unlock(%s, %s)", (_LOCK_CLASS, lock_key(table_id)))
 
-    async def run(self, follower: Follower) -> None:
+    async def run(self, follower: Follower, social: Social | None = None) -> None:
+        self._social = social
         sweeper = asyncio.create_task(self._sweep(follower))
+        publisher = asyncio.create_task(self._publish(social))
         try:
             await self._listen(follower)
         finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+            for task in (sweeper, publisher):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def publish(self, channel: str, payload: str) -> None:
+        self._outbox.append((channel, payload))
+        self._wake.set()
+
+    async def _publish(self, social: Social | None) -> None:
+        """Send this process's notifications and, every :attr:`heartbeat_seconds`, its heartbeat;
+        after a lost connection, connect again (what waits is sent then)."""
+        import psycopg
+
+        delay = 0.5
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                    delay = 0.5
+                    beat_at = 0.0
+                    while True:
+                        if social is not None and time.monotonic() >= beat_at:
+                            beat_at = time.monotonic() + self.heartbeat_seconds
+                            self._outbox.extend((PRESENCE_CHANNEL, payload) for payload in social.beat())
+                        while self._outbox:
+                            channel, payload = self._outbox[0]
+                            await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+                            self._outbox.popleft()
+                        self._wake.clear()
+                        wait = None if social is None else max(0.0, beat_at - time.monotonic())
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self._wake.wait(), wait)
+            except psycopg.Error as error:
+                log.warning("cannot tell other server processes of this one's news (%s); reconnecting", error)
+            except Exception:  # the heartbeat must go on whatever one table's presence does
+                log.exception("telling other server processes of this one's news failed")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
 
     async def _listen(self, follower: Follower) -> None:
         """Apply every notification; after a lost connection, reconnect and read what was missed."""
@@ -244,7 +348,11 @@ class PostgresCluster:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {EVENTS_CHANNEL}")
                     await conn.execute(f"LISTEN {TABLES_CHANNEL}")
+                    for channel in (CHAT_CHANNEL, PRESENCE_CHANNEL, REACTIONS_CHANNEL):
+                        await conn.execute(f"LISTEN {channel}")
                     follower.catch_up_all()  # whatever was committed before we listened
+                    if self._social is not None:
+                        self._social.catch_up()
                     delay = 0.5
                     async for notify in conn.notifies():
                         self._deliver(follower, notify.channel, notify.payload)
@@ -253,11 +361,14 @@ class PostgresCluster:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
 
-    @staticmethod
-    def _deliver(follower: Follower, channel: str, payload: str) -> None:
+    def _deliver(self, follower: Follower, channel: str, payload: str) -> None:
         try:
             if channel == TABLES_CHANNEL:
                 follower.table_added(payload)
+                return
+            if channel != EVENTS_CHANNEL:
+                if self._social is not None:
+                    self._social.heard(channel, payload)
                 return
             parsed = parse_event(payload)
             if parsed is None:
@@ -281,6 +392,9 @@ class PostgresCluster:
 
     def close(self) -> None:
         self._owned.clear()
+        if self._social is not None and self._locks is not None:
+            with contextlib.suppress(Exception):  # the others would forget this process's connections anyway
+                self._locks.execute("SELECT pg_notify(%s, %s)", (PRESENCE_CHANNEL, self._social.goodbye()))
         if self._locks is not None:
             with contextlib.suppress(Exception):
                 self._locks.close()  # the session ends: PostgreSQL frees every lock it held

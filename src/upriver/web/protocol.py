@@ -11,6 +11,11 @@ Client → server (one JSON object per message):
   seat; the old link opens nothing any more.
 - ``{"type": "bot", "seat": 2, "kind": "basic"}`` — the table's creator only, before the game
   starts: an open seat is given to a bot of that kind; its invite opens nothing any more.
+- ``{"type": "chat", "text": "well played"}`` — a line in the table's chat, text only, at most 200
+  characters (a spectator also gives its ``name``, and writes only at a table whose
+  ``spectator_chat`` option is on); ``{"type": "react", "reaction": "oops"}`` — a reaction shown on
+  the seat, one of ``well-played``, ``good-luck``, ``oops``, ``thanks``, 👍, 😂, 😮, 🎉. Both are
+  rate-limited; a refusal has rule ``chat`` and its ``case`` in the facts (:mod:`upriver.web.chat`).
 
 Server → client, each with ``v``, the table's state version (the number of events it has accepted):
 
@@ -30,6 +35,19 @@ Server → client, each with ``v``, the table's state version (the number of eve
   are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
   A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
   seat's invite link stops working and this token (held only by that person's pages) opens it.
+  Every state carries ``presence``, one per seat: ``{"status": "online" | "away" | "bot" | "left",
+  "away_since": <unix seconds> | null, "auto": <automatic moves in a row>}`` (a person in two tabs is
+  online once; a bot's seat is ``bot``), and ``watching``, how many spectators are connected
+  (:mod:`upriver.web.presence`; a change sends a new state at the same ``v``, within a second or two
+  across server processes).
+- ``{"type": "chat", "v": …, "lines": [{"n", "at", "seat", "name", "kind": "text" | "system",
+  "text", "event", "facts"}, …], "full": true | false}`` — the table's chat: the last 100 lines
+  when a connection opens (``full``, only if there are any), then each new line. ``text`` is a
+  person's words as they typed them (show it as text, never as markup); a ``system`` line is the
+  table's notice of ``event`` (``left``, ``back``, ``handover``, ``away-bot``, ``clock-bot``) with
+  its ``facts`` (``seat``, ``by``), for the page to word. ``n`` counts the table's lines.
+- ``{"type": "reaction", "v": …, "seat": 2, "reaction": "oops", "at": …}`` — a seat's reaction, to
+  show on that seat for a few seconds (not kept).
 - ``{"type": "error", "v": …, "id": …, "rule": …, "seat": …, "facts": {…}, "message": …}`` — a
   refused message; nothing changed. ``rule``, ``seat`` and ``facts`` are what the sentence is
   made of (:class:`~upriver.errors.IllegalActionError`; for follow suit ``{"led": "C", "held":
@@ -75,7 +93,7 @@ __all__ = [
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters: a real one is under 100."""
 
-_TYPES = ("join", "bid", "play", "sync", "revoke", "bot")
+_TYPES = ("join", "bid", "play", "sync", "revoke", "bot", "chat", "react")
 _RANK_WORDS = {
     Rank.JACK: "Jack",
     Rank.QUEEN: "Queen",
@@ -116,6 +134,10 @@ class ClientMessage:
     seat: int | None = None
     kind: str | None = None
     """The bot kind a ``bot`` message gives the seat to."""
+    text: str | None = None
+    """A ``chat`` message's line, as sent (:mod:`upriver.web.chat` checks it)."""
+    reaction: str | None = None
+    """A ``react`` message's reaction, as sent (:data:`upriver.web.chat.REACTIONS`)."""
 
     @property
     def move(self) -> Move:
@@ -140,6 +162,8 @@ class _Message(BaseModel):
     name: str | None = Field(None, max_length=200)
     seat: int | None = None
     kind: str | None = Field(None, min_length=1, max_length=16)
+    text: str | None = Field(None, max_length=MAX_MESSAGE)
+    reaction: str | None = Field(None, min_length=1, max_length=16)
 
 
 _WHAT = {
@@ -150,6 +174,8 @@ _WHAT = {
     "card": "a card like 'QH'",
     "name": "a name of 1 to 24 characters",
     "kind": "a bot kind like 'basic'",
+    "text": "a line of text",
+    "reaction": "a reaction like 'well-played'",
     "type": f"one of {', '.join(_TYPES)}",
 }
 
@@ -198,6 +224,21 @@ def parse_client(text: str | bytes) -> ClientMessage:
                 "a join needs a 'name'", rule="field", client_id=client_id, facts={"field": "name"}
             )
         return ClientMessage("join", id=client_id, name=message.name, seat=seat)
+    if kind == "chat":
+        if message.text is None:
+            raise ProtocolError(
+                "a chat message needs its 'text'", rule="field", client_id=client_id, facts={"field": "text"}
+            )
+        return ClientMessage("chat", id=client_id, text=message.text, name=message.name)
+    if kind == "react":
+        if message.reaction is None:
+            raise ProtocolError(
+                "a react message needs its 'reaction'",
+                rule="field",
+                client_id=client_id,
+                facts={"field": "reaction"},
+            )
+        return ClientMessage("react", id=client_id, reaction=message.reaction)
     if kind == "revoke":
         if seat is None:
             raise ProtocolError(

@@ -23,6 +23,7 @@ from upriver.game import Game
 from upriver.view import TableView
 from upriver.web import protocol
 from upriver.web.bots import Pace
+from upriver.web.presence import Presence, presence_json
 
 __all__ = ["SeatStates", "StateTable", "encode"]
 
@@ -49,6 +50,8 @@ class StateTable(Protocol):
 
     def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
         """Who sits where, as ``seat`` may see it."""
+
+    presence: Presence
 
 
 @dataclasses.dataclass(slots=True)
@@ -77,7 +80,8 @@ class SeatStates:
         self._shared = ""
         self._lobby = ""
         self.epoch = 0
-        """Bumped when the state changes without a new event (a bot starts thinking, damage)."""
+        """Bumped when the state changes without a new event (a bot starts thinking, damage, a seat's
+        presence or the number watching: :mod:`upriver.web.presence`)."""
 
     def invalidate(self) -> None:
         """Forget every built state: the next message of each seat is built afresh."""
@@ -117,6 +121,8 @@ class SeatStates:
                 "pace": table.pace.name,
                 "trick_pause_ms": round(table.pace.trick_pause * 1000),
                 "thinking": table.thinking,
+                "presence": presence_json(table),
+                "watching": table.presence.watching(),
             }
         )[:-1]
         if game is None or view is None:

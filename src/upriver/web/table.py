@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 
 from upriver.actions import Phase
@@ -19,6 +20,8 @@ from upriver.game import Game, Move
 from upriver.record import loads, replay
 from upriver.rules import Rules
 from upriver.web import bots
+from upriver.web.chat import ChatRoom
+from upriver.web.presence import Presence
 from upriver.web.seats import Connection, bot_label, same_token
 from upriver.web.states import SeatStates
 from upriver.web.store import Event
@@ -99,6 +102,11 @@ class Table:
             if kind != HUMAN
         }
         self.connections: set[Connection] = set()
+        self.presence = Presence(len(self.kinds), since=time.time())
+        """Who is connected, on every server process (:mod:`upriver.web.presence`); a seat nobody
+        connected to here is away since the table was loaded (made, or restored at start)."""
+        self.chat = ChatRoom(self)
+        """The table's talk (:mod:`upriver.web.chat`), kept in the store beside its events."""
         self.states = SeatStates()
         self.bot_task: asyncio.Task[None] | None = None
         self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)

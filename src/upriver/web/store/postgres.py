@@ -33,6 +33,18 @@ CREATE TABLE IF NOT EXISTS rematches (
     finished TEXT COLLATE "C" PRIMARY KEY,
     rematch TEXT COLLATE "C" NOT NULL REFERENCES tables(id)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT COLLATE "C" NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    event TEXT,
+    facts TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
 """
 
 

@@ -31,6 +31,18 @@ CREATE TABLE IF NOT EXISTS rematches (
     finished TEXT PRIMARY KEY,
     rematch TEXT NOT NULL REFERENCES tables(id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    at REAL NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    event TEXT,
+    facts TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
 """
 
 
