@@ -1,9 +1,10 @@
 """Set upriver up in a virtual environment inside this checkout, then serve it or test it.
 
-The README's two commands::
+The README's two commands, and the documentation site::
 
     python3 run.py serve [ARGS...]   # the web app: `upriver serve ARGS`
     python3 run.py test [ARGS...]    # every test: `pytest ARGS`, e.g. -m "not browser and not slow"
+    python3 run.py docs [ARGS...]    # the documentation site at http://127.0.0.1:8001: `mkdocs serve ARGS`
 
 Only the standard library is used, so this runs on a bare ``python3`` (3.11 or newer), also one that
 refuses ``pip install`` because the system manages it (PEP 668, as Debian 12's and Ubuntu 24.04's
@@ -283,10 +284,16 @@ class Command:
     """What the environment's Python runs (``python -m ...``), followed by the user's arguments."""
 
 
+DOCS_ADDRESS = "127.0.0.1:8001"
+"""Where ``run.py docs`` serves the site: beside ``run.py serve``'s 8000, so both can run at once."""
+
 COMMANDS: dict[str, Command] = {
     "serve": Command(lock="requirements.lock", prerequisites=(compiled_kernel,), module=("upriver", "serve")),
     "test": Command(
         lock="requirements-dev.lock", prerequisites=(chromium, postgresql, libgomp), module=("pytest",)
+    ),
+    "docs": Command(
+        lock="requirements-dev.lock", prerequisites=(), module=("mkdocs", "serve", "--dev-addr", DOCS_ADDRESS)
     ),
 }
 
@@ -355,11 +362,12 @@ def ensure_installed(lock: str, again: str) -> None:
 
 
 USAGE = """usage: python3 run.py serve [ARGS...]   set up, then `upriver serve ARGS` (the web app)
-       python3 run.py test [ARGS...]    set up, then `pytest ARGS` (every test unless ARGS select)"""
+       python3 run.py test [ARGS...]    set up, then `pytest ARGS` (every test unless ARGS select)
+       python3 run.py docs [ARGS...]    set up, then `mkdocs serve ARGS` (the documentation site)"""
 
 
 def main(argv: Sequence[str]) -> int:
-    """Set up for ``argv[0]`` (``serve`` or ``test``), then replace this process with the command."""
+    """Set up for ``argv[0]`` (``serve``, ``test`` or ``docs``), then replace this process with it."""
     if not argv or argv[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 0 if argv and argv[0] in ("-h", "--help") else 2

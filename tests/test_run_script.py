@@ -53,3 +53,19 @@ def test_run_py_lists_exactly_the_test_files_that_drive_chromium() -> None:
         if re.search(r"^from playwright\b", path.read_text("utf-8"), re.MULTILINE)
     )
     assert driving == sorted(run.BROWSER_TESTS)
+
+
+def test_the_docs_command_serves_the_site_with_mkdocs_from_the_test_lock_beside_the_web_app() -> None:
+    # The site's tools are pinned in the test lock; it serves on a port of its own, so `serve` can run too.
+    docs = run.COMMANDS["docs"]
+    assert docs.lock == "requirements-dev.lock"
+    assert docs.module == ("mkdocs", "serve", "--dev-addr", run.DOCS_ADDRESS)
+    assert run.DOCS_ADDRESS.rpartition(":")[2] != "8000"
+    lock = (ROOT / docs.lock).read_text("utf-8")
+    assert re.search(r"^mkdocs==", lock, re.MULTILINE)
+
+
+def test_the_usage_names_the_docs_command() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "run.py")], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "python3 run.py docs" in done.stderr

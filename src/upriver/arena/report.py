@@ -48,7 +48,7 @@ def _rules(rules: Rules) -> dict[str, Any]:
 
 
 def result_json(result: ArenaResult) -> dict[str, Any]:
-    """The whole result as JSON-ready data (see the README for the schema)."""
+    """The whole result as JSON-ready data (docs/arena.md says what it holds)."""
     config, summary = result.config, result.summary
     return {
         "format": FORMAT,

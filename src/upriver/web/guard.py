@@ -10,7 +10,7 @@ at fault and what would be right, in the API's error shape ``{"error", "field"}`
 
 :class:`~upriver.web.limits.Limits` holds the server's limits (``upriver serve`` sets them);
 :class:`RateLimiter` counts creations per client address; :data:`SECURITY_HEADERS` and
-:func:`origin_allowed` are the browser-facing defences (see the README's "Security" section).
+:func:`origin_allowed` are the browser-facing defences (see "Security" in docs/hosting.md).
 """
 
 from __future__ import annotations

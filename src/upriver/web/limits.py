@@ -13,7 +13,7 @@ __all__ = ["Limits"]
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Limits:
-    """The server's limits; each refusal says which was reached. Defaults are in the README."""
+    """The server's limits; each refusal says which was reached. Defaults are in docs/hosting.md."""
 
     body_bytes: int = 1_000_000
     """Largest HTTP request body (a whole game record is about 20 KB)."""
