@@ -225,6 +225,8 @@ POSTGRES_TESTS = (
     "test_web_pace.py",
     "test_web_rematch.py",
     "test_web_restart.py",
+    "test_web_social.py",
+    "test_web_social_workers.py",
     "test_web_workers.py",
 )
 """The test files with tests on a private PostgreSQL server (marked ``postgres``; ``tests/pg.py``)."""
