@@ -262,14 +262,23 @@ class ChatRoom:
 
     def heard(self, store: TableStore, line: ChatLine) -> None:
         """A line was stored (here, or by another process): send it to this process's connections
-        in order, after any line before it not sent yet (read from the store). Until a connection
-        opened here, nothing is kept: the lines are read when one does.
-
-        :raises StoreError: a gap could not be read.
+        in order, after any line before it not sent yet (read from the store; if it cannot be read,
+        the line alone). Until a connection opened here, nothing is kept: the lines are read when
+        one does.
         """
         if not self.loaded or line.n <= self.last:
             return
-        fresh = [line] if line.n == self.last + 1 else lines(store.db, self.place.id, after=self.last)
+        fresh = [line]
+        if line.n > self.last + 1:
+            try:
+                fresh = lines(store.db, self.place.id, after=self.last) or fresh
+            except StoreError as error:
+                log.warning(
+                    "table %s: the chat lines before line %d could not be read: %s",
+                    self.place.id,
+                    line.n,
+                    error,
+                )
         fresh = [known for known in fresh if known.n > self.last]
         if not fresh:
             return
