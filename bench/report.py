@@ -20,8 +20,10 @@ the runs, each with the figures the script printed (``output``, under the script
 
 ``layout`` ``"runs"`` draws one table with a row per run (its date, command and machine, then a
 column per entry of ``columns``); ``"figures"`` draws, per run, a table of figure and value (for a
-script that prints many figures at once). A column may give a ``unit`` written after each value; a
-run may add a ``note``; a file's ``order`` (default 100) places it on the page.
+script that prints many figures at once); ``"entries"`` draws a list, one entry per run headed by its
+first column's value, for results that are sentences rather than numbers. A column may give a
+``unit`` written after each value; a run may add a ``note``; a file's ``order`` (default 100)
+places it on the page.
 The documentation site's benchmarks page is this rendering (``docs/hooks/bench_page.py`` puts it into
 ``docs/benchmarks.md`` at build time), so a figure is written once, in its result file.
 
@@ -43,7 +45,7 @@ from typing import Any
 RESULTS = Path(__file__).resolve().parent / "results"
 """Where the committed results live."""
 
-LAYOUTS = ("runs", "figures")
+LAYOUTS = ("runs", "figures", "entries")
 
 
 class ResultError(ValueError):
@@ -175,9 +177,31 @@ def _row(cells: list[str]) -> str:
 def render_result(result: Result, level: int = 2) -> str:
     """One result file as Markdown: its title, what it measures, and its table(s)."""
     lines = [f"{'#' * level} {result.title}", "", f"`{result.script}`: {result.about}", ""]
-    if result.layout == "runs":
+    if result.layout == "entries":
+        head, *rest = result.columns
+        for run in result.runs:
+            parts = [f"- **{figure(run.output.get(head.key), head.unit)}**"]
+            parts.append(
+                f"`{run.command}` ({run.date}, {run.machine})"
+                if run.command
+                else f"{run.date}, {run.machine}"
+            )
+            parts += [
+                f"{column.label}: {figure(run.output[column.key], column.unit)}"
+                for column in rest
+                if column.key in run.output
+            ]
+            if run.note:
+                parts.append(run.note)
+            lines.append("<br>\n  ".join(parts))
+        lines.append("")
+    elif result.layout == "runs":
+        numeric = [
+            all(isinstance(run.output.get(column.key), int | float | None) for run in result.runs)
+            for column in result.columns
+        ]
         lines.append(_row(["date", "command", "machine", *(column.label for column in result.columns)]))
-        lines.append(_row(["---", "---", "---", *("---:" for _ in result.columns)]))
+        lines.append(_row(["---", "---", "---", *("---:" if right else "---" for right in numeric)]))
         for run in result.runs:
             cells = [run.date, f"`{run.command}`", run.machine]
             cells += [figure(run.output.get(column.key), column.unit) for column in result.columns]

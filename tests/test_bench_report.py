@@ -89,3 +89,36 @@ def test_the_command_prints_the_tables_or_one_sentence_and_exit_1_for_a_broken_f
     (tmp_path / "broken.json").write_text("{", "utf-8")
     assert report.main(["--results", str(tmp_path)]) == 1
     assert capsys.readouterr().err.startswith("bench/report.py: broken.json: not JSON")
+
+
+def test_the_entries_layout_heads_each_run_with_its_first_figure_and_lists_the_others_under_it() -> None:
+    columns = [{"key": "target", "label": "target"}, {"key": "result", "label": "result"}]
+    runs = [
+        {
+            "date": "2026-12-01",
+            "command": "python bench/bots.py duel normal basic",
+            "machine": "2 cores",
+            "output": {"target": "normal > easy", "result": "+19.7 a game"},
+        },
+    ]
+    page = report.render_result(
+        report.parse("strength.json", result_file(layout="entries", columns=columns, runs=runs))
+    )
+    assert (
+        "- **normal > easy**<br>\n  `python bench/bots.py duel normal basic` (2026-12-01, 2 cores)<br>\n"
+        in page
+    )
+    assert "  result: +19.7 a game\n" in page
+
+
+def test_a_column_of_numbers_is_right_aligned_and_a_column_of_words_is_not() -> None:
+    runs = [
+        {
+            "date": "2026-12-01",
+            "command": "c",
+            "machine": "m",
+            "output": {"hands_per_s": 4187, "ratio": "0.79–0.98"},
+        },
+    ]
+    page = report.render_result(report.parse("engine.json", result_file(runs=runs)))
+    assert "| --- | --- | --- | ---: | --- |" in page

@@ -45,7 +45,9 @@ def test_the_site_builds_in_strict_mode_with_the_api_reference_and_the_benchmark
     assert built.returncode == 0, built.stderr
     engine_api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text("utf-8")
     assert "check_bid" in engine_api
-    assert "&gt;&gt;&gt;" in engine_api  # doctests drawn as code, not as nested quotations
+    assert "&gt;&gt;&gt;" in engine_api  # doctests drawn as code, never as nested quotations
+    api_pages = (tmp_path / "site" / "api").rglob("index.html")
+    assert [page.parent.name for page in api_pages if "<blockquote>" in page.read_text("utf-8")] == []
     benchmarks = (tmp_path / "site" / "benchmarks" / "index.html").read_text("utf-8")
     assert "1,619,565" in benchmarks  # a figure of bench/results/kernel.json
     assert "bench-results" not in benchmarks

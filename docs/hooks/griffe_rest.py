@@ -34,13 +34,21 @@ def _indent(line: str) -> int:
 
 
 def to_markdown(text: str) -> str:
-    """``text``, a docstring, with its doctests and literal blocks fenced and its roles as code."""
+    """``text``, a docstring, with its doctests and literal blocks fenced and its roles as code.
+
+    Fenced blocks are left as they are, so rewriting a docstring twice changes nothing more."""
     lines = text.splitlines()
     out: list[str] = []
     index = 0
+    fenced = False
     while index < len(lines):
         line = lines[index]
         stripped = line.strip()
+        if stripped.startswith("```") or fenced:
+            fenced = fenced != stripped.startswith("```")  # Markdown already: leave it as it is
+            out.append(line)
+            index += 1
+            continue
         if stripped.startswith(">>>"):
             margin = " " * _indent(line)
             block = []
@@ -87,3 +95,7 @@ class RestToMarkdown(griffe.Extension):
         """Rewrite ``obj``'s docstring, if it has one."""
         if obj.docstring is not None:
             obj.docstring.value = to_markdown(obj.docstring.value)
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        """Rewrite the top package's own docstring, which :meth:`on_object` is not given."""
+        self.on_object(obj=pkg)
