@@ -22,6 +22,7 @@ from upriver import (
     PRESETS,
     Bidding,
     Card,
+    CustomScoring,
     DealerBid,
     FirstDealer,
     Game,
@@ -30,6 +31,7 @@ from upriver import (
     Schedule,
     Scoring,
     Suit,
+    Trump,
     TrumpLead,
 )
 from upriver.record import FORMAT
@@ -75,11 +77,28 @@ def expected_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> in
     return max((c.rank, seat) for seat, c in trick if c.suit is led)[1]
 
 
-def expected_score(scoring: Scoring, bid: int, took: int) -> int:
-    """A seat's points for one round, from the seeds' wording."""
-    if scoring is Scoring.TEN_PLUS_BID:
-        return 10 + bid if bid == took else 0
-    return took + (10 if bid == took else 0)
+def expected_score(scoring: Scoring | CustomScoring, bid: int, took: int, round_number: int = 1) -> int:
+    """A seat's points for one round, from the seeds' wording and the table of docs/rules.md §2.8."""
+    d = abs(took - bid)
+    if isinstance(scoring, CustomScoring):
+        if d == 0:
+            return scoring.exact_bonus + scoring.per_bid * bid + scoring.per_trick * took
+        return (
+            scoring.per_trick * took if scoring.per_trick_when == "always" else 0
+        ) - scoring.miss_per_trick_off * d
+    v = 10 * round_number
+    exact, miss = {
+        Scoring.TEN_PLUS_BID: (10 + bid, 0),
+        Scoring.TRICKS_PLUS_TEN: (10 + took, took),
+        Scoring.NEGATIVE: (10, -10 * d),
+        Scoring.BALANCED: (10 + bid, -2 * d),
+        Scoring.HYBRID: (10 + bid, took if took < bid else 0),
+        Scoring.DOUBLES: (10 + 2 * bid, -2 * d),
+        Scoring.TRIPLES: (10 + 3 * bid, -3 * d),
+        Scoring.SQUARES: (10 + bid * bid, -d * d),
+        Scoring.ANDERSON: (v * bid, -v * d),
+    }[scoring]
+    return exact if d == 0 else miss
 
 
 def snapshot(game: Game) -> dict[str, object]:
@@ -142,6 +161,19 @@ def preset_and_players(draw: st.DrawFn) -> tuple[str, int]:
 
 
 @st.composite
+def custom_scorings(draw: st.DrawFn) -> CustomScoring:
+    """A custom scoring the engine accepts: its bonus beats a trick's point, so an exact 0 pays."""
+    per_trick = draw(st.integers(0, 3))
+    return CustomScoring(
+        exact_bonus=draw(st.integers(per_trick + 1, 30)),
+        per_trick=per_trick,
+        per_trick_when=draw(st.sampled_from(["always", "exact"])),
+        per_bid=draw(st.integers(0, 5)),
+        miss_per_trick_off=draw(st.integers(0, 10)),
+    )
+
+
+@st.composite
 def custom_rules(draw: st.DrawFn, max_size: int = 4) -> Rules:
     """Any combination of rule options for 3–8 players, with a short schedule."""
     players = draw(st.integers(3, 8))
@@ -153,7 +185,9 @@ def custom_rules(draw: st.DrawFn, max_size: int = 4) -> Rules:
         "bidding": bidding,
         "dealer_bid": dealer_bid,
         "trump_lead": draw(st.sampled_from(TrumpLead)),
-        "scoring": draw(st.sampled_from(Scoring)),
+        "scoring": draw(st.one_of(st.sampled_from(Scoring), custom_scorings())),
+        "trump": draw(st.sampled_from(Trump)),
+        "blind_one_card": draw(st.booleans()),
     }
     schedule = draw(st.sampled_from(Schedule))
     if schedule is Schedule.EXPLICIT:

@@ -15,6 +15,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 CORE = (
     "upriver.cards",
     "upriver.rules",
+    "upriver.scoring",
     "upriver.errors",
     "upriver.actions",
     "upriver.state",

@@ -30,6 +30,7 @@ from upriver import (
     Rules,
     Schedule,
     Suit,
+    Trump,
     TrumpLead,
     preset,
 )
@@ -119,7 +120,10 @@ def check_finished_game(game: Game) -> None:
         assert [len(hand) for hand in hands] == [size] * n
         dealt = [c for hand in deal.hands for c in hand]
         assert len(set(dealt)) == n * size
-        if n * size < 52:
+        if rules.trump is Trump.ROTATE:  # hearts, diamonds, clubs, spades, none; nothing turned
+            assert deal.turned is None
+            assert deal.trump is (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES, None)[(number - 1) % 5]
+        elif n * size < 52:
             assert deal.turned is not None
             assert deal.turned not in set(dealt)
             assert deal.trump is deal.turned.suit
@@ -165,6 +169,8 @@ def check_finished_game(game: Game) -> None:
             lead_card = trick[0].card
             if rules.trump_lead is TrumpLead.BROKEN and lead_card.suit is deal.trump and not broken:
                 assert all(c.suit is deal.trump for c in held[leader]), "trump led before broken"
+            if rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK and lead_card.suit is deal.trump and t == 0:
+                assert all(c.suit is deal.trump for c in held[leader]), "trump led to the first trick"
             for p in trick:
                 assert p.card in held[p.seat]
                 if p.card.suit is not led:
@@ -181,7 +187,9 @@ def check_finished_game(game: Game) -> None:
         assert sum(result.tricks_won) == size
 
         # Scores follow the formula.
-        scores = tuple(expected_score(rules.scoring, b, k) for b, k in zip(result.bids, took, strict=True))
+        scores = tuple(
+            expected_score(rules.scoring, b, k, number) for b, k in zip(result.bids, took, strict=True)
+        )
         assert result.scores == scores
         totals = [a + b for a, b in zip(totals, scores, strict=True)]
     assert game.totals == tuple(totals)

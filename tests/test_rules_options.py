@@ -61,8 +61,14 @@ def test_players_must_be_a_whole_number(players: Any) -> None:
         ("first_dealer", "youngest", "'first-jack', 'left-of-keeper', 'chosen'"),
         ("bidding", "auction", "'sequential', 'simultaneous'"),
         ("dealer_bid", "underbid", "'free', 'hook', 'overbid'"),
-        ("trump_lead", "never", "'any', 'broken'"),
-        ("scoring", "double", "'ten-plus-bid', 'tricks-plus-ten'"),
+        ("trump_lead", "never", "'any', 'broken', 'after-first-trick'"),
+        ("trump", "upside-down", "'turn-up', 'rotate'"),
+        (
+            "scoring",
+            "double",
+            "'ten-plus-bid', 'tricks-plus-ten', 'negative', 'balanced', 'hybrid', 'doubles', 'triples', "
+            "'squares', 'anderson' or a custom scoring object",
+        ),
     ],
 )
 def test_unknown_option_value_is_refused_listing_the_choices(option: str, value: str, choices: str) -> None:

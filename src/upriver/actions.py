@@ -12,7 +12,7 @@ import enum
 from typing import NamedTuple
 
 from upriver.cards import Card, Suit
-from upriver.rules import Scoring
+from upriver.scoring import round_score
 
 __all__ = [
     "Action",
@@ -106,14 +106,6 @@ class RoundResult:
     tricks_won: tuple[int, ...]
     """Tricks each seat took, in seat order."""
     scores: tuple[int, ...]
-
-
-def round_score(scoring: Scoring, bid: int, tricks: int) -> int:
-    """Points for one seat's round under ``scoring``."""
-    exact = bid == tricks
-    if scoring is Scoring.TEN_PLUS_BID:
-        return 10 + bid if exact else 0
-    return tricks + (10 if exact else 0)
 
 
 def standings_of(totals: tuple[int, ...] | list[int]) -> tuple[tuple[int, int, int], ...]:

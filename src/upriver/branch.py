@@ -202,12 +202,14 @@ def _check_shown(view: SeatView, seat: int, hand: tuple[Card, ...]) -> None:
     """Raise if ``hand`` holds a suit ``seat`` showed it lacks, in any trick of this round."""
     name = view.players[seat]
     must_break = view.rules.trump_lead is TrumpLead.BROKEN and view.trump is not None
+    first_only = view.rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK and view.trump is not None
     broken = False
-    for plays in (*(trick.plays for trick in view.tricks), view.trick):
+    for number, plays in enumerate((*(trick.plays for trick in view.tricks), view.trick)):
         if not plays:
             continue
         led = plays[0][1].suit
-        if plays[0][0] == seat and must_break and not broken and led is view.trump:
+        barred = (must_break and not broken) or (first_only and number == 0)
+        if plays[0][0] == seat and barred and led is view.trump:
             others = [card for card in hand if card.suit is not view.trump]
             if others:
                 raise InconsistentDealError(

@@ -1,4 +1,4 @@
-"""Dealing: the seeded shuffle, the first-Jack draw for the dealer, and checking a given deal.
+"""Dealing: the seeded shuffle, the first-Jack draw for the dealer, each round's trump, checking a deal.
 
 These are the parts of a deal that do not depend on the game's state, kept apart
 from :mod:`upriver.game` so that the state machine reads as the rules of play.
@@ -11,10 +11,29 @@ from __future__ import annotations
 from _random import Random
 from collections.abc import Sequence
 
-from upriver.cards import DECK, Card, Rank, mask_of
+from upriver.cards import DECK, Card, Rank, Suit, mask_of
 from upriver.errors import IllegalActionError
 
-__all__ = ["DEALER_DRAW", "check_hands", "draw_for_dealer", "seeded_deal", "seeded_rng", "shuffled_deck"]
+__all__ = [
+    "DEALER_DRAW",
+    "ROTATION",
+    "check_hands",
+    "draw_for_dealer",
+    "rotating_trump",
+    "seeded_deal",
+    "seeded_rng",
+    "shuffled_deck",
+]
+
+ROTATION: tuple[Suit | None, ...] = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES, None)
+"""Trump round by round under ``trump: "rotate"`` (Nomination Whist), repeated from the first round:
+hearts, diamonds, clubs, spades, then a round without trump."""
+
+
+def rotating_trump(round_number: int) -> Suit | None:
+    """The trump of round ``round_number`` (1-based) when trump rotates; ``None``: a round without trump."""
+    return ROTATION[(round_number - 1) % len(ROTATION)]
+
 
 _SEED_MASK = (1 << 64) - 1
 DEALER_DRAW = 0xFFFF_FFFF
@@ -68,8 +87,13 @@ def check_hands(
     size: int,
     hands: Sequence[Sequence[Card]],
     turned: Card | None,
+    *,
+    turn_up: bool = True,
 ) -> None:
-    """Raise :class:`IllegalActionError` unless these hands and turn-up are a deal of ``size`` cards."""
+    """Raise :class:`IllegalActionError` unless these hands and turn-up are a deal of ``size`` cards.
+
+    With ``turn_up`` off (trump rotates) no card may be turned up, whatever is left.
+    """
     where = f"round {round_number}"
     if len(hands) != len(players):
         raise IllegalActionError(f"{where} deals to {len(players)} players, not {len(hands)}", rule="deal")
@@ -96,6 +120,14 @@ def check_hands(
     if turned is not None and not isinstance(turned, Card):
         raise IllegalActionError(f"{where}: the turned card {turned!r} is not a Card", rule="deal")
     stock = len(DECK) - len(players) * size
+    if not turn_up:
+        if turned is not None:
+            trump = rotating_trump(round_number)
+            named = "no trump" if trump is None else f"trump is {trump.name.lower()}"
+            raise IllegalActionError(
+                f"{where}: trump rotates, so no card is turned up; in this round {named}", rule="turn-up"
+            )
+        return
     if turned is not None and seen & turned.mask:
         raise IllegalActionError(f"{where}: the turned card {turned} is also in a hand", rule="one deck")
     if turned is None and stock > 0:

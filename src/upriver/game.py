@@ -30,14 +30,14 @@ from upriver.actions import (
     TricksAction,
     round_score,
 )
-from upriver.claims import Claim, claim_refusal, play_out
 from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
-from upriver.deal import DEALER_DRAW, check_hands, draw_for_dealer, seeded_deal, seeded_rng
+from upriver.claims import Claim, claim_refusal, play_out
+from upriver.deal import DEALER_DRAW, check_hands, draw_for_dealer, rotating_trump, seeded_deal, seeded_rng
 from upriver.errors import IllegalActionError, NotationError, RulesError
 from upriver.legality import BidRestriction, check_trick_counts, follow_suit_refusal, trump_lead_refusal
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, TrumpLead
+from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Trump, TrumpLead
 from upriver.state import GameState
-from upriver.view import SeatView, TableView
+from upriver.view import SeatView, TableView, view_of
 
 __all__ = ["Game", "Move"]
 
@@ -100,6 +100,9 @@ class Game(GameState):
         self._sizes = rules.hand_sizes
         self._scoring = rules.scoring
         self._trump_must_break = rules.trump_lead is TrumpLead.BROKEN
+        self._after_first = rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK
+        self._blind = rules.blind_one_card
+        self._rotate = rules.trump is Trump.ROTATE
         self._simultaneous = rules.bidding is Bidding.SIMULTANEOUS
         self._free_bids = rules.dealer_bid is DealerBid.FREE
         self._last_bid = -1 if self._simultaneous else n - 1
@@ -140,43 +143,16 @@ class Game(GameState):
         """What ``seat`` may know, and nothing more: the only object bots and clients receive.
 
         ``view(None)`` is a spectator's view: no hand, and under simultaneous bidding no
-        bid until every seat has bid.
+        bid until every seat has bid. In a blind round a seat sees the others' cards, not its own
+        (:func:`upriver.view.view_of`).
 
         :raises ValueError: when ``seat`` is not a seat of this game.
         """
-        if seat is not None:
-            self._check_seat(seat, self._n)
-        hidden = self._phase is Phase.BIDDING and self._simultaneous
-        public = {
-            "players": self._players,
-            "rules": self._rules,
-            "phase": self._phase,
-            "round_number": self.round_number,
-            "hand_size": self.hand_size,
-            "dealer": self._dealer,
-            "to_act": self.to_act,
-            "turned": self._turned,
-            "trump": self._trump,
-            "bids": tuple(b if not hidden or s == seat else None for s, b in enumerate(self._bids)),
-            "bids_made": self._bids_made,
-            "trick": self.trick,
-            "leader": self.leader,
-            "tricks": self.tricks,
-            "tricks_won": tuple(self._tricks),
-            "trump_broken": self._broken,
-            "totals": self.totals,
-            "history": tuple(self._results),
-            "last_trick": self.last_trick,
-        }
         if seat is None:
-            return TableView(**public)  # type: ignore[arg-type]
-        return SeatView(
-            **public,  # type: ignore[arg-type]
-            seat=seat,
-            hand=cards_in(self._hands[seat]),
-            legal_bids=self.legal_bids(seat) if self._phase is Phase.BIDDING else (),
-            legal_cards=self.legal_cards(seat),
-        )
+            return view_of(self, None, (), ())
+        self._check_seat(seat, self._n)
+        bids = self.legal_bids(seat) if self._phase is Phase.BIDDING else ()
+        return view_of(self, seat, bids, self.legal_cards(seat))
 
     # --------------------------------------------------------------- dealing
 
@@ -215,23 +191,23 @@ class Game(GameState):
             where = "over" if self._phase is Phase.OVER else f"{self._phase.value} round {self.round_number}"
             raise IllegalActionError(f"nothing can be dealt now: the game is {where}", rule="turn order")
         if hands is not None:
-            check_hands(self.round_number, self.players, self._size, hands, turned)
+            check_hands(self.round_number, self.players, self._size, hands, turned, turn_up=not self._rotate)
 
     def deal(self, hands: Sequence[Sequence[Card]] | None = None, turned: Card | None = None) -> DealAction:
         """Deal the round: shuffled from the game's generator, or exactly these hands and turn-up."""
         self.check_deal(hands, turned)
         if hands is None:
             masks, turned = seeded_deal(seeded_rng(self._seed, self._round), self._n, self._size)
+            if self._rotate:  # the same shuffle, and no card turned up
+                turned = None
         else:
             masks = [mask_of(hand) for hand in hands]
         self._hands = masks
         self._dealt = tuple(masks)
         self._turned = turned
-        if turned is not None:
-            self._trump = turned.suit
-            self._trump_mask = _SUIT_MASK_OF[turned.index]
-            if self._trump_must_break:
-                self._blocked = self._trump_mask
+        self._set_trump(
+            rotating_trump(self._round + 1) if self._rotate else None if turned is None else turned.suit
+        )
         self._deal_hands = tuple(map(cards_in, masks))
         action = DealAction(
             round=self._round + 1,
@@ -244,11 +220,24 @@ class Game(GameState):
         self._phase = Phase.BIDDING
         return action
 
-    def deal_at_table(self, trump: Suit | None = None) -> DealAction:
-        """Start a round dealt with real cards: only bids and trick counts will be entered."""
-        self.check_deal()
+    def _set_trump(self, trump: Suit | None) -> None:
+        """This round's trump; under a trump-lead rule, trumps may not be led yet."""
         self._trump = trump
-        action = DealAction(round=self._round + 1, dealer=self._dealer, hands=None, turned=None, trump=trump)
+        if trump is not None:
+            self._trump_mask = SUIT_MASKS[trump]
+            if self._trump_must_break or self._after_first:
+                self._blocked = self._trump_mask
+
+    def deal_at_table(self, trump: Suit | None = None) -> DealAction:
+        """Start a round dealt with real cards: only bids and trick counts will be entered.
+
+        When trump rotates, the round's trump follows the rotation and ``trump`` is ignored.
+        """
+        self.check_deal()
+        self._trump = rotating_trump(self._round + 1) if self._rotate else trump
+        action = DealAction(
+            round=self._round + 1, dealer=self._dealer, hands=None, turned=None, trump=self._trump
+        )
         self._log.append(action)
         self._phase = Phase.BIDDING
         return action
@@ -376,6 +365,10 @@ class Game(GameState):
         if self._bids_made == n:
             self._phase = _PLAYING if self._dealt is not None else Phase.TRICKS
             self._to_act = self._leader
+            if self._blind and self._size == 1 and self._dealt is not None:
+                # Blind: nobody may see their own card, the only one they hold, so it is played for them.
+                for _ in range(n):
+                    self.play(cards_in(self._hands[self._to_act])[0])
         elif self._simultaneous:
             self._to_act = next(s for s in self.bidding_order if self._bids[s] is None)
         else:
@@ -446,7 +439,7 @@ class Game(GameState):
         if self._trick_cards:
             held = cards_in(hand & self._lead_mask)
             raise follow_suit_refusal(name, actor, self._trick_cards[0].suit, held)
-        raise trump_lead_refusal(name, actor, card.suit)
+        raise trump_lead_refusal(name, actor, card.suit, first_trick=self._after_first)
 
     def can_play(self, card: Card | str, seat: int | None = None) -> bool:
         """Whether :meth:`play` would accept this card (a :class:`Card` or its text)."""
@@ -500,6 +493,8 @@ class Game(GameState):
             self._lead_shift = _SHIFT_OF[index]
             self._win_seat = actor
             self._win_mask = mask
+            if self._after_first:  # trump may lead every trick after the first
+                self._blocked = 0
         # Recorded only once the card is known to be legal: a refusal above changes nothing.
         action = _new(PlayAction, (self._round + 1, actor, card))
         self._log.append(action)
@@ -594,7 +589,8 @@ class Game(GameState):
     def _finish_round(self) -> None:
         bids = cast(tuple[int, ...], tuple(self._bids))  # every seat has bid when a round ends
         tricks = tuple(self._tricks)
-        scores = tuple(map(round_score, repeat(self._scoring, self._n), bids, tricks))
+        number = repeat(self._round + 1, self._n)
+        scores = tuple(map(round_score, repeat(self._scoring, self._n), bids, tricks, number))
         totals = self._totals
         for seat, score in enumerate(scores):
             totals[seat] += score

@@ -92,8 +92,19 @@ def follow_suit_refusal(player: str, seat: int, led: Suit, held: tuple[Card, ...
     )
 
 
-def trump_lead_refusal(player: str, seat: int, trump: Suit) -> IllegalActionError:
-    """The error for leading trump before it is broken while holding another suit."""
+def trump_lead_refusal(
+    player: str, seat: int, trump: Suit, *, first_trick: bool = False
+) -> IllegalActionError:
+    """The error for leading trump before it is broken (or, with ``first_trick``, to the round's
+    first trick under ``trump_lead: "after-first-trick"``) while holding another suit."""
+    if first_trick:
+        return IllegalActionError(
+            f"{player} may not lead trump ({trump.name.lower()}) to the first trick: "
+            "trump may lead from the second trick on, and they hold other suits",
+            rule="trump first trick",
+            seat=seat,
+            facts={"trump": trump},
+        )
     return IllegalActionError(
         f"{player} may not lead trump ({trump.name.lower()}) before trump is broken: "
         "no trump has been played this round and they hold other suits",

@@ -26,17 +26,20 @@ from typing import Any, TypeVar
 
 from upriver.errors import RulesError
 from upriver.names import quoted
+from upriver.scoring import CustomScoring, Scoring, ScoringRule, scoring_of
 
 __all__ = [
     "OPTION_NAMES",
     "PRESETS",
     "Bidding",
+    "CustomScoring",
     "DealerBid",
     "FirstDealer",
     "Preset",
     "Rules",
     "Schedule",
     "Scoring",
+    "Trump",
     "TrumpLead",
     "default_max_cards",
     "most_cards",
@@ -96,15 +99,19 @@ class TrumpLead(enum.Enum):
     ANY = "any"
     BROKEN = "broken"
     """No trump lead until a trump was played in an earlier trick, unless the leader holds only trumps."""
+    AFTER_FIRST_TRICK = "after-first-trick"
+    """No trump lead to the first trick, unless the leader holds only trumps; any later trick may
+    be led with trump (Trickster Cards)."""
 
 
-class Scoring(enum.Enum):
-    """How a round is scored."""
+class Trump(enum.Enum):
+    """How each round's trump suit is chosen."""
 
-    TEN_PLUS_BID = "ten-plus-bid"
-    """Exact bid: 10 + bid; a miss: 0 (seed 000)."""
-    TRICKS_PLUS_TEN = "tricks-plus-ten"
-    """One point a trick, plus 10 for an exact bid; no penalty (seeds 001–004)."""
+    TURN_UP = "turn-up"
+    """The card turned up after the deal names trump (every seed)."""
+    ROTATE = "rotate"
+    """Hearts, diamonds, clubs, spades, then a round without trump, again and again from the first
+    round; no card is turned up (Nomination Whist)."""
 
 
 _CHOICES: dict[str, type[enum.Enum]] = {
@@ -112,13 +119,13 @@ _CHOICES: dict[str, type[enum.Enum]] = {
     "bidding": Bidding,
     "dealer_bid": DealerBid,
     "trump_lead": TrumpLead,
-    "scoring": Scoring,
 }
+"""The options chosen from a fixed set of spellings (``scoring`` may also be an object)."""
 
 _WRITTEN_SCHEDULES: tuple[enum.Enum, ...] = (Schedule.UP_DOWN, Schedule.DOWN_UP)
 """The schedules a record names by text; an explicit one is written as its list of sizes."""
 
-OPTION_NAMES = ("preset", "schedule", "max_cards", *_CHOICES)
+OPTION_NAMES = ("preset", "schedule", "max_cards", *_CHOICES, "scoring", "trump", "blind_one_card")
 """The keys of a rules section in a game record, and of :meth:`Rules.from_options`."""
 
 
@@ -188,13 +195,23 @@ class Rules:
     bidding: Bidding = Bidding.SEQUENTIAL
     dealer_bid: DealerBid = DealerBid.FREE
     trump_lead: TrumpLead = TrumpLead.ANY
-    scoring: Scoring = Scoring.TRICKS_PLUS_TEN
+    scoring: ScoringRule = Scoring.TRICKS_PLUS_TEN
+    trump: Trump = Trump.TURN_UP
+    blind_one_card: bool = False
+    """In a round of one card, each player sees every other player's card but not their own."""
     hand_sizes: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "schedule", _choice(Schedule, self.schedule, "schedule"))
         for name, kind in _CHOICES.items():
             object.__setattr__(self, name, _choice(kind, getattr(self, name), name))
+        object.__setattr__(self, "scoring", scoring_of(self.scoring))
+        object.__setattr__(self, "trump", _choice(Trump, self.trump, "trump"))
+        if not isinstance(self.blind_one_card, bool):
+            raise RulesError(
+                f"blind_one_card must be true or false, not {quoted(self.blind_one_card)}",
+                option="blind_one_card",
+            )
         if not isinstance(self.explicit_sizes, tuple):
             if not isinstance(self.explicit_sizes, list):
                 raise RulesError(
@@ -300,7 +317,14 @@ class Rules:
                         option="schedule",
                     )
         for key, value in given.items():
-            fields[key] = _choice(_CHOICES[key], value, key) if key in _CHOICES else value
+            if key in _CHOICES:
+                fields[key] = _choice(_CHOICES[key], value, key)
+            elif key == "scoring":
+                fields[key] = scoring_of(value)
+            elif key == "trump":
+                fields[key] = _choice(Trump, value, key)
+            else:
+                fields[key] = value
         if name is None:
             return cls(player_count=player_count, **fields)
         if not isinstance(name, str):
@@ -318,7 +342,9 @@ class Rules:
         """The rule options as a game record writes them, with the peak hand size resolved.
 
         ``Rules.from_options(rules.options(), player_count=rules.player_count)`` plays
-        exactly as ``rules`` does.
+        exactly as ``rules`` does. ``scoring`` is a name, or the object of a custom scoring;
+        ``trump`` and ``blind_one_card`` are written only when they are not the default
+        (``"turn-up"``, ``false``), so the records of the seeds' rules read as they always did.
         """
         written: dict[str, object] = {}
         if self.schedule is Schedule.EXPLICIT:
@@ -328,7 +354,17 @@ class Rules:
             written["max_cards"] = max(self.hand_sizes)
         for name in _CHOICES:
             written[name] = getattr(self, name).value
+        written["scoring"] = self.scoring.value
+        if self.trump is not Trump.TURN_UP:
+            written["trump"] = self.trump.value
+        if self.blind_one_card:
+            written["blind_one_card"] = True
         return written
+
+    @property
+    def turns_up(self) -> bool:
+        """Whether a card is turned up for trump after the deal (else trump rotates)."""
+        return self.trump is Trump.TURN_UP
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -474,8 +510,8 @@ def rules_catalogue() -> dict[str, object]:
     peak depends on the player count (:func:`default_max_cards`), and 10 for the countdown
     family: the first hand size of its down-up game, which with more players starts at the
     deck's most instead. ``rules`` lists the choices of every option that has a fixed set of
-    them; ``schedule`` may also be a list of hand sizes and ``max_cards`` a whole number (see
-    :meth:`Rules.from_options`).
+    them; ``schedule`` may also be a list of hand sizes, ``max_cards`` a whole number, ``scoring``
+    a custom scoring object and ``blind_one_card`` true or false (see :meth:`Rules.from_options`).
     """
     return {
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
@@ -489,7 +525,7 @@ def rules_catalogue() -> dict[str, object]:
                 "options": {
                     "schedule": p.options["schedule"].value,  # type: ignore[attr-defined]
                     "max_cards": p.start_cards,
-                    **{name: p.options[name].value for name in _CHOICES},  # type: ignore[attr-defined]
+                    **{name: p.options[name].value for name in (*_CHOICES, "scoring")},  # type: ignore[attr-defined]
                 },
             }
             for p in PRESETS.values()
@@ -497,5 +533,7 @@ def rules_catalogue() -> dict[str, object]:
         "rules": {
             "schedule": [s.value for s in Schedule if s is not Schedule.EXPLICIT],
             **{name: [member.value for member in kind] for name, kind in _CHOICES.items()},
+            "scoring": [member.value for member in Scoring],
+            "trump": [member.value for member in Trump],
         },
     }

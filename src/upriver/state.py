@@ -12,7 +12,8 @@ from typing import Any, Self
 
 from upriver.actions import Action, Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit, cards_in
-from upriver.rules import Rules, Scoring
+from upriver.rules import Rules
+from upriver.scoring import ScoringRule
 
 __all__ = ["GameState"]
 
@@ -21,10 +22,12 @@ class GameState:
     """A game's state and its read-only accessors; see :class:`upriver.game.Game`."""
 
     __slots__ = (
+        "_after_first",
         "_auto_deal",
         "_bid_range",
         "_bids",
         "_bids_made",
+        "_blind",
         "_blocked",
         "_broken",
         "_deal_hands",
@@ -47,6 +50,7 @@ class GameState:
         "_players",
         "_plays",
         "_results",
+        "_rotate",
         "_round",
         "_rules",
         "_scoring",
@@ -69,6 +73,11 @@ class GameState:
     )
 
     _rules: Rules
+    # Trump may not lead the first trick (trump_lead "after-first-trick"); the one-card round is
+    # played blind; trump rotates round by round instead of being turned up.
+    _after_first: bool
+    _blind: bool
+    _rotate: bool
     _players: tuple[str, ...]
     _seed: int
     _auto_deal: bool
@@ -104,7 +113,7 @@ class GameState:
     _plays: list[Card]
     _results: list[RoundResult]
     _round: int
-    _scoring: Scoring
+    _scoring: ScoringRule
     _simultaneous: bool
     _size: int
     _sizes: tuple[int, ...]
@@ -263,6 +272,12 @@ class GameState:
         n = self._n
         plays = tuple(((leader + i) % n, card) for i, card in enumerate(cards))
         return Trick(leader=leader, plays=plays, winner=winner)
+
+    @property
+    def blind(self) -> bool:
+        """Whether this round's cards are held blind: a one-card round under ``blind_one_card``,
+        dealt and not yet played, so each seat sees every other seat's card but not its own."""
+        return self._blind and self._size == 1 and self._dealt is not None and self._phase is Phase.BIDDING
 
     @property
     def trump_broken(self) -> bool:

@@ -6,6 +6,10 @@ has bid), the cards played, the tricks won and the scores. A :class:`SeatView` a
 one seat's own hand, its own bid and the moves it may make. Both are frozen copies,
 not windows onto the game: they hold no reference to it, so code that receives a
 view cannot reach another seat's cards.
+
+In a blind one-card round (``blind_one_card``) a seat's view holds every other seat's
+card in :attr:`TableView.foreheads` and not its own: its ``hand`` is empty until the
+cards are played. A spectator's view holds none of them (a player could open one).
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ import dataclasses
 
 from upriver.actions import Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit
-from upriver.rules import Rules
+from upriver.rules import Bidding, Rules
+from upriver.state import GameState
 
-__all__ = ["SeatView", "TableView"]
+__all__ = ["SeatView", "TableView", "view_of"]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -48,6 +53,9 @@ class TableView:
     """Every finished round (all of its cards have been seen by the whole table)."""
     last_trick: Trick | None
     """The trick finished last, even when it ended the previous round."""
+    foreheads: tuple[Card | None, ...] = ()
+    """In a blind one-card round, each seat's card as this viewer sees it (``None`` for its own);
+    empty in every other round and for a spectator."""
 
     @property
     def player_count(self) -> int:
@@ -85,3 +93,52 @@ class SeatView(TableView):
     def my_turn(self) -> bool:
         """Whether this seat is expected to bid or play now."""
         return bool(self.legal_bids or self.legal_cards)
+
+
+def view_of(
+    state: GameState, seat: int | None, legal_bids: tuple[int, ...], legal_cards: tuple[Card, ...]
+) -> SeatView | TableView:
+    """What ``seat`` (``None``: a spectator) may know of ``state``, with the moves the game allows it.
+
+    Under simultaneous bidding a bid stays hidden from the others until every seat has bid.
+    In a blind round (:attr:`GameState.blind`) the seat's own card is left out of its hand and
+    every other seat's card is shown in ``foreheads``.
+    """
+    phase = state.phase
+    hidden = phase is Phase.BIDDING and state.rules.bidding is Bidding.SIMULTANEOUS
+    bids = state.bids
+    public = {
+        "players": state.players,
+        "rules": state.rules,
+        "phase": phase,
+        "round_number": state.round_number,
+        "hand_size": state.hand_size,
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "turned": state.turned,
+        "trump": state.trump,
+        "bids": tuple(b if not hidden or s == seat else None for s, b in enumerate(bids)),
+        "bids_made": sum(b is not None for b in bids),
+        "trick": state.trick,
+        "leader": state.leader,
+        "tricks": state.tricks,
+        "tricks_won": state.tricks_won,
+        "trump_broken": state.trump_broken,
+        "totals": state.totals,
+        "history": state.results,
+        "last_trick": state.last_trick,
+    }
+    if seat is None:
+        return TableView(**public)  # type: ignore[arg-type]
+    blind = state.blind
+    foreheads: tuple[Card | None, ...] = ()
+    if blind:
+        foreheads = tuple(None if s == seat else state.hand(s)[0] for s in range(len(state.players)))
+    return SeatView(
+        **public,  # type: ignore[arg-type]
+        foreheads=foreheads,
+        seat=seat,
+        hand=() if blind else state.hand(seat),
+        legal_bids=legal_bids,
+        legal_cards=legal_cards,
+    )

@@ -52,10 +52,19 @@ class Bot(abc.ABC):
     def choose_card(self, view: SeatView) -> Card:
         """A card from ``view.legal_cards``."""
 
+    def choose_blind_bid(self, view: SeatView) -> int:
+        """A bid in a blind one-card round (the view shows the others' cards, not the seat's own):
+        the bid of best expected score (:func:`upriver.bots.blind.blind_bid`)."""
+        from upriver.bots.blind import blind_bid
+
+        return blind_bid(view)
+
     def act(self, view: SeatView) -> int | Card:
         """The bot's move for this view: a bid while bidding, a card while playing."""
         if view.legal_bids:
             self.last_bid_estimates = None
+            if view.foreheads:
+                return self.choose_blind_bid(view)
             return self.choose_bid(view)
         if view.legal_cards:
             return self.choose_card(view)

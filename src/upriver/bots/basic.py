@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from upriver.bots.base import Bot
 from upriver.cards import DECK, Card, Rank, Suit
-from upriver.rules import Scoring
+from upriver.scoring import tricks_pay_past_the_bid
 from upriver.view import SeatView
 
 __all__ = ["BasicBot", "estimate_tricks"]
@@ -135,7 +135,7 @@ class BasicBot(Bot):
         bid = view.bids[view.seat] or 0
         need = bid - view.tricks_won[view.seat]
         left = view.hand_size - len(view.tricks)
-        if view.rules.scoring is Scoring.TRICKS_PLUS_TEN and (need < 0 or need > left):
+        if tricks_pay_past_the_bid(view.rules.scoring) and (need < 0 or need > left):
             need = left  # the exact bonus is out of reach, and every trick is still a point
         danger = lambda card: _danger(card, trump)  # noqa: E731  (one sort key, used many times)
         best = _best(view.trick, trump)

@@ -32,7 +32,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from upriver.cards import mask_of
-from upriver.rules import Bidding, DealerBid, Scoring, TrumpLead
+from upriver.rules import Bidding, DealerBid, TrumpLead
+from upriver.scoring import Scoring, ScoringRule, round_score, tricks_pay_past_the_bid
 from upriver.view import SeatView
 
 if TYPE_CHECKING:
@@ -109,6 +110,9 @@ class BidTable:
     bids: tuple[int, ...]
     features: NDArray[np.float64]
     """``(len(bids), len(FEATURES))``."""
+    tricks_seen: NDArray[np.float64] | None = None
+    """``(len(bids), hand size + 1)``: for each bid, the share of its rollouts that took each number
+    of tricks; how a miss is spread over the tricks when a scoring pays each miss differently."""
 
     def column(self, name: str) -> NDArray[np.float64]:
         """One feature for every bid."""
@@ -171,9 +175,11 @@ def bid_table(view: SeatView, bot: SearchBot, iterations: int, seed: int) -> Bid
     worlds = bot.draw(know, position, iterations, seed)
     seat, size, n = view.seat, view.hand_size, view.player_count
     rows = []
-    for bid in bids:
+    seen = np.zeros((len(bids), size + 1), dtype=np.float64)
+    for i, bid in enumerate(bids):
         _, took, scores = bot.evaluate(view, position, worlds, bid)
         tricks = took[:, seat].astype(np.float64)
+        seen[i] = np.bincount(took[:, seat].astype(np.int64), minlength=size + 1)[: size + 1] / len(tricks)
         rows.append(
             (
                 float(np.mean(tricks == bid)),
@@ -207,7 +213,7 @@ def bid_table(view: SeatView, bot: SearchBot, iterations: int, seed: int) -> Bid
         "dealer_rule": float(_DEALER[view.rules.dealer_bid]),
         "simultaneous": float(simultaneous),
         "trump_must_break": float(view.rules.trump_lead is TrumpLead.BROKEN),
-        "tricks_plus_ten": float(view.rules.scoring is Scoring.TRICKS_PLUS_TEN),
+        "tricks_plus_ten": float(tricks_pay_past_the_bid(view.rules.scoring)),
         "no_trump": float(view.trump is None),
         "best_make_rate": float(make.max()),
         **hand,
@@ -234,7 +240,7 @@ def bid_table(view: SeatView, bot: SearchBot, iterations: int, seed: int) -> Bid
             "bid_minus_mean_tricks": bid - stats[i, 2],
         }
         table[i] = [row[name] for name in FEATURES]
-    return BidTable(bids=bids, features=table)
+    return BidTable(bids=bids, features=table, tricks_seen=seen)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -377,16 +383,41 @@ class BidModel:
         return tricks
 
 
-def expected_scores(table: BidTable, model: BidModel, scoring: Scoring) -> NDArray[np.float64]:
-    """Each bid's expected round score: ``p (10 + bid)`` under 10 + bid, ``tricks + 10 p`` under
-    1 a trick + 10 (``p`` the predicted make probability)."""
+def expected_scores(
+    table: BidTable, model: BidModel, scoring: ScoringRule, round_number: int = 1
+) -> NDArray[np.float64]:
+    """Each bid's expected round score under ``scoring`` in round ``round_number``.
+
+    ``p`` is the predicted chance to make the bid. Under 10 + bid it is ``p (10 + bid)``; under
+    1 a trick + 10, ``tricks + 10 p`` with the predicted tricks. Under any other scoring the
+    exact bid's points weigh ``p`` and each miss's points the rest, spread over the tricks as
+    the bid's rollouts spread their misses (:attr:`BidTable.tricks_seen`; without it, one
+    trick off on the side of the predicted tricks).
+    """
     p = model.make_probability(table.features)
     bids = np.array(table.bids, dtype=np.float64)
     if scoring is Scoring.TEN_PLUS_BID:
         out: NDArray[np.float64] = p * (10.0 + bids)
         return out
     tricks = np.clip(model.expected_tricks(table.features), 0.0, None)
-    out = tricks + 10.0 * p
+    if scoring is Scoring.TRICKS_PLUS_TEN:
+        out = tricks + 10.0 * p
+        return out
+    out = np.empty(len(table.bids), dtype=np.float64)
+    for i, bid in enumerate(table.bids):
+        exact = round_score(scoring, bid, bid, round_number)
+        misses = None if table.tricks_seen is None else table.tricks_seen[i].copy()
+        if misses is not None:
+            misses[bid] = 0.0
+        if misses is None or misses.sum() <= 0.0:
+            off = bid + 1 if tricks[i] >= bid or bid == 0 else bid - 1
+            miss = float(round_score(scoring, bid, off, round_number))
+        else:
+            weights = misses / misses.sum()
+            miss = float(
+                sum(w * round_score(scoring, bid, t, round_number) for t, w in enumerate(weights) if w)
+            )
+        out[i] = p[i] * exact + (1.0 - p[i]) * miss
     return out
 
 

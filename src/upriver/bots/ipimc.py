@@ -112,7 +112,7 @@ class IpimcBot(SearchBot):
         iterations = self.iterations or self.default_iterations or 2000
         table = bid_table(view, self, iterations, self.rng.getrandbits(31))
         model = default_model()
-        scores = expected_scores(table, model, view.rules.scoring)
+        scores = expected_scores(table, model, view.rules.scoring, view.round_number)
         made = model.make_probability(table.features)
         self.last_bid_estimates = {bid: float(p) for bid, p in zip(table.bids, made, strict=True)}
         return table.bids[int(np.argmax(scores))]

@@ -69,14 +69,15 @@ def knowledge_of(view: SeatView) -> Knowledge:
     played_by = [0] * n
     trump = view.trump
     must_break = view.rules.trump_lead is TrumpLead.BROKEN and trump is not None
+    first_only = view.rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK and trump is not None
     broken = False
     tricks = [trick.plays for trick in view.tricks]
     if view.trick:
         tricks.append(view.trick)
-    for cards in tricks:
+    for number, cards in enumerate(tricks):
         led = cards[0][1].suit
         leader = cards[0][0]
-        if must_break and not broken and led is trump:
+        if ((must_break and not broken) or (first_only and number == 0)) and led is trump:
             # Trump could be led before it was broken only from a hand of nothing but trumps.
             voids[leader] |= FULL & ~SUIT_MASKS[led]
         for seat, card in cards:

@@ -18,6 +18,10 @@ class RandomBot(Bot):
         """Any legal bid, each equally likely."""
         return self.rng.choice(view.legal_bids)
 
+    def choose_blind_bid(self, view: SeatView) -> int:
+        """Any legal bid, each equally likely, blind or not."""
+        return self.choose_bid(view)
+
     def choose_card(self, view: SeatView) -> Card:
         """Any legal card, each equally likely."""
         return self.rng.choice(view.legal_cards)

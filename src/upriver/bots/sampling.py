@@ -27,7 +27,8 @@ from upriver.fast import Position
 from upriver.fast import sample_worlds as uniform_worlds
 from upriver.fast.infer import bid_estimates, deal_constrained
 from upriver.fast.likelihood import play_log_likelihoods
-from upriver.rules import Scoring, TrumpLead
+from upriver.rules import TrumpLead
+from upriver.scoring import tricks_pay_past_the_bid
 
 __all__ = [
     "bid_log_weights",
@@ -42,6 +43,8 @@ MASK = (1 << 62) - 1
 
 DRAWS_PER_WORLD = 16
 """Uniform draws spent per deal wanted on rejection, before dealing the rest under constraints."""
+
+_LEAD = {TrumpLead.ANY: 0, TrumpLead.BROKEN: 1, TrumpLead.AFTER_FIRST_TRICK: 2}
 
 
 def sample_worlds(know: Knowledge, position: Position, count: int, seed: int = 0) -> NDArray[np.uint64]:
@@ -116,8 +119,8 @@ def play_log_weights(
         hand_size=position.hand_size,
         trump=position.trump,
         turned=0 if position.turned < 0 else 1 << position.turned,
-        must_break=rules.trump_lead is TrumpLead.BROKEN,
-        counts_tricks=rules.scoring is Scoring.TRICKS_PLUS_TEN,
+        lead_rule=_LEAD[rules.trump_lead],
+        counts_tricks=tricks_pay_past_the_bid(rules.scoring),
         eps=eps,
     )
 

@@ -17,12 +17,13 @@ from numpy.typing import NDArray
 
 from upriver.cards import Card, mask_of
 from upriver.game import Game
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Scoring, TrumpLead
+from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Trump, TrumpLead
+from upriver.scoring import round_score, tricks_pay_past_the_bid
 from upriver.view import SeatView
 
 from . import kernel
 from ._jit import set_threads
-from .policies import POLICY_BASIC, POLICY_RANDOM
+from .policies import OPTS_SIZE, POLICY_BASIC, POLICY_RANDOM, SCORES, TRICKS_MAX
 
 __all__ = [
     "Policy",
@@ -42,6 +43,7 @@ Policy = Literal["random", "basic"]
 
 _POLICIES = {"random": POLICY_RANDOM, "basic": POLICY_BASIC}
 _DEALER = {DealerBid.FREE: 0, DealerBid.HOOK: 1, DealerBid.OVERBID: 2}
+_LEAD = {TrumpLead.ANY: 0, TrumpLead.BROKEN: 1, TrumpLead.AFTER_FIRST_TRICK: 2}
 _FULL = (1 << 52) - 1
 
 
@@ -52,16 +54,27 @@ def _policy(policy: str) -> int:
         raise ValueError(f"policy must be one of {', '.join(_POLICIES)}, not {policy!r}") from None
 
 
-def _opts(rules: Rules) -> NDArray[np.int64]:
-    return np.array(
-        [
-            _DEALER[rules.dealer_bid],
-            rules.bidding is Bidding.SIMULTANEOUS,
-            rules.trump_lead is TrumpLead.BROKEN,
-            rules.scoring is Scoring.TRICKS_PLUS_TEN,
-        ],
-        dtype=np.int64,
+def _opts(rules: Rules, round_number: int = 1) -> NDArray[np.int64]:
+    """The kernel's options for one round (:mod:`upriver.fast.policies` names the places): the
+    rules as numbers, then the engine's points for every bid and tricks taken in that round."""
+    opts = np.zeros(OPTS_SIZE, dtype=np.int64)
+    opts[:6] = (
+        _DEALER[rules.dealer_bid],
+        rules.bidding is Bidding.SIMULTANEOUS,
+        _LEAD[rules.trump_lead],
+        tricks_pay_past_the_bid(rules.scoring),
+        rules.blind_one_card,
+        rules.trump is Trump.ROTATE,
     )
+    for bid in range(TRICKS_MAX):
+        for took in range(TRICKS_MAX):
+            opts[SCORES + bid * TRICKS_MAX + took] = round_score(rules.scoring, bid, took, round_number)
+    return opts
+
+
+def _game_opts(rules: Rules) -> NDArray[np.int64]:
+    """:func:`_opts` for every round of a game, one row a round."""
+    return np.stack([_opts(rules, number) for number in range(1, rules.rounds + 1)])
 
 
 def _chunks(count: int) -> int:
@@ -103,7 +116,7 @@ def simulate(
     out = Simulation(np.empty(shape, np.int8), np.empty(shape, np.int8), np.empty(shape, np.int16))
     first_jack = dealer is None and rules.first_dealer is FirstDealer.FIRST_JACK
     first = dealer if dealer is not None else 0
-    args = (first_jack, first, _opts(rules), _policy(policy), seed, out.bids, out.tricks, out.scores)
+    args = (first_jack, first, _game_opts(rules), _policy(policy), seed, out.bids, out.tricks, out.scores)
     if threads == 1:
         kernel.games_range(0, _chunks(n), n, sizes, *args)
     else:
@@ -119,6 +132,7 @@ class Position:
     ``bids`` has -1 for a bid not yet made, or hidden (simultaneous bidding): the
     kernel bids for those seats. ``trick`` lists the cards on the table from the
     leader; ``played`` is every card played this round, the trick included.
+    ``round_number`` (1-based) is the round's place in the game, which ``anderson`` pays by.
     """
 
     rules: Rules
@@ -135,6 +149,7 @@ class Position:
     trick: tuple[int, ...]
     played: int
     trump_broken: bool
+    round_number: int = 1
 
     @property
     def players(self) -> int:
@@ -173,6 +188,7 @@ def position_from_view(view: SeatView) -> Position:
         trick=tuple(card.index for _, card in view.trick),
         played=mask_of(card for _, card in view.played),
         trump_broken=view.trump_broken,
+        round_number=view.round_number,
     )
 
 
@@ -184,7 +200,8 @@ def position_from_game(game: Game, seat: int | None = None) -> Position:
         raise ValueError("the game is not in a round: name the seat to see it from")
     view = game.view(seat)
     bids = tuple(-1 if b is None else b for b in game.bids)
-    return dataclasses.replace(position_from_view(view), bids=bids)
+    # The seat's own cards even in a blind round, where its view leaves them out.
+    return dataclasses.replace(position_from_view(view), bids=bids, hand=mask_of(game.hand(seat)))
 
 
 def world_of(game: Game) -> NDArray[np.uint64]:
@@ -306,7 +323,7 @@ def rollout(
         bids,
         tricks_won,
         trick,
-        _opts(position.rules),
+        _opts(position.rules, position.round_number),
         _policy(policy),
         seed,
         moves,

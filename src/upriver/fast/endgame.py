@@ -33,7 +33,7 @@ from upriver.cards import Card
 from upriver.fast._jit import FULL, ONE, ZERO, ctz, jit, popcount, u64
 from upriver.fast.api import Position, _check_worlds, _opts, _position_arrays
 from upriver.fast.kernel import CHUNK, ILLEGAL, OK, make_bids, score
-from upriver.fast.policies import POLICY_BASIC, basic_card, legal_cards
+from upriver.fast.policies import COUNTS_TRICKS, POLICY_BASIC, basic_card, lead_barred, legal_cards
 
 __all__ = ["MOST_CARDS", "Solution", "fits", "solve_endgame", "solve_range"]
 
@@ -47,13 +47,12 @@ AT, LEADER, LEAD, WIN_SEAT, WIN, BEST, BROKEN, DONE, GONE = range(9)
 
 
 @jit
-def _ceiling(scoring: int, bid: int, took: int, left: int) -> int:
+def _ceiling(opts: Any, bid: int, took: int, left: int) -> int:
     """The most a seat with ``took`` tricks and ``left`` tricks still to play can score."""
-    if scoring == 0:
-        return 10 + bid if took <= bid <= took + left else 0
-    if took <= bid <= took + left:
-        return max(10 + bid, took + left)
-    return took + left
+    most = score(opts, bid, took)
+    for t in range(took + 1, took + left + 1):
+        most = max(most, score(opts, bid, t))
+    return most
 
 
 @jit
@@ -80,10 +79,10 @@ def _enter(
     seat = (state[d, LEADER] + at) % n
     hand = hands[d, seat]
     lead = state[d, LEAD] if at > 0 else -1
-    legal = legal_cards(hand, lead, trump, opts[2] != 0, state[d, BROKEN] != 0)
-    have[d] = False
     done = state[d, DONE]
-    ceiling[d] = _ceiling(opts[3], bids[seat], tricks[d, seat], size - done)
+    legal = legal_cards(hand, lead, trump, lead_barred(opts, state[d, BROKEN] != 0, done), False)
+    have[d] = False
+    ceiling[d] = _ceiling(opts, bids[seat], tricks[d, seat], size - done)
     if d < cards.shape[0]:
         c = int(cards[d])
         if c < 0 or c > 51 or legal & (ONE << u64(c)) == ZERO:
@@ -98,7 +97,7 @@ def _enter(
     gone = u64(state[d, GONE])
     c = basic_card(
         hand, legal, state[d, WIN], at == n - 1, trump, bids[seat] - tricks[d, seat], size - done,
-        FULL & ~hand & ~gone, opts[3] == 1,
+        FULL & ~hand & ~gone, opts[COUNTS_TRICKS] == 1,
     )  # fmt: skip
     first[d] = c
     moves[d] = legal & ~(ONE << u64(c))
@@ -151,7 +150,7 @@ def _take(
     child: int,
     result: Any,
     bids: Any,
-    scoring: int,
+    scoring: Any,
     state: Any,
     n: int,
     moves: Any,
@@ -221,7 +220,7 @@ def _solve_world(
     """The max^n outcome (final tricks a seat) of the position at depth 0 into ``value[0]``, and
     with ``record`` its line of cards into ``line[0]``; ``cards`` are forced first. OK or ILLEGAL."""
     n = hands.shape[1]
-    scoring = opts[3]
+    scoring = opts
     end = 0
     for s in range(n):
         end += int(popcount(hands[0, s]))
@@ -344,7 +343,7 @@ def solve_range(
             for s in range(n):
                 out_bids[w, s] = bids[s]
                 out_tricks[w, s] = value[0, s] if code == OK else tricks0[s]
-                out_scores[w, s] = score(opts[3], bids[s], out_tricks[w, s])
+                out_scores[w, s] = score(opts, bids[s], out_tricks[w, s])
             if record and code == OK:
                 for k in range(out_cards.shape[1]):
                     out_cards[w, k] = line[0, k]
@@ -395,8 +394,8 @@ def solve_endgame(
         np.full((count, left if record else 0), -1, np.int8),
     )
     solve_range(
-        0, (count + CHUNK - 1) // CHUNK, worlds, pos, bids, tricks_won, trick, _opts(position.rules),
-        moves, record, out.bids, out.tricks, out.scores, out.status, out.cards,
+        0, (count + CHUNK - 1) // CHUNK, worlds, pos, bids, tricks_won, trick,
+        _opts(position.rules, position.round_number), moves, record, out.bids, out.tricks, out.scores, out.status, out.cards,
     )  # fmt: skip
     return out if record else dataclasses.replace(out, cards=None)
 

@@ -3,7 +3,11 @@
 State is a handful of integers per world: one ``uint64`` bit set per hand, the bids,
 the tricks won, the cards of the trick on the table, the cards gone this round
 (played or turned up) and whether trump is broken. Rule options arrive as an
-``int64`` array ``opts`` = ``[dealer rule, simultaneous, trump must break, scoring]``.
+``int64`` array ``opts`` (:mod:`upriver.fast.policies` names its places): the dealer's rule,
+simultaneous bidding, the trump-lead rule, whether tricks pay past a bid, the blind one-card
+round, rotating trump, then the round's points for every bid and tricks taken, so the
+kernel scores by the table's scoring exactly as the engine does. Whole games take one such
+row a round (``anderson`` pays by the round's number).
 
 Batches are split into chunks of :data:`CHUNK` items, each with its own random
 stream seeded from ``(seed, chunk)``, so a seed gives the same results whatever the
@@ -38,12 +42,18 @@ from upriver.fast._jit import (
     u64,
 )
 from upriver.fast.policies import (
+    BLIND,
+    COUNTS_TRICKS,
     POLICY_RANDOM,
+    ROTATE,
     basic_bid,
     basic_card,
+    blind_bid,
+    lead_barred,
     legal_bids,
     legal_cards,
     random_bit,
+    score,
 )
 
 __all__ = [
@@ -69,19 +79,14 @@ CHUNK = 256
 OK = 0
 ILLEGAL = 1
 
+ROTATION = np.array([2, 1, 0, 3, -1], dtype=np.int64)
+"""Trump by round under rotating trump (suit indices C0 D1 H2 S3): hearts, diamonds, clubs, spades, none."""
+
 
 @jit
 def stream(seed: int, chunk: int) -> int:
     """A generator state (a splitmix64 counter) for one chunk, from the seed and chunk number."""
     return mix(mix(u64(seed)) + u64(chunk) * u64(0xD1B54A32D192ED03))
-
-
-@jit
-def score(scoring: int, bid: int, took: int) -> int:
-    """Points for a round: scoring 0 is 10 + bid or nothing, scoring 1 is tricks + 10 if exact."""
-    if scoring == 0:
-        return 10 + bid if bid == took else 0
-    return took + (10 if bid == took else 0)
 
 
 @inline_jit
@@ -119,6 +124,9 @@ def make_bids(
         elif policy == POLICY_RANDOM:
             rng += GOLDEN
             b = random_bit(mix(rng), legal)
+        elif opts[BLIND] != 0 and size == 1:  # the seat sees every card but its own
+            leader = dealer + 1 if dealer + 1 < n else 0
+            b = blind_bid(hands, seat, trump, turned, leader, legal, opts)
         else:
             unseen = FULL & ~hands[seat] & ~turned
             b = basic_bid(hands[seat], trump, size, n, unseen, legal)
@@ -157,7 +165,6 @@ def play_tricks(
     trick's winner to ``rec_winners[trick number]``. Returns (status, rng).
     """
     n = hands.shape[0]
-    must_break = opts[2] != 0
     # A card's strength in a trick: rank, +16 in the led suit, +32 in trump. Taking the
     # maximum needs no branch on suits, which random play makes unpredictable.
     lead_suit, win_seat, win, best = -1, -1, -1, -1
@@ -175,7 +182,7 @@ def play_tricks(
             if seat >= n:
                 seat -= n
             hand = hands[seat]
-            legal = legal_cards(hand, lead_suit, trump, must_break, broken)
+            legal = legal_cards(hand, lead_suit, trump, lead_barred(opts, broken, done), False)
             if at < script.shape[0]:
                 c = int(script[at])
                 at += 1
@@ -187,7 +194,7 @@ def play_tricks(
             else:
                 c = basic_card(
                     hand, legal, win, i == n - 1, trump, bids[seat] - tricks[seat], size - done,
-                    FULL & ~hand & ~gone, opts[3] == 1,
+                    FULL & ~hand & ~gone, opts[COUNTS_TRICKS] == 1,
                 )  # fmt: skip
             bit = ONE << u64(c)
             hands[seat] = hand ^ bit
@@ -230,8 +237,9 @@ def games_range(
 ) -> None:
     """Deal and play games of chunks ``first`` … ``stop - 1`` (of ``games`` in all) to the end.
 
-    Outputs are ``(games, rounds, players)`` arrays. Dealing is a partial Fisher–Yates
-    shuffle: the hands, then the turned card, which sets trump (none if no card is left).
+    Outputs are ``(games, rounds, players)`` arrays; ``opts`` has one row a round. Dealing is a
+    partial Fisher–Yates shuffle: the hands, then the turned card, which sets trump (none if no
+    card is left); under rotating trump the round's place in the rotation sets it instead.
     """
     n = out_bids.shape[2]
     deck = np.arange(52)
@@ -269,21 +277,24 @@ def games_range(
                     for t in range(s * size, (s + 1) * size):
                         m |= ONE << u64(deck[t])
                     hands[s] = m
+                ropts = opts[r]
                 trump, turned = -1, ZERO
-                if dealt < 52:
+                if ropts[ROTATE] != 0:
+                    trump = ROTATION[r % 5]
+                elif dealt < 52:
                     trump, turned = deck[dealt] // 13, ONE << u64(deck[dealt])
                 bids[:] = -1
                 tricks[:] = 0
-                rng = make_bids(hands, bids, size, trump, turned, dealer, opts, policy, rng, script, 0)[2]
+                rng = make_bids(hands, bids, size, trump, turned, dealer, ropts, policy, rng, script, 0)[2]
                 leader = dealer + 1 if dealer + 1 < n else 0
                 rng = play_tricks(
                     hands, bids, tricks, trick, 0, leader, 0, size, trump, turned, False,
-                    opts, policy, rng, script, 0, False, no_record, no_record,
+                    ropts, policy, rng, script, 0, False, no_record, no_record,
                 )[1]  # fmt: skip
                 for s in range(n):
                     out_bids[g, r, s] = bids[s]
                     out_tricks[g, r, s] = tricks[s]
-                    out_scores[g, r, s] = score(opts[3], bids[s], tricks[s])
+                    out_scores[g, r, s] = score(ropts, bids[s], tricks[s])
                 dealer = dealer + 1 if dealer + 1 < n else 0
 
 
@@ -362,7 +373,7 @@ def rollout_range(
             for s in range(n):
                 out_bids[w, s] = bids[s]
                 out_tricks[w, s] = tricks[s]
-                out_scores[w, s] = score(opts[3], bids[s], tricks[s])
+                out_scores[w, s] = score(opts, bids[s], tricks[s])
 
 
 @parallel_jit

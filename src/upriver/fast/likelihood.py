@@ -39,7 +39,7 @@ def _log_likelihoods(
     size: int,
     trump: int,
     turned: int,
-    must_break: bool,
+    lead_rule: int,
     counts_tricks: bool,
     eps: float,
     out: Any,
@@ -68,7 +68,8 @@ def _log_likelihoods(
             bit = ONE << u64(c)
             hand = hands[seat]
             if seat != me and bids[seat] >= 0:
-                legal = legal_cards(hand, lead_suit, trump, must_break, broken)
+                barred = (lead_rule == 1 and not broken) or (lead_rule == 2 and done == 0)
+                legal = legal_cards(hand, lead_suit, trump, barred, False)
                 k = int(popcount(legal))
                 if k > 1:
                     unseen = FULL & ~hand & ~gone
@@ -108,7 +109,7 @@ def play_log_likelihoods(
     hand_size: int,
     trump: int,
     turned: int,
-    must_break: bool,
+    lead_rule: int,
     counts_tricks: bool,
     eps: float,
 ) -> NDArray[np.float64]:
@@ -118,8 +119,9 @@ def play_log_likelihoods(
     this round (as bits), ``plays`` every ``(seat, card index)`` of the round in play order,
     ``bids`` the bids (-1 unknown: that seat's plays are not scored), ``seat`` the deciding
     seat (its own plays say nothing about the deal), ``turned`` the turned card's bit (0 if
-    none), ``must_break`` whether trump may be led only once broken, ``counts_tricks`` the
-    "1 a trick + 10 if exact" scoring, ``eps`` in (0, 1) the share of plays left to chance.
+    none), ``lead_rule`` the trump-lead rule (0 any, 1 only once broken, 2 not to the first
+    trick), ``counts_tricks`` whether a seat over its bid still gains a point a trick,
+    ``eps`` in (0, 1) the share of plays left to chance.
     """
     if not 0.0 < eps < 1.0:
         raise ValueError(f"eps is the share of plays left to chance, strictly between 0 and 1, not {eps}")
@@ -136,7 +138,7 @@ def play_log_likelihoods(
         hand_size,
         trump,
         turned,
-        must_break,
+        lead_rule,
         counts_tricks,
         eps,
         out,

@@ -12,20 +12,34 @@ Cards are indices 0–51 (suit * 13 + rank - 2); a card's "danger" is
 
 from __future__ import annotations
 
-from upriver.fast._jit import ONE, SUIT, ZERO, above, below, clz, ctz, jit, nth_bit, popcount, u64
+from typing import Any
+
+from upriver.fast._jit import FULL, ONE, SUIT, ZERO, above, below, clz, ctz, jit, nth_bit, popcount, u64
 
 __all__ = [
+    "BLIND",
+    "COUNTS_TRICKS",
     "DEALER_FREE",
     "DEALER_HOOK",
     "DEALER_OVERBID",
+    "LEAD_AFTER_FIRST",
+    "LEAD_BROKEN",
+    "LEAD_RULE",
+    "OPTS_SIZE",
     "POLICY_BASIC",
     "POLICY_RANDOM",
+    "ROTATE",
+    "SCORES",
+    "TRICKS_MAX",
     "basic_bid",
     "basic_card",
+    "blind_bid",
     "estimate_tricks",
+    "lead_barred",
     "legal_bids",
     "legal_cards",
     "masters",
+    "score",
 ]
 
 POLICY_RANDOM = 0
@@ -33,6 +47,39 @@ POLICY_BASIC = 1
 DEALER_FREE = 0
 DEALER_HOOK = 1
 DEALER_OVERBID = 2
+
+# The rule options as the kernel takes them, one int64 array ``opts`` a round:
+# [dealer rule, simultaneous, lead rule, counts tricks, blind one card, rotate, 0, 0, points…].
+LEAD_RULE = 2
+"""``opts[LEAD_RULE]``: 0 trump may lead any time, :data:`LEAD_BROKEN`, :data:`LEAD_AFTER_FIRST`."""
+LEAD_BROKEN = 1
+LEAD_AFTER_FIRST = 2
+COUNTS_TRICKS = 3
+"""``opts[COUNTS_TRICKS]``: 1 when a seat over its bid still gains a point a trick."""
+BLIND = 4
+"""``opts[BLIND]``: 1 when the one-card round is played blind."""
+ROTATE = 5
+"""``opts[ROTATE]``: 1 when trump rotates (hearts, diamonds, clubs, spades, none) and no card is turned."""
+SCORES = 8
+"""Where the round's points start: ``opts[SCORES + bid * TRICKS_MAX + tricks]``."""
+TRICKS_MAX = 18
+"""Bids and tricks run from 0 to 17 (three players, 17 cards)."""
+OPTS_SIZE = SCORES + TRICKS_MAX * TRICKS_MAX
+
+
+@jit
+def score(opts: Any, bid: int, took: int) -> int:
+    """The round's points for ``bid`` and ``took`` tricks, from the table in ``opts`` (the engine's
+    :func:`upriver.scoring.round_score` for this round, written there by :mod:`upriver.fast.api`)."""
+    return int(opts[SCORES + bid * TRICKS_MAX + took])
+
+
+@jit
+def lead_barred(opts: Any, broken: bool, done: int) -> bool:
+    """Whether a leader may not lead trump now (unless it holds only trumps): before trump is
+    broken under ``broken``, or to the round's first trick under ``after-first-trick``."""
+    rule = opts[LEAD_RULE]
+    return (rule == LEAD_BROKEN and not broken) or (rule == LEAD_AFTER_FIRST and done == 0)
 
 
 @jit
@@ -232,3 +279,44 @@ def basic_bid(hand: int, trump: int, size: int, players: int, unseen: int, legal
         if d < gap:
             best, gap = b, d
     return best
+
+
+@jit
+def blind_bid(hands: Any, seat: int, trump: int, turned: int, leader: int, legal: int, opts: Any) -> int:
+    """The bid of best expected score for ``seat`` in a blind one-card round: it sees every other
+    seat's card and not its own, which is any card it cannot see, each as likely. Every card is
+    forced, so the chance to win is the share of those cards that would take the trick. Ties go
+    to the lower bid. :func:`upriver.bots.blind.blind_bid` is the same, operation for operation."""
+    n = hands.shape[0]
+    seen = turned
+    for s in range(n):
+        if s != seat:
+            seen |= hands[s]
+    unseen = FULL & ~seen
+    count = int(popcount(unseen))
+    wins = 0
+    rest = unseen
+    while rest != ZERO:
+        mine = int(ctz(rest))
+        rest &= rest - ONE
+        lead, winner, best = -1, -1, -1
+        for i in range(n):
+            s = (leader + i) % n
+            c = mine if s == seat else int(ctz(hands[s]))
+            if i == 0:
+                lead = c // 13
+            strength = c % 13 + (16 if c // 13 == lead else 0) + (32 if c // 13 == trump else 0)
+            if strength > best:
+                winner, best = s, strength
+        if winner == seat:
+            wins += 1
+    p = wins / count
+    choice, value = -1, -1e300
+    choices = legal
+    while choices != ZERO:
+        b = int(ctz(choices))
+        choices &= choices - ONE
+        expected = p * score(opts, b, 1) + (1 - p) * score(opts, b, 0)
+        if expected > value:
+            choice, value = b, expected
+    return choice

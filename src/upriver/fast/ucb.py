@@ -124,7 +124,7 @@ def ucb_search(
                 opts, POLICY_RANDOM, rng, script, at, False, no_record, no_record,
             )  # fmt: skip
         visits[arm] += 1
-        returns[arm] += score(opts[3], bids[seat], tricks[seat])
+        returns[arm] += score(opts, bids[seat], tricks[seat])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ def search(
         bids,
         tricks_won,
         trick,
-        _opts(position.rules),
+        _opts(position.rules, position.round_number),
         position.seat,
         codes,
         bidding,

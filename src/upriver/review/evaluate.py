@@ -101,7 +101,7 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
 
         model = default_model()
         table = bid_table(view, expert, deals, seed)
-        means = [float(x) for x in expected_scores(table, model, view.rules.scoring)]
+        means = [float(x) for x in expected_scores(table, model, view.rules.scoring, view.round_number)]
         makes = [float(x) for x in model.make_probability(table.features)]
     best = max(range(len(choices)), key=lambda i: (means[i], -i))
     best_make = max(range(len(choices)), key=lambda i: (makes[i], means[i], -i))
