@@ -91,23 +91,30 @@ def test_every_link_of_the_readme_into_the_checkout_names_a_file_that_exists() -
     assert [target for target in links if not (ROOT / target).exists()] == []
 
 
-def test_docstring_doctests_and_literal_blocks_become_fenced_code_and_roles_inline_code() -> None:
+def test_docstring_doctests_and_literal_blocks_become_fenced_code_and_roles_links_to_the_reference() -> None:
     docstring = (
         "Set up with :func:`~run.main`::\n\n    python3 run.py docs\n\n"
-        "It raises :class:`upriver.errors.RulesError`.\n\n>>> 1 + 1\n2\n"
+        "It raises :class:`upriver.errors.RulesError`, see :meth:`Game.move`.\n\n>>> 1 + 1\n2\n"
     )
-    assert griffe_rest.to_markdown(docstring).splitlines() == [
-        "Set up with `main`:",
+    assert griffe_rest.to_markdown(docstring, "upriver.game").splitlines() == [
+        'Set up with <autoref identifier="upriver.game.run.main" optional><code>main</code></autoref>:',
         "",
         "```",
         "python3 run.py docs",
         "```",
         "",
         "",
-        "It raises `upriver.errors.RulesError`.",
+        'It raises <autoref identifier="upriver.errors.RulesError" optional>'
+        "<code>upriver.errors.RulesError</code></autoref>, see "
+        '<autoref identifier="upriver.game.Game.move" optional><code>Game.move</code></autoref>.',
         "",
         "```pycon",
         ">>> 1 + 1",
         "2",
         "```",
     ]
+
+
+def test_a_docstring_rewritten_twice_is_rewritten_once() -> None:
+    once = griffe_rest.to_markdown("A game, :class:`~upriver.game.Game`.\n\n>>> 1\n1\n", "upriver")
+    assert griffe_rest.to_markdown(once, "upriver") == once

@@ -4,7 +4,9 @@ The docstrings are written for a reader of the source: doctest examples (``>>>``
 literal blocks after ``::``, and Sphinx roles such as :class:`~upriver.game.Game`. mkdocstrings reads
 docstrings as Markdown, where ``>>>`` is a quotation and a role is stray punctuation, so this turns
 each doctest and literal block into a fenced code block and each role into inline code (the last
-name only after ``~``, as Sphinx writes it), before the page is drawn.
+name only after ``~``, as Sphinx writes it) that links to the object's entry in the API reference
+when it has one (an optional cross-reference of mkdocs-autorefs: a name it cannot find stays plain
+code, never a broken link), before the page is drawn.
 """
 
 from __future__ import annotations
@@ -21,22 +23,30 @@ ROLE = re.compile(
 """A Sphinx role: ``:class:`~a.b.C```, ``:func:`f```, ``:ref:`text <target>```."""
 
 
-def _role(match: re.Match[str]) -> str:
-    tilde, text, _target = match.groups()
+def _reference(match: re.Match[str], module: str) -> str:
+    """A role as inline code, linked to its object if the API reference has it."""
+    tilde, text, target = match.groups()
     name = text.strip()
-    if tilde:
-        name = name.rsplit(".", 1)[-1]
-    return f"`{name}`"
+    identifier = (target or name).strip().lstrip(".")
+    if module and not identifier.startswith("upriver"):
+        identifier = f"{module}.{identifier}"  # a name relative to the docstring's module
+    shown = name.rsplit(".", 1)[-1] if tilde else name
+    return f'<autoref identifier="{identifier}" optional><code>{shown}</code></autoref>'
 
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def to_markdown(text: str) -> str:
+def to_markdown(text: str, module: str = "") -> str:
     """``text``, a docstring, with its doctests and literal blocks fenced and its roles as code.
 
+    ``module`` is the path of the docstring's module, against which a role's relative name is read.
     Fenced blocks are left as they are, so rewriting a docstring twice changes nothing more."""
+
+    def role(match: re.Match[str]) -> str:
+        return _reference(match, module)
+
     lines = text.splitlines()
     out: list[str] = []
     index = 0
@@ -72,7 +82,7 @@ def to_markdown(text: str) -> str:
                 lead = "" if directive else stripped[:-2].rstrip()
                 language = stripped.removeprefix(".. code-block::").strip() if directive else ""
                 if lead:
-                    out.append(" " * base + ROLE.sub(_role, lead) + ":")
+                    out.append(" " * base + ROLE.sub(role, lead) + ":")
                 margin = " " * base
                 body = textwrap.dedent("\n".join(lines[ahead:end])).splitlines()
                 fence = [
@@ -83,7 +93,7 @@ def to_markdown(text: str) -> str:
                 out += ["", *fence, ""]
                 index = end
                 continue
-        out.append(ROLE.sub(_role, line))
+        out.append(ROLE.sub(role, line))
         index += 1
     return "\n".join(out)
 
@@ -94,7 +104,7 @@ class RestToMarkdown(griffe.Extension):
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         """Rewrite ``obj``'s docstring, if it has one."""
         if obj.docstring is not None:
-            obj.docstring.value = to_markdown(obj.docstring.value)
+            obj.docstring.value = to_markdown(obj.docstring.value, obj.module.path)
 
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
         """Rewrite the top package's own docstring, which :meth:`on_object` is not given."""
