@@ -288,7 +288,8 @@ NOT_RECORDS: list[tuple[str, Any, str]] = [
     (
         "unknown rule value",
         record_doc(rules={"scoring": "golf"}),
-        "rules.scoring: scoring must be one of 'ten-plus-bid', 'tricks-plus-ten', not 'golf'",
+        "rules.scoring: scoring must be one of 'ten-plus-bid', 'tricks-plus-ten', 'negative', 'balanced', "
+        "'hybrid', 'doubles', 'triples', 'squares', 'anderson' or a custom scoring object, not 'golf'",
     ),
     ("unknown preset", record_doc(rules={"preset": "bridge"}), "rules.preset: unknown preset 'bridge'"),
     (

@@ -86,8 +86,10 @@ def test_every_golden_record_validates(path: Path) -> None:
     assert_valid_text(path.read_text(encoding="utf-8"))
 
 
-def test_there_is_a_golden_record_for_every_preset() -> None:
-    assert sorted(path.stem for path in GOLDEN) == sorted(PRESETS)
+def test_there_is_a_golden_record_for_every_preset_and_every_house_rule() -> None:
+    from tests.test_house_rules import HOUSE_RULES
+
+    assert sorted(path.stem for path in GOLDEN) == sorted([*PRESETS, *HOUSE_RULES])
 
 
 # ------------------------------------------------------------------ upriver.record's writer

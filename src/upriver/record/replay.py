@@ -97,6 +97,20 @@ def _bid(game: Game, entry: RoundRecord, number: int) -> None:
 
 def _play(game: Game, entry: RoundRecord, number: int) -> None:
     plays = entry.plays or ()
+    if len(game.results) >= number and plays and game.results[number - 1].plays is not None:
+        # A blind one-card round played itself once the bids were in: the record repeats those cards.
+        played = game.results[number - 1].plays
+        if tuple(plays) != played:
+            shown = " ".join(map(str, played))
+            raise _breach(
+                game,
+                number,
+                None,
+                f"the round is blind, so each card is played for its holder from the dealer's left, "
+                f"{shown}, not {' '.join(map(str, plays))}",
+                "blind",
+            )
+        return
     for i, card in enumerate(plays):
         if game.phase is Phase.BIDDING:
             missing = _first_missing_bid(game)
