@@ -10,12 +10,8 @@ the machine is shared and noisy.
 It also measures branching mid-hand: moves/s (the hands loop's rate × 44), ``Game.copy()``/s
 and ``game_from_view``/s.
 
-Measured on the shared 2-core machine (Python 3.11.7, open_spiel 2.0.2), three runs of
-``python bench/engine.py --json --repeats 5``: ratio 0.83, 0.98, 0.86 (median 0.86; before
-the hot-path work 0.66, and 0.52–0.70 earlier); best-of-30 short runs, less disturbed by
-the other load, give 11.9k hands/s against OpenSpiel's 13.1k (0.91). A copy costs about
-as much as two moves (0.7–1.2 M copies/s against 0.3–0.5 M moves/s); ``game_from_view``
-replays the round on a fresh game, about 15–20k/s mid-hand.
+Its committed results are ``bench/results/engine.json`` (the documentation site's benchmarks page).
+A copy costs about as much as two moves; ``game_from_view`` replays the round on a fresh game.
 
 What bounds it (cProfile and timings of the parts, per 4-player 10-card hand of ~85 µs):
 ``play`` about 0.6 µs a card and ``legal_cards`` 0.3–0.45 µs (decoding a bit set to a
