@@ -28,6 +28,7 @@ from upriver import (
     Game,
     IllegalActionError,
     Phase,
+    RecordError,
     Rules,
     RulesError,
     Schedule,
@@ -462,3 +463,74 @@ def test_a_record_whose_blind_round_plays_other_cards_than_the_engine_played_is_
 def test_every_card_of_a_blind_record_is_one_of_the_deck() -> None:
     data = json.loads((GOLDEN / "blind-one-card.json").read_text(encoding="utf-8"))
     assert all(Card.parse(card) in DECK for card in data["rounds"][0]["plays"])
+
+
+# ------------------------------------------------------------------ engine and kernel, option by option
+
+option_values = st.fixed_dictionaries(
+    {},
+    optional={
+        "preset": st.sampled_from(["classic", "countdown", "overbid", "closed-fists"]),
+        "scoring": st.one_of(
+            st.sampled_from([*(s.value for s in Scoring), "golf"]),
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "exact_bonus": st.integers(-1, 25),
+                    "per_trick": st.integers(0, 4),
+                    "per_trick_when": st.sampled_from(["always", "exact", "never"]),
+                    "per_bid": st.integers(0, 4),
+                    "miss_per_trick_off": st.integers(0, 6),
+                },
+            ),
+        ),
+        "trump": st.sampled_from(["turn-up", "rotate", "sideways"]),
+        "trump_lead": st.sampled_from(["any", "broken", "after-first-trick"]),
+        "blind_one_card": st.sampled_from([True, False, "yes"]),
+        "dealer_bid": st.sampled_from(["free", "hook", "overbid"]),
+        "max_cards": st.integers(1, 4),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(options=option_values, players=st.integers(4, 6), seed=st.integers(0, 2**31))
+def test_every_option_combination_plays_a_whole_game_alike_in_engine_and_kernel_or_is_refused_alike(
+    options: dict[str, object], players: int, seed: int
+) -> None:
+    from upriver.cli.options import build_rules
+    from upriver.fast import position_from_game, rollout, world_of
+
+    try:
+        rules = Rules.from_options(options, player_count=players)
+    except RulesError as error:
+        sentence = str(error)
+        names = [*NAMES, "Eve", "Fay"][:players]
+        record = {"format": "upriver-record/1", "rules": options, "players": names, "rounds": []}
+        with pytest.raises(RecordError) as read:
+            loads(json.dumps(record))
+        assert sentence in str(read.value)
+        flags = {
+            key: json.dumps(value) if isinstance(value, dict) else value for key, value in options.items()
+        }
+        preset = flags.pop("preset", None)
+        with pytest.raises(RulesError) as built:
+            build_rules(preset, players, **flags)  # type: ignore[arg-type]
+        assert str(built.value) == sentence
+        return
+    game = Game(rules, seed=seed)
+    rng = random.Random(seed)
+    kernel_totals = [0] * players
+    while not game.is_over:
+        position, world = position_from_game(game), world_of(game)
+        number = game.round_number
+        while len(game.results) < number:
+            random_move(game, rng)
+        result = game.results[-1]
+        order = [(position.dealer + 1 + i) % players for i in range(players)]
+        script: tuple[int | Card, ...] = (*[result.bids[s] for s in order], *(result.plays or ()))
+        out = rollout(position, world, "random", seed, script=script)
+        assert out.status[0] == 0
+        assert tuple(out.scores[0]) == result.scores
+        kernel_totals = [a + int(b) for a, b in zip(kernel_totals, out.scores[0], strict=True)]
+    assert tuple(kernel_totals) == game.totals

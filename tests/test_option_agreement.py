@@ -43,6 +43,8 @@ CLI_FLAGS = {
     "dealer_bid": "--dealer-bid",
     "trump_lead": "--trump-lead",
     "scoring": "--scoring",
+    "trump": "--trump",
+    "blind_one_card": "--blind-one-card",
 }
 """The options ``upriver play`` and ``upriver keep`` have a flag for (not ``first_dealer``)."""
 
@@ -89,6 +91,27 @@ CASES = [
     Case("an unknown preset", 4, {"preset": "bridge"}),
     Case("a preset outside its player range", 3, {"preset": "classic"}),
     Case("no options at all", 7, {}),
+    Case("squares with a rotating trump", 4, {"preset": "classic", "scoring": "squares", "trump": "rotate"}),
+    Case("anderson, no preset", 3, {"scoring": "anderson"}),
+    Case(
+        "a custom scoring",
+        5,
+        {"preset": "countdown", "scoring": {"exact_bonus": 20, "per_trick": 2, "per_trick_when": "exact"}},
+    ),
+    Case("a custom scoring that pays no exact bid", 4, {"preset": "classic", "scoring": {"exact_bonus": 0}}),
+    Case("a custom scoring with an unknown key", 4, {"preset": "classic", "scoring": {"bonus": 5}}),
+    Case(
+        "trump lead after the first trick in a blind one-card round",
+        6,
+        {"preset": "overbid", "trump_lead": "after-first-trick", "blind_one_card": True},
+    ),
+    Case(
+        "negative scoring without the blind round",
+        4,
+        {"preset": "countdown", "scoring": "negative", "blind_one_card": False},
+    ),
+    Case("an unknown trump rule", 4, {"preset": "classic", "trump": "random"}),
+    Case("a blind round said in words", 4, {"preset": "classic", "blind_one_card": "yes"}),
 ]
 
 
@@ -183,7 +206,15 @@ def cli_args(case: Case) -> list[str] | None:
         return None
     args: list[str] = []
     for key, value in case.options.items():
-        text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+        if key == "blind_one_card":
+            if not isinstance(value, bool):
+                return None  # a switch is on or off: the command line cannot say anything else
+            args.append("--blind-one-card" if value else "--no-blind-one-card")
+            continue
+        if isinstance(value, dict):
+            text = json.dumps(value)
+        else:
+            text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
         args += [CLI_FLAGS[key], text]
     return args
 

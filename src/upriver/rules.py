@@ -316,7 +316,8 @@ class Rules:
                         "an explicit schedule is written as a list of hand sizes, e.g. [1, 2, 3]",
                         option="schedule",
                     )
-        for key, value in given.items():
+        for key, value in sorted(given.items(), key=lambda item: OPTION_NAMES.index(item[0])):
+            # In the options' own order, so the first refusal is the same whatever order they came in.
             if key in _CHOICES:
                 fields[key] = _choice(_CHOICES[key], value, key)
             elif key == "scoring":

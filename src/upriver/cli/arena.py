@@ -32,11 +32,13 @@ from upriver.arena.spec import OPENSPIEL_KINDS, known_kinds
 from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
 from upriver.cli.options import (
     BiddingOption,
+    BlindOneCardOption,
     DealerBidOption,
     MaxCardsOption,
     ScheduleOption,
     ScoringOption,
     TrumpLeadOption,
+    TrumpOption,
     build_rules,
 )
 from upriver.cli.root import app
@@ -98,6 +100,8 @@ def arena(
     dealer_bid: DealerBidOption = None,
     trump_lead: TrumpLeadOption = None,
     scoring: ScoringOption = None,
+    trump: TrumpOption = None,
+    blind_one_card: BlindOneCardOption = None,
     players: Annotated[int, typer.Option(help="Seats at the table.")] = 4,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deals and the bots (random if not given).")
@@ -132,6 +136,8 @@ def arena(
         "dealer_bid": dealer_bid,
         "trump_lead": trump_lead,
         "scoring": scoring,
+        "trump": trump,
+        "blind_one_card": blind_one_card,
     }
     try:
         rules = _rules(bots, preset_name, players, options)

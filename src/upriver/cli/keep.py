@@ -25,11 +25,13 @@ from upriver.cli import tui
 from upriver.cli.lang import LangOption, translator
 from upriver.cli.options import (
     BiddingOption,
+    BlindOneCardOption,
     DealerBidOption,
     MaxCardsOption,
     ScheduleOption,
     ScoringOption,
     TrumpLeadOption,
+    TrumpOption,
     build_rules,
 )
 from upriver.cli.root import app
@@ -363,6 +365,8 @@ def keep(
     dealer_bid: DealerBidOption = None,
     trump_lead: TrumpLeadOption = None,
     scoring: ScoringOption = None,
+    trump: TrumpOption = None,
+    blind_one_card: BlindOneCardOption = None,
     dealer: Annotated[str | None, typer.Option(help="Who deals first: a name or seat number 1–n.")] = None,
     first_jack: Annotated[
         bool,
@@ -420,6 +424,8 @@ def keep(
                         dealer_bid=dealer_bid,
                         trump_lead=trump_lead,
                         scoring=scoring,
+                        trump=trump,
+                        blind_one_card=blind_one_card,
                     ),
                     dealer,
                     first_jack,

@@ -8,22 +8,26 @@ line accepts and refuses exactly what a record, the web lobby and the score keep
 from __future__ import annotations
 
 import enum
+import json
 from typing import Annotated
 
 import typer
 
 from upriver.errors import RulesError
-from upriver.rules import Bidding, DealerBid, Rules, Scoring, TrumpLead
+from upriver.rules import Bidding, DealerBid, Rules, Scoring, Trump, TrumpLead
 
 __all__ = [
     "BiddingOption",
+    "BlindOneCardOption",
     "DealerBidOption",
     "MaxCardsOption",
     "ScheduleOption",
     "ScoringOption",
     "TrumpLeadOption",
+    "TrumpOption",
     "build_rules",
     "schedule_option",
+    "scoring_option",
 ]
 
 
@@ -49,8 +53,48 @@ TrumpLeadOption = Annotated[
     typer.Option(help=f"Override whether trump may be led: {_choices(TrumpLead)}.", show_default=False),
 ]
 ScoringOption = Annotated[
-    str | None, typer.Option(help=f"Override the scoring: {_choices(Scoring)}.", show_default=False)
+    str | None,
+    typer.Option(
+        help=f"Override the scoring: {_choices(Scoring)}, or a custom one as JSON such as "
+        '\'{"exact_bonus": 20, "per_trick": 2, "per_trick_when": "exact", "miss_per_trick_off": 5}\'.',
+        show_default=False,
+    ),
 ]
+TrumpOption = Annotated[
+    str | None,
+    typer.Option(
+        help=f"Override how trump is chosen: {_choices(Trump)} (hearts, diamonds, clubs, spades, no trump).",
+        show_default=False,
+    ),
+]
+BlindOneCardOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--blind-one-card/--no-blind-one-card",
+        help="Play a one-card round blind: each player sees the others' cards, not their own.",
+        show_default=False,
+    ),
+]
+
+
+def scoring_option(text: str) -> str | object:
+    """``--scoring`` as the record spells it: a name stays text; ``{…}`` is a custom scoring's object.
+
+    :raises RulesError: for text that starts like an object but is not one.
+    """
+    if not text.lstrip().startswith("{"):
+        return text
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise RulesError(
+            "--scoring must be a scoring's name or a custom scoring as a JSON object such as "
+            f'\'{{"exact_bonus": 20, "per_trick": 2}}\', not {text!r}',
+            option="scoring",
+        )
+    return value
 
 
 def schedule_option(text: str) -> str | list[int]:
@@ -78,6 +122,8 @@ def build_rules(
     dealer_bid: str | DealerBid | None = None,
     trump_lead: str | TrumpLead | None = None,
     scoring: str | Scoring | None = None,
+    trump: str | Trump | None = None,
+    blind_one_card: bool | None = None,
 ) -> Rules:
     """The preset's rules with the command line's options laid over them, by :meth:`Rules.from_options`.
 
@@ -90,6 +136,8 @@ def build_rules(
         "bidding": bidding,
         "dealer_bid": dealer_bid,
         "trump_lead": trump_lead,
-        "scoring": scoring,
+        "scoring": scoring_option(scoring) if isinstance(scoring, str) else scoring,
+        "trump": trump,
+        "blind_one_card": blind_one_card,
     }
     return Rules.from_options(options, player_count=players)

@@ -22,18 +22,20 @@ from rich.console import Console
 from rich.markup import escape
 
 from upriver import record as records
-from upriver.actions import Phase, PlayAction
+from upriver.actions import BidAction, Phase, PlayAction
 from upriver.bots import BOT_KINDS, Bot, act, make_bot
 from upriver.cards import Card
 from upriver.cli import tui
 from upriver.cli.lang import LangOption, translator
 from upriver.cli.options import (
     BiddingOption,
+    BlindOneCardOption,
     DealerBidOption,
     MaxCardsOption,
     ScheduleOption,
     ScoringOption,
     TrumpLeadOption,
+    TrumpOption,
     build_rules,
 )
 from upriver.cli.root import app
@@ -156,13 +158,15 @@ class Session:
         simultaneous = game.rules.bidding is Bidding.SIMULTANEOUS
         seat = self.me if simultaneous and game.bids[self.me] is None else game.awaiting[0]
         restriction = game.bid_restriction(seat)
+        results = len(game.results)
         if seat == self.me:
             view = game.view(self.me)
             self.console.print(tui.hand_panel(view, self.t))
             self.console.print(tui.bids_line(view, restriction, self.t))
             self._ask_bid()
         else:
-            act(game, seat, self.bots[seat])
+            action = act(game, seat, self.bots[seat])
+            assert isinstance(action, BidAction)
             if simultaneous:
                 self.console.print(self.t("play.has_bid", name=game.players[seat]))
             else:
@@ -171,9 +175,24 @@ class Session:
                     if restriction is None
                     else self.t("play.dealer_may_not", forbidden=tui.forbidden_text(restriction, self.t))
                 )
-                self.console.print(self.t("play.bids", name=game.players[seat], bid=game.bids[seat]) + note)
+                self.console.print(self.t("play.bids", name=game.players[seat], bid=action.bid) + note)
             self.pause()
-        if game.phase is not Phase.BIDDING:
+        if len(game.results) > results:  # a blind round: its one trick played itself after the bids
+            trick = game.last_trick
+            assert trick is not None
+            self.console.print(self.t("play.blind_reveal"))
+            for who, card in trick.plays:
+                self.console.print(f"{game.players[who]} ", tui.card_text(card), sep="")
+            said = (
+                self.t("play.you_win_trick")
+                if trick.winner == self.me
+                else self.t("play.wins_trick", name=game.players[trick.winner])
+            )
+            self.console.print(
+                f"[bold]{escape(said)}[/bold] ", tui.card_text(dict(trick.plays)[trick.winner]), sep=""
+            )
+            self._round_over()
+        elif game.phase is not Phase.BIDDING:
             self.console.print(tui.bids_line(game.view(self.me), t=self.t))
 
     def _playing_turn(self) -> None:
@@ -335,6 +354,8 @@ def play(
     dealer_bid: DealerBidOption = None,
     trump_lead: TrumpLeadOption = None,
     scoring: ScoringOption = None,
+    trump: TrumpOption = None,
+    blind_one_card: BlindOneCardOption = None,
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
     seat: Annotated[int, typer.Option(help="Your seat, 1 to the number of players.")] = 1,
     name: Annotated[
@@ -380,6 +401,8 @@ def play(
                 dealer_bid=dealer_bid,
                 trump_lead=trump_lead,
                 scoring=scoring,
+                trump=trump,
+                blind_one_card=blind_one_card,
             )
         except RulesError as error:
             raise _fail(str(error), t) from None

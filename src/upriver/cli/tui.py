@@ -22,7 +22,7 @@ from upriver.cards import Card, Suit
 from upriver.game import Game
 from upriver.i18n import Translator, restriction_reason, spoken_list
 from upriver.legality import BidRestriction
-from upriver.rules import Bidding
+from upriver.rules import Bidding, Trump
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView
 
@@ -81,7 +81,10 @@ def round_header(view: SeatView, t: Translator = ENGLISH) -> RenderableType:
     text = Text(t("tui.round", round=view.round_number, rounds=view.rules.rounds), style="bold")
     text.append(f" · {t('n.cards_each', count=view.hand_size)}")
     text.append(f" · {t('tui.dealer', name=view.players[view.dealer])}\n{t('tui.turned')}")
-    text.append_text(card_text(view.turned) if view.turned is not None else Text(t("tui.nothing_turned")))
+    if view.turned is not None:
+        text.append_text(card_text(view.turned))
+    else:
+        text.append(t("tui.rotating" if view.rules.trump is Trump.ROTATE else "tui.nothing_turned"))
     text.append(f" · {t('tui.trump')}")
     text.append_text(suit_text(view.trump, t))
     return Panel(text, expand=False)
@@ -154,9 +157,18 @@ def in_display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def hand_panel(view: SeatView, t: Translator = ENGLISH) -> RenderableType:
-    """The seat's hand by suit; legal cards are numbered for quick entry, the others dimmed."""
+    """The seat's hand by suit; legal cards are numbered for quick entry, the others dimmed.
+
+    In a blind round the seat holds its card to its forehead: the panel shows the others' cards.
+    """
     numbers = {card: i for i, card in enumerate(in_display_order(view.legal_cards), start=1)}
-    lines = []
+    lines: list[Text] = []
+    if view.foreheads:
+        lines.append(Text(t("tui.blind"), style="italic"))
+        for seat in view.bidding_order:
+            card = view.foreheads[seat]
+            if card is not None:
+                lines.append(Text(f"{view.players[seat]} ").append_text(card_text(card)))
     for suit in Suit:
         cards = [card for card in view.hand if card.suit is suit]
         if not cards:
