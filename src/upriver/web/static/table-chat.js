@@ -103,7 +103,7 @@ const el = (tag, props = {}, ...children) => {
 };
 
 function build() {
-  const panel = el("aside", { id: "chat", className: "chat" });
+  const panel = el("aside", { id: "chat", className: "chat", hidden: true }); // until the table says who may write
   panel.setAttribute("aria-labelledby", "chat-title");
   const close = el("button", { type: "button", id: "chat-close", className: "chat-close", textContent: "✕" });
   close.setAttribute("aria-label", WORDS.close());
@@ -361,6 +361,7 @@ function drawMute() {
 // Each state: who may write (a spectator only where the table allows), and the mute list's names.
 export function renderChat(next) {
   state = next;
+  $("chat").hidden = false;
   const spectator = state.seat === null;
   const mayWrite = !spectator || Boolean(state.options && state.options.spectator_chat);
   $("chat-form").hidden = !mayWrite;
