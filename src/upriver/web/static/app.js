@@ -18,11 +18,6 @@ import { markAutomaticCards, takeClock } from "./table-clock.js";
 import { decorateSeat } from "./table-marks.js";
 import { refreshPresence, renderWatching } from "./table-presence.js";
 import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
-import { chatRefused, installChat, placeBubbles, renderChat, takeChat, takeReaction } from "./table-chat.js";
-import { markAutomaticCards, takeClock } from "./table-clock.js";
-import { decorateSeat } from "./table-marks.js";
-import { refreshPresence, renderWatching } from "./table-presence.js";
-import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
 
 const $ = (id) => document.getElementById(id);
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
@@ -73,8 +68,6 @@ let seenTrick = null;
 let presets = null; // the server's presets (/api/options), to name the rules in play
 let opened = 0; // connections opened so far (a join is confirmed once on each)
 let confirmedOn = -1;
-let opened = 0; // connections opened so far (a join is confirmed once on each)
-let confirmedOn = -1;
 let heldRound = null; // the round (number, size, trump) of the trick being played, kept while it is held
 
 // ------------------------------------------------------------------ the socket
@@ -83,7 +76,6 @@ const socket = openSocket({ tableId, token: () => token, onMessage: receive, onS
 
 function setConnection(ok, final, delay) {
   const was = connected;
-  if (ok) opened += 1;
   if (ok) opened += 1;
   connected = ok;
   const retrying = !ok && !final;
@@ -128,9 +120,6 @@ function receive(message) {
     return;
   }
   if (message.type === "rematch") return rematchNews(state, message);
-  if (message.type === "chat") return takeChat(message);
-  if (message.type === "reaction") return takeReaction(message);
-  if (message.type === "hint") return takeHint(state, message);
   if (message.type === "chat") return takeChat(message);
   if (message.type === "reaction") return takeReaction(message);
   if (message.type === "hint") return takeHint(state, message);
@@ -425,13 +414,6 @@ $("join").addEventListener("submit", (event) => {
 
 installKeys(() => state && state.game, { act, canAct });
 wireRematch(() => state, { tableId, token: () => token, notice });
-installChat({ tableId, send: socket.send });
-// An away person's minutes go on between states, and a seat may become one to give to a bot.
-setInterval(() => {
-  if (!state) return;
-  refreshPresence(state);
-  renderSeatTools(state, { send: socket.send });
-}, 5000);
 installChat({ tableId, send: socket.send });
 // An away person's minutes go on between states, and a seat may become one to give to a bot.
 setInterval(() => {

@@ -7,7 +7,6 @@
 import { has, lang, number, reason, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
 import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
-import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -295,7 +294,6 @@ async function create(body, errorBox) {
   }
   rememberTable({ table: answer.table, token: answer.token, seat: answer.seat });
   if (!body.record) rememberSettings(body); // for the next "Play now"
-  if (!body.record) rememberSettings(body); // for the next "Play now"
   if (body.seats.slice(1).includes("human")) {
     // Friends are invited: stay here with their links to copy, and the way to the table.
     await renderTables();
@@ -351,8 +349,6 @@ $("schedule").addEventListener("input", estimate);
 fillPresets();
 fillRuleOptions();
 addPace();
-fillTableOptions($("table-options"), options);
-installQuickStart({ options, create, refusal: refusalWords });
 fillTableOptions($("table-options"), options);
 installQuickStart({ options, create, refusal: refusalWords });
 fillPlayers();

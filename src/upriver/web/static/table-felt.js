@@ -121,7 +121,6 @@ function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
     words += WORDS.isThinking();
   }
   if (decorate) words += decorate(seat, div); // presence, clock, reactions (table-marks.js)
-  if (decorate) words += decorate(seat, div); // presence, clock, reactions (table-marks.js)
   div.setAttribute("aria-label", words);
   return div;
 }
