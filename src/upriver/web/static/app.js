@@ -3,7 +3,7 @@
 // The felt, the hand and the socket are modules of their own; this one keeps the state and decides
 // when each part is drawn.
 
-import { suitName, t } from "/static/i18n.js";
+import { shownName, suitName, t } from "/static/i18n.js";
 import { chartLegend, drawChart, drawSheet } from "./sheet.js";
 import { SUITS, cardFace } from "./table-cards.js";
 import { hiddenBids, renderFelt } from "./table-felt.js";
@@ -42,6 +42,9 @@ const WORDS = {
   waitingFor: (who, bidding) => (bidding ? t("table.waitingForBid", { who }) : t("table.waitingForPlay", { who })),
   gameOver: (rounds) => t("table.gameOver", { rounds }),
   roundLine: (round, rounds, size) => t("table.roundLine", { round, rounds, size }),
+  roundLineShort: (round, rounds, size) => t("table.roundLineShort", { round, rounds, size }),
+  connectedShort: () => t("table.connectedShort"),
+  offlineShort: () => t("table.offlineShort"),
   trump: () => t("table.trump"),
   noTrump: () => t("table.noTrump"),
   closedFists: (done, n) => t("table.closedFists", { done, n }),
@@ -79,14 +82,23 @@ function setConnection(ok, final, delay) {
   if (ok) opened += 1;
   connected = ok;
   const retrying = !ok && !final;
-  $("connection").textContent = ok ? WORDS.connected() : final ? WORDS.disconnected() : WORDS.reconnecting();
-  $("connection").classList.toggle("ok", ok);
+  showConnection(ok ? WORDS.connected() : final ? WORDS.disconnected() : WORDS.reconnecting(), ok);
   $("offline").hidden = ok || (!retrying && state === null);
   $("offline").querySelector(".offline-title").textContent = final ? WORDS.lost() : WORDS.lostRetrying();
   if (!ok) $("offline-detail").textContent = final ? WORDS.noSeat() : WORDS.retryIn(Math.max(1, Math.round(delay / 1000)));
   document.body.classList.toggle("is-offline", !ok);
   if (!ok) waiting = false; // no answer comes on a closed socket; the state on reconnecting says what landed
   if (was !== ok && state) render();
+}
+
+// The connection's state in the header: its words (read by screen readers everywhere, shown where
+// there is room), a short word for a phone's header (style.css) and a coloured dot.
+function showConnection(words, ok) {
+  const box = $("connection");
+  box.replaceChildren(Object.assign(document.createElement("span"), { className: "conn-word", textContent: words }));
+  box.dataset.short = ok ? WORDS.connectedShort() : WORDS.offlineShort();
+  box.classList.toggle("ok", ok);
+  box.classList.toggle("off", !ok);
 }
 
 // A damaged table accepts no moves (the server refuses them): the page offers none.
@@ -112,10 +124,7 @@ function receive(message) {
     const words = refusalText(message);
     $("error").textContent = words;
     $("lobby-error").textContent = words;
-    if (message.rule === "token" || message.rule === "table") {
-      $("connection").textContent = words;
-      $("connection").classList.remove("ok");
-    }
+    if (message.rule === "token" || message.rule === "table") showConnection(words, false);
     if (state) render();
     return;
   }
@@ -145,7 +154,9 @@ function receive(message) {
   $("error").textContent = "";
   $("lobby-error").textContent = "";
   const game = message.game;
-  if (game && game.sheet) sheet = game.sheet;
+  // A bot's label names its level in the page's language ("Bob (facile)"), wherever the page shows it.
+  if (game) game.players = game.players.map(shownName);
+  if (game && game.sheet) sheet = { ...game.sheet, players: game.sheet.players.map(shownName) };
   const hold = game ? noticeTrick(game, message.trick_pause_ms) : null;
   state = message;
   document.body.dataset.v = message.v; // the version shown, for people debugging and for tests
@@ -207,26 +218,30 @@ function renderNight() {
 
 // The round's line in the header, the part that gives way (an ellipsis) where the header is short,
 // so the trump's symbol after it always shows.
-const lineOf = (text) => Object.assign(document.createElement("span"), { className: "round-line", textContent: text });
+// A phone shows its short form ("Round 2/3 · 11 cards"), so the line is not cut.
+const linesOf = (round, rounds, size) => [
+  Object.assign(document.createElement("span"), { className: "round-line long-line", textContent: WORDS.roundLine(round, rounds, size) }),
+  Object.assign(document.createElement("span"), { className: "round-line short-line", textContent: WORDS.roundLineShort(round, rounds, size) }),
+];
 
 function renderGame(game) {
   const holding = Boolean(game.last_trick && ((game.over && !game.trick.length) || performance.now() < holdUntil));
   // A held trick is shown under its own round and trump, even when the next round is already dealt.
-  const current = { round: game.round, size: game.hand_size, trump: game.trump };
+  const current = { round: game.round, size: game.hand_size, trump: game.trump, dealer: game.dealer };
   const shown = holding && heldRound ? heldRound : current;
   if (!holding) heldRound = current;
   const info = $("round-info");
   info.dataset.trump = shown.trump || "";
   info.dataset.round = shown.round;
   if (game.over) info.textContent = WORDS.gameOver(game.rounds);
-  else if (!shown.trump) info.replaceChildren(lineOf(WORDS.roundLine(shown.round, game.rounds, shown.size)), WORDS.noTrump());
+  else if (!shown.trump) info.replaceChildren(...linesOf(shown.round, game.rounds, shown.size), WORDS.noTrump());
   else {
     // The trump's symbol, and its name where there is room (a phone shows the symbol only).
     const [symbol] = SUITS[shown.trump];
     const mark = Object.assign(document.createElement("span"), { className: `suit-symbol ${shown.trump}`, textContent: symbol });
     const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName(shown.trump)}` });
     const word = Object.assign(document.createElement("span"), { className: "trump-word", textContent: `${WORDS.trump()} ` });
-    info.replaceChildren(lineOf(WORDS.roundLine(shown.round, game.rounds, shown.size)), word, mark, named);
+    info.replaceChildren(...linesOf(shown.round, game.rounds, shown.size), word, mark, named);
   }
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
   const record = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
@@ -235,17 +250,43 @@ function renderGame(game) {
     $(id).href = record;
   }
 
-  const thinking = typeof state.thinking === "number" ? state.thinking : null;
-  renderFelt(game, { mySeat: state.seat, holding, thinking, decorate: (seat, label) => decorateSeat(state, seat, label) });
-  renderStatus(game, holding);
-  renderBidTotal(game);
+  // The held last trick of a round is shown with that round's labels and an empty hand, not beside
+  // the next round's (already dealt): "Dee takes the trick" while her label counts it.
+  const ended = holding && !game.over && game.tricks_done === 0 && game.last_round ? roundEnd(game, shown) : null;
+  const drawn = ended || game;
+  const thinking = typeof state.thinking === "number" && !ended ? state.thinking : null;
+  renderFelt(drawn, { mySeat: state.seat, holding, thinking, decorate: (seat, label) => decorateSeat(state, seat, label) });
+  renderStatus(drawn, holding);
+  renderBidTotal(drawn);
   renderRules(game);
   const ctx = { canAct: canAct(), blocked, act, notice };
-  renderBids(game, ctx);
-  renderHand(game, ctx);
+  renderBids(drawn, ctx);
+  renderHand(drawn, ctx);
   renderLastTrick(game);
   renderSummary(game, holding);
   renderSheet(game);
+}
+
+// The game as it stood when the round of `held` (the shown round: number, size, dealer) ended: its
+// bids and tricks (the state's last_round), nothing in hand, nobody to act.
+function roundEnd(game, held) {
+  const last = game.last_round;
+  return {
+    ...game,
+    round: last.number,
+    hand_size: last.hand_size,
+    dealer: held.round === last.number ? held.dealer : null,
+    phase: "playing",
+    bids: last.bids,
+    tricks_won: last.tricks,
+    tricks_done: last.hand_size,
+    trick: [],
+    awaiting: [],
+    my_turn: false,
+    hand: [],
+    bid_options: [],
+    bid_restriction: null,
+  };
 }
 
 // The bids so far against the tricks ("Bids 3 of 4 — under"); under closed fists, how many have bid.
@@ -315,6 +356,10 @@ function notice(text) {
   const box = $("notice");
   box.textContent = text;
   box.hidden = false;
+  // Over the status lines under the felt, rising from their foot: never over a seat across the
+  // table or the cards played (it used to sit over the top seat and its card).
+  const under = $("bid-total").getBoundingClientRect();
+  box.style.top = `${Math.max(0, window.scrollY + under.bottom - box.offsetHeight)}px`;
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => (box.hidden = true), 5000);
 }
@@ -353,6 +398,10 @@ function renderSummary(game, holding) {
   const last = game.last_round;
   const open = Boolean(last) && !holding && game.tricks_done === 0 && game.trick.length === 0 && dismissedRound !== last.number;
   box.hidden = !open;
+  // While this seat must bid, the summary leaves the foot of a narrow screen for a place in the page
+  // under the hand (style.css): it never covers the hand or the bids then. Docked until it closes.
+  if (!open) box.classList.remove("docked");
+  else if (game.my_turn && game.phase === "bidding") box.classList.add("docked");
   if (!open || box.dataset.round === String(last.number)) return;
   box.dataset.round = last.number;
   $("summary-title").textContent = WORDS.summaryTitle(last.number, last.hand_size);
@@ -361,15 +410,28 @@ function renderSummary(game, holding) {
 
 function renderFinal(game) {
   const box = $("final");
+  const opening = box.hidden;
   box.hidden = finalDismissed || performance.now() < holdUntil; // the last trick is seen gathered first
   const key = JSON.stringify(game.standings);
-  if (box.dataset.key === key) return renderRematch(state, { tableId, token });
-  box.dataset.key = key;
-  const [winners, steps, items] = standingsParts(game);
-  $("winners").textContent = winners;
-  $("podium").replaceChildren(...steps);
-  $("standings").replaceChildren(...items);
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    const [winners, steps, items] = standingsParts(game);
+    $("winners").textContent = winners;
+    $("podium").replaceChildren(...steps);
+    $("standings").replaceChildren(...items);
+  }
   renderRematch(state, { tableId, token });
+  if (opening && !box.hidden) focusFinal(box);
+}
+
+// The standings just opened: the keyboard goes to their first choice (Rematch, else the first
+// action shown), unless the person had put it elsewhere than the page or the cards.
+function focusFinal(box) {
+  const active = document.activeElement;
+  if (active && active !== document.body && !$("hand").contains(active) && !$("bids").contains(active)) return;
+  const shown = (el) => el && !el.hidden && el.offsetParent !== null;
+  const target = [$("rematch"), ...box.querySelectorAll(".final-actions button, .final-actions a")].find(shown);
+  if (target) target.focus({ preventScroll: true });
 }
 
 // The sheet is drawn by sheet.js, as on the score keeper's page.

@@ -107,6 +107,17 @@ export function spokenList(items, conjunction = "or") {
   return t(`list.${conjunction}`, { rest: words.slice(0, -1).join(t("list.separator")), last: words.at(-1) });
 }
 
+const BOT_LABEL = /^(.*\S)\s*\(\s*([\w-]+)\s*\)\s*$/;
+
+/** A player's name as a page shows it: a bot sits under its name and its kind ("Bob (easy)", the
+ * server's label, in the game record too), whose kind is put in this language ("Bob (facile)").
+ * A person's name never ends so (the server refuses one that does); any other name is as given. */
+export function shownName(name) {
+  const match = BOT_LABEL.exec(String(name ?? ""));
+  if (!match || !has(`level.${match[2].toLowerCase()}`)) return name;
+  return `${match[1]} (${t(`level.${match[2].toLowerCase()}`).toLocaleLowerCase(lang)})`;
+}
+
 /** A card's text as its symbol: "QH" → "Q♥", "TC" → "10♣". */
 export function cardSymbol(text) {
   const s = String(text);

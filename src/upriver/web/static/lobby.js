@@ -4,7 +4,7 @@
 // This browser's tables are kept in localStorage (table-store.js holds the format): the start page
 // records the tables it creates and lists them; the table page records the seats it joins.
 
-import { has, lang, number, reason, t } from "/static/i18n.js";
+import { has, lang, number, reason, shownName, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
 import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
 
@@ -229,9 +229,7 @@ function hostTools(entry, summary, item) {
 // level in the page's words, an open seat as such.
 function seatWords(s) {
   if (!s.name) return t("lobby.open_seat", { n: s.seat + 1 });
-  const label = ` (${s.kind})`;
-  if (s.kind && s.kind !== "human" && s.name.endsWith(label)) return `${s.name.slice(0, -label.length)} (${botWords(s.kind)})`;
-  return s.name;
+  return shownName(s.name);
 }
 
 async function tableItem(entry) {
@@ -318,6 +316,19 @@ $("create").addEventListener("submit", (event) => {
   create(body, $("create-error"));
 });
 
+// Who sits where in a saved game continued: you at seat 1; a bot keeps its level, which its name in
+// the record carries ("Bob (hard)"), so the server keeps the name too; a seat a person played gets
+// the choice made above for that seat (an invitation or a bot).
+function recordSeats(players) {
+  const chosen = seats();
+  return players.map((name, seat) => {
+    if (seat === 0) return "human";
+    const label = /\(\s*([\w-]+)\s*\)\s*$/.exec(name);
+    const kind = label && label[1].toLowerCase();
+    return kind && options.bots.includes(kind) ? kind : chosen[seat] || options.bots[0];
+  });
+}
+
 $("import").addEventListener("submit", async (event) => {
   event.preventDefault();
   const file = $("record-file").files[0];
@@ -326,17 +337,15 @@ $("import").addEventListener("submit", async (event) => {
     $("import-error").textContent = t("lobby.choose_record");
     return;
   }
-  let players = 0;
+  let players = [];
   try {
-    players = JSON.parse(record).players.length;
+    players = JSON.parse(record).players.map(String);
   } catch {
     $("import-error").textContent = t("lobby.not_record");
     return;
   }
-  const chosen = seats();
-  const kinds = Array.from({ length: players }, (_, i) => chosen[i] || options.bots[0]);
   // An empty name keeps the record's name for seat 1.
-  create({ name: $("name").value, seats: kinds, creator: 0, record, pace: $("pace").value }, $("import-error"));
+  create({ name: $("name").value, seats: recordSeats(players), creator: 0, record, pace: $("pace").value }, $("import-error"));
 });
 
 $("record-file").addEventListener("change", () => {

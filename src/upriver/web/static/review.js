@@ -4,7 +4,7 @@
 
 // ------------------------------------------------------------------ words (every string shown)
 
-import { cardName, lang, reason, t } from "/static/i18n.js";
+import { cardName, lang, reason, shownName, t } from "/static/i18n.js";
 
 // From the page's language catalogue (i18n.js): review.* keys; a sentence about "you" or a named
 // seat is two keys (review.handYou, review.handOther).
@@ -73,6 +73,7 @@ let finished = 0; // rounds finished so far
 let view = null; // what the panel shows: {round|null, seat, data, roundIndex, step}
 let pollTimer = 0;
 let asked = null; // the request being polled
+let opener = null; // the button that opened the panel: the keyboard goes back to it on closing
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, className, text) => {
@@ -129,6 +130,7 @@ function launcherButton(id, label, round) {
     // The click also reaches the round summary, which closes on any tap: the review takes its place.
     button.addEventListener("click", () => {
       const which = button.dataset.round ? Number(button.dataset.round) : null;
+      opener = button;
       openReview(which, ctx.seat);
     });
   }
@@ -220,6 +222,7 @@ async function poll() {
     drawFailure(answer.rule ? reason(answer) : answer.error || TEXT.failed);
     return;
   }
+  answer.review.players = answer.review.players.map(shownName); // a bot's level in the page's words
   view.data = answer;
   // Open where there is most to learn: the biggest mistake (the game), or the round's first flag.
   const seatReview = answer.review.seats[0];
@@ -259,7 +262,7 @@ function panel() {
 function showPanel() {
   const box = panel();
   box.hidden = false;
-  document.body.classList.add("review-open");
+  document.body.classList.add("reviewing"); // not "review-open": the launch buttons' class
   drawRunning(0, 0);
   box.focus();
 }
@@ -270,7 +273,13 @@ function closePanel() {
   view = null;
   const box = $("review-panel");
   if (box) box.hidden = true;
-  document.body.classList.remove("review-open");
+  document.body.classList.remove("reviewing");
+  // The keyboard goes back where it was: the button that opened the review, or, when that one has
+  // gone with its panel (the round's summary closes on the tap), the same review's button under the table.
+  const back = [opener, $(opener && opener.dataset.round ? "review-round-button" : "review-game-button"), $("review-round-button")];
+  const target = back.find((b) => b && b.isConnected && b.offsetParent !== null);
+  opener = null;
+  if (target) target.focus();
 }
 
 function header(title) {

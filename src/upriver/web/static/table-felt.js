@@ -153,7 +153,11 @@ export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
     const face = before.get(card) || cardFace(card);
     face.classList.add("played");
     face.classList.toggle("led", seat === leader);
-    face.dataset.led = WORDS.led(); // the mark's word (style.css shows it on the led card)
+    // The led card's mark, a word between its rank and its suit: never over the suit to follow.
+    const mark = face.querySelector(".led-mark");
+    if (seat === leader && !mark) {
+      face.append(Object.assign(document.createElement("span"), { className: "led-mark", textContent: WORDS.led() }));
+    } else if (seat !== leader && mark) mark.remove();
     face.classList.toggle("winner", Boolean(holding && seat === game.last_trick.winner));
     face.dataset.seat = seat;
     face.setAttribute("aria-label", WORDS.played(game.players[seat], card, seat === leader));

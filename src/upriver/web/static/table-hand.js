@@ -61,10 +61,33 @@ function restoreFocus() {
   if (next) next.focus({ preventScroll: true });
 }
 
+// Each group (the bids, the hand) is one Tab stop: the button the keyboard was last on in it, else
+// the first that may be played, else the first; the arrow keys move inside the group.
+function rove(group) {
+  const buttons = [...$(group).querySelectorAll("button")];
+  const at = buttons.find((b) => b === document.activeElement) || buttons.find((b) => b.classList.contains("playable")) || buttons[0];
+  for (const b of buttons) b.tabIndex = b === at ? 0 : -1;
+  return at;
+}
+
+// Where the keyboard goes when nothing has it (the page just opened) or it is on a card: to the bids
+// when this seat's bid is awaited, else into the hand; never away from a field or another control.
+function offerFocus(group) {
+  const active = document.activeElement;
+  if (active && active !== document.body && !$("hand").contains(active)) return;
+  const target = rove(group);
+  if (target && target.offsetParent !== null) target.focus({ preventScroll: true });
+}
+
+let mayBid = false; // this seat's bid was awaited at the last drawing
+
 // `ctx`: `canAct` (a move may be sent now), `blocked()` (why not, in words, or null), `act(type, value)`
 // and `notice(text)`.
 export function renderBids(game, ctx) {
   const options = game.bid_options;
+  const bidding = ctx.canAct && options.some((o) => o.legal);
+  const starts = bidding && !mayBid;
+  mayBid = bidding;
   if (unchanged("bids", [options, game.bid_restriction, ctx.canAct])) return;
   rememberFocus();
   $("bidding").hidden = options.length === 0;
@@ -97,9 +120,12 @@ export function renderBids(game, ctx) {
     }),
   );
   restoreFocus();
+  rove("bids");
+  if (starts) offerFocus("bids");
 }
 
 export function renderHand(game, ctx) {
+  const first = drawn.hand === "";
   if (unchanged("hand", [game.hand, game.phase, ctx.canAct])) return;
   rememberFocus();
   $("hand").replaceChildren(
@@ -127,11 +153,14 @@ export function renderHand(game, ctx) {
     }),
   );
   restoreFocus();
+  rove("hand");
+  if (first && game.hand.length) offerFocus("hand");
 }
 
 // Keyboard: digits bid; the arrow keys (and Home/End) move over every card of the hand and every
 // bid, the ones not allowed too (Enter or Space on one says why).
 export function installKeys(getGame, ctx) {
+  for (const group of ["hand", "bids"]) $(group).addEventListener("focusin", () => rove(group));
   document.addEventListener("keydown", (event) => {
     const game = getGame();
     if (event.target instanceof HTMLInputElement || !game) return;
