@@ -14,6 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -534,3 +535,50 @@ def test_every_option_combination_plays_a_whole_game_alike_in_engine_and_kernel_
         assert tuple(out.scores[0]) == result.scores
         kernel_totals = [a + int(b) for a, b in zip(kernel_totals, out.scores[0], strict=True)]
     assert tuple(kernel_totals) == game.totals
+
+
+# ------------------------------------------------------------------ what a learning agent observes
+
+
+def blind_deal(own: str) -> Game:
+    """Ann deals a blind one-card round; Bob holds ``own``, the others 4C 2C 3C; AS is turned."""
+    rules = sized(4, (1,), blind_one_card=True, scoring=Scoring.SQUARES)
+    game = Game(rules, NAMES, auto_deal=False, dealer=0)
+    game.deal([cards("KD"), cards(own), cards("2C"), cards("3C")], Card.parse("AS"))
+    return game
+
+
+def test_a_blind_observation_holds_the_others_cards_and_not_the_seats_own() -> None:
+    from upriver.rl.encoding import ENCODING_VERSION, encode, offset
+
+    views = [blind_deal(own).view(1) for own in ("4C", "QH")]
+    assert np.array_equal(encode(views[0]), encode(views[1]))  # Bob's own card changes nothing
+    obs = encode(views[0])
+    assert obs[offset("hand") : offset("hand") + 52].sum() == 0
+    assert obs[offset("blind")] == 1
+    foreheads = offset("foreheads")
+    assert obs[foreheads : foreheads + 52].sum() == 0  # block 0 is Bob's own forehead: empty
+    assert obs[foreheads + 52 + Card.parse("2C").index] == 1  # Cid, on Bob's left
+    assert obs[foreheads + 3 * 52 + Card.parse("KD").index] == 1  # Ann, three seats round
+    changed = Game(blind_deal("4C").rules, NAMES, auto_deal=False, dealer=0)
+    changed.deal([cards("KH"), cards("4C"), cards("2C"), cards("3C")], Card.parse("AS"))
+    assert not np.array_equal(encode(changed.view(1)), obs)  # another seat's card is seen
+    assert ENCODING_VERSION == 2
+
+
+def test_the_observation_says_the_scoring_the_trump_rule_and_what_a_bid_pays_this_round() -> None:
+    from upriver.rl.encoding import encode, offset
+
+    rules = Rules.from_options(
+        {"scoring": "anderson", "trump": "rotate", "trump_lead": "after-first-trick"}, player_count=4
+    )
+    game = Game(rules, seed=1)
+    obs = encode(game.view(game.awaiting[0]))
+    assert obs[offset("scoring") + list(Scoring).index(Scoring.ANDERSON)] == 1
+    assert obs[offset("trump_rule") + 1] == 1
+    assert obs[offset("trump_first_trick")] == 1
+    assert obs[offset("blind_rule")] == 0
+    assert obs[offset("exact_points")] == 0  # bid 0 pays nothing under anderson
+    assert obs[offset("exact_points") + 1] > 0
+    assert obs[offset("over_points")] < 0
+    assert np.all(np.abs(obs) <= 1)

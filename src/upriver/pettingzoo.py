@@ -5,7 +5,7 @@
 >>> table.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = table.last()
 >>> table.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
-('player_3', (1210,), 2)
+('player_3', (1695,), 2)
 
 ``env(...)`` is the environment with PettingZoo's usual guards, as in its classic card
 games: an illegal action ends the game with reward −1 for the offender (and 0 for the
@@ -17,7 +17,8 @@ Keyword arguments: ``preset`` (a preset name, or ``None`` for plain rule options
 ``players``, any rule option spelled as in the game record and read by
 :meth:`~upriver.rules.Rules.from_options` (``max_cards``, ``schedule`` — ``"up-down"``,
 ``"down-up"`` or a list of hand sizes —, ``bidding``, ``dealer_bid``, ``trump_lead``,
-``scoring``, ``first_dealer``) or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
+``scoring`` — a name or a custom scoring's object —, ``trump``, ``blind_one_card``, ``first_dealer``)
+or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
 score, to every agent, when the round ends) or ``"game"`` (the win share, 1/k to each of
 k tied winners, when the game ends); ``render_mode`` ``"human"`` or ``"ansi"``.
 

@@ -7,7 +7,10 @@ table can be run at another. Seats are *relative*: slot 0 is the observing seat,
 the seat on its left, and so on; slots past the table's size stay zero.
 
 Every value lies in [-1, 1]. :data:`FIELDS` is the layout, in order; ``docs/rl.md``
-prints it as a table.
+prints it as a table. :data:`ENCODING_VERSION` names the layout: version 2 added the
+scoring, the trump rule, trump lead after the first trick and the blind one-card round
+(with the cards on the other seats' foreheads) after the blocks of version 1, which keep
+their offsets.
 
 Actions are one :data:`ACTION_COUNT`-way choice: action ``c`` in 0–51 plays the card
 with ``Card.index == c`` (clubs 2 first, spades ace last), action ``52 + k`` bids ``k``
@@ -17,8 +20,8 @@ seat, and only when it is that seat's turn.
 >>> from upriver import Game, preset
 >>> game = Game(preset("classic", player_count=4), seed=3)
 >>> view = game.view(game.to_act)
->>> encode(view).shape, OBS_SIZE
-((1210,), 1210)
+>>> encode(view).shape, OBS_SIZE, ENCODING_VERSION
+((1695,), 1695, 2)
 >>> [decode_action(int(a)) for a in action_mask(view).nonzero()[0]]
 [0, 1]
 """
@@ -26,19 +29,22 @@ seat, and only when it is that seat's turn.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 import numpy.typing as npt
 
 from upriver.actions import Phase
 from upriver.cards import Card, Suit
-from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Bidding, DealerBid, Rules, Scoring, TrumpLead
+from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Bidding, DealerBid, Rules, Trump, TrumpLead
+from upriver.scoring import CustomScoring, Scoring, round_score
 from upriver.view import SeatView
 
 __all__ = [
     "ACTION_COUNT",
     "BID_ACTIONS",
     "CARD_ACTIONS",
+    "ENCODING_VERSION",
     "FIELDS",
     "MAX_HAND",
     "MAX_SEATS",
@@ -53,6 +59,8 @@ __all__ = [
     "offset",
 ]
 
+ENCODING_VERSION = 2
+"""The observation layout's version: 2 appended the house rules' blocks to version 1's."""
 MAX_SEATS = MAX_PLAYERS
 """Seat slots in the encoding: the largest table (8)."""
 MAX_HAND = DECK_SIZE // MIN_PLAYERS
@@ -105,6 +113,15 @@ FIELDS: tuple[Field, ...] = (
         "scoring 10 + bid, tricks + 10",
     ),
     Field("trump_broken", 1, "1 once a trump has been played this round"),
+    Field("scoring", 10, "the scoring one-hot: the nine named ones in `Scoring` order, then a custom one"),
+    Field("exact_points", 18, "points of an exact bid of 0–17 in this round / the most one round can pay"),
+    Field("over_points", 18, "points of a bid of 0–17 missed by one trick over, in this round, likewise"),
+    Field("under_points", 18, "points of a bid of 0–17 missed by one trick under (0 for bid 0), likewise"),
+    Field("trump_rule", 2, "how trump is chosen, one-hot: a card turned up, rotating through the suits"),
+    Field("trump_first_trick", 1, "1 when trump may not lead the first trick (`after-first-trick`)"),
+    Field("blind_rule", 1, "1 when a one-card round is played blind (`blind_one_card`)"),
+    Field("blind", 1, "1 in a blind round, while the seat sees the others' cards and not its own"),
+    Field("foreheads", 8 * 52, "block r: the card on relative seat r's forehead in a blind round"),
 )
 """The observation layout, block by block, in vector order."""
 
@@ -114,7 +131,7 @@ for _field in FIELDS:
     _OFFSETS[_field.name] = _at
     _at += _field.size
 OBS_SIZE = _at
-"""Length of the observation vector (1210)."""
+"""Length of the observation vector (1695)."""
 del _at, _field
 
 _HAND = _OFFSETS["hand"]
@@ -141,6 +158,16 @@ _PLAYERS = _OFFSETS["players"]
 _SEATS = _OFFSETS["seats"]
 _RULES = _OFFSETS["rules"]
 _BROKEN = _OFFSETS["trump_broken"]
+_SCORING = _OFFSETS["scoring"]
+_EXACT = _OFFSETS["exact_points"]
+_OVER = _OFFSETS["over_points"]
+_UNDER = _OFFSETS["under_points"]
+_TRUMP_RULE = _OFFSETS["trump_rule"]
+_FIRST_TRICK = _OFFSETS["trump_first_trick"]
+_BLIND_RULE = _OFFSETS["blind_rule"]
+_BLIND = _OFFSETS["blind"]
+_FOREHEADS = _OFFSETS["foreheads"]
+_SCORINGS = {scoring: i for i, scoring in enumerate(Scoring)}
 _PHASES = {Phase.BIDDING: 0, Phase.PLAYING: 1, Phase.OVER: 2}
 _DEALER_BIDS = {DealerBid.FREE: 1, DealerBid.HOOK: 2, DealerBid.OVERBID: 3}
 
@@ -150,12 +177,39 @@ def offset(name: str) -> int:
     return _OFFSETS[name]
 
 
-def max_game_points(rules: Rules) -> int:
-    """The most points one seat can score in a whole game: every bid exact with every trick.
+@functools.cache
+def _most_per_round(rules: Rules) -> tuple[int, ...]:
+    """For each round, the most points (won or lost) one seat's round can come to."""
+    return tuple(
+        max(
+            abs(round_score(rules.scoring, bid, took, number))
+            for bid in range(size + 1)
+            for took in range(size + 1)
+        )
+        for number, size in enumerate(rules.hand_sizes, start=1)
+    )
 
-    Both scorings give at most hand size + 10 a round, so this bounds the totals.
+
+def max_game_points(rules: Rules) -> int:
+    """The most points one seat's total can come to, won or lost, over a whole game.
+
+    It bounds the totals both ways, so a total over it lies in [-1, 1]. Under the seeds'
+    two scorings it is every bid exact with every trick: hand size + 10 a round.
     """
-    return sum(size + 10 for size in rules.hand_sizes)
+    return max(1, sum(_most_per_round(rules)))
+
+
+def _scoring_bits(view: SeatView) -> tuple[list[float], list[float], list[float], list[float]]:
+    """The scoring one-hot, and an exact bid's, an over-by-one's and an under-by-one's points this round."""
+    rules, number = view.rules, view.round_number
+    scoring = rules.scoring
+    kind = [0.0] * 10
+    kind[9 if isinstance(scoring, CustomScoring) else _SCORINGS[scoring]] = 1.0
+    scale = max(_most_per_round(rules)) or 1
+    exact = [round_score(scoring, bid, bid, number) / scale for bid in range(MAX_HAND + 1)]
+    over = [round_score(scoring, bid, bid + 1, number) / scale for bid in range(MAX_HAND + 1)]
+    under = [0.0] + [round_score(scoring, bid, bid - 1, number) / scale for bid in range(1, MAX_HAND + 1)]
+    return kind, *(list(np.clip(values, -1.0, 1.0)) for values in (exact, over, under))  # type: ignore[return-value]
 
 
 def _rules_bits(rules: Rules) -> tuple[int, ...]:
@@ -163,7 +217,8 @@ def _rules_bits(rules: Rules) -> tuple[int, ...]:
     bits[0] = rules.bidding is Bidding.SIMULTANEOUS
     bits[_DEALER_BIDS[rules.dealer_bid]] = 1
     bits[4] = rules.trump_lead is TrumpLead.BROKEN
-    bits[5 if rules.scoring is Scoring.TEN_PLUS_BID else 6] = 1
+    if rules.scoring is Scoring.TEN_PLUS_BID or rules.scoring is Scoring.TRICKS_PLUS_TEN:
+        bits[5 if rules.scoring is Scoring.TEN_PLUS_BID else 6] = 1  # the others: the scoring block
     return tuple(bits)
 
 
@@ -218,7 +273,7 @@ def encode(view: SeatView) -> Observation:
     for seat, total in enumerate(view.totals):
         obs[_TOTALS + rel(seat)] = total / most
     others = [t for s, t in enumerate(view.totals) if s != me]
-    obs[_LEAD] = (view.totals[me] - max(others)) / most
+    obs[_LEAD] = np.clip((view.totals[me] - max(others)) / most, -1.0, 1.0)
     rounds = rules.rounds
     over = view.phase is Phase.OVER
     finished = len(view.history)
@@ -239,6 +294,18 @@ def encode(view: SeatView) -> Observation:
     obs[_SEATS : _SEATS + n] = 1.0
     obs[_RULES : _RULES + 7] = _rules_bits(rules)
     obs[_BROKEN] = float(view.trump_broken)
+    named, exact, past, under = _scoring_bits(view)
+    obs[_SCORING : _SCORING + 10] = named
+    obs[_EXACT : _EXACT + 18] = exact
+    obs[_OVER : _OVER + 18] = past
+    obs[_UNDER : _UNDER + 18] = under
+    obs[_TRUMP_RULE + (1 if rules.trump is Trump.ROTATE else 0)] = 1.0
+    obs[_FIRST_TRICK] = float(rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK)
+    obs[_BLIND_RULE] = float(rules.blind_one_card)
+    obs[_BLIND] = float(bool(view.foreheads))
+    for seat, shown in enumerate(view.foreheads):
+        if shown is not None:
+            obs[_FOREHEADS + 52 * rel(seat) + shown.index] = 1.0
     return obs
 
 

@@ -5,7 +5,7 @@
 >>> table = gymnasium.make("upriver/SingleSeat-v0", preset="countdown", players=4, max_cards=2)
 >>> obs, info = table.reset(seed=5)
 >>> obs["observation"].shape, obs["action_mask"].shape
-((1210,), (70,))
+((1695,), (70,))
 
 Observations, actions and rewards are those of the PettingZoo environment
 (:mod:`upriver.rl.aec`) for the learning seat; an episode is one whole game. The other
