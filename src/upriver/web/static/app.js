@@ -16,7 +16,7 @@ import { holds, rememberTable } from "./table-store.js";
 import { chatRefused, installChat, placeBubbles, renderChat, takeChat, takeReaction } from "./table-chat.js";
 import { markAutomaticCards, takeClock } from "./table-clock.js";
 import { decorateSeat } from "./table-marks.js";
-import { refreshPresence, renderWatching } from "./table-presence.js";
+import { markLobbySeats, refreshPresence, renderWatching } from "./table-presence.js";
 import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
 
 const $ = (id) => document.getElementById(id);
@@ -208,6 +208,7 @@ function render() {
 // Who is here, the seat's own controls, a claim shown to all, the chat's writers, the hint's marks.
 function renderNight() {
   renderWatching(state);
+  if (!state.lobby.started) markLobbySeats(state);
   renderSeatTools(state, { send: socket.send });
   renderClaim(state);
   renderChat(state);

@@ -320,6 +320,8 @@ export function reactionBubble(seat) {
   if (!now || now.until < performance.now()) return null;
   const bubble = el("div", { className: `reaction${EMOJI.has(now.reaction) ? " emoji" : ""}`, textContent: EMOJI.has(now.reaction) ? now.reaction : WORDS.reaction[now.reaction]() });
   bubble.dataset.reaction = now.reaction;
+  // Drawn again with its label (each state redraws the felt): it pops up only when it first comes.
+  if (performance.now() - (now.until - REACTION_MS) > 250) bubble.classList.add("settled");
   bubble.setAttribute("aria-hidden", "true"); // said once, politely, when it came (#chat-announce)
   return bubble;
 }

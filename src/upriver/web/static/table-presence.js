@@ -101,3 +101,15 @@ export function renderWatching(state) {
     box.replaceChildren(eye, text);
   }
 }
+
+// The waiting room's list of seats: each person's presence after their name, as on the felt.
+export function markLobbySeats(state) {
+  for (const item of document.querySelectorAll("#lobby-seats li[data-seat]")) {
+    item.querySelector(".presence")?.remove();
+    const seat = Number(item.dataset.seat);
+    const entry = presenceOf(state, seat);
+    if (!entry || !state.lobby.seats[seat].joined) continue;
+    const mark = presenceMark(state, seat);
+    if (mark) item.append(" ", Object.assign(mark.node, { className: `${mark.node.className} inline` }));
+  }
+}
