@@ -287,11 +287,15 @@ def test_the_host_cannot_use_another_seats_token_after_that_person_joined(
     own = state["token"]
     assert own
     assert own != invite
-    # The host's lobby lists only the seat still open, and the old invite opens nothing.
+    assert state["joined_pending"] is True
+    # The host's lobby lists only the seat still open; once the person's page confirms it saved its
+    # token, the old invite opens nothing.
     seen = host.receive_json()
     while seen["v"] < state["v"]:  # (the host is sent the guest's presence first, at the same version)
         seen = host.receive_json()
     assert [i["seat"] for i in seen["lobby"]["invites"]] == [2]
+    guest.send_text(json.dumps({"type": "confirm"}))
+    assert guest.receive_json()["joined_pending"] is False
     with client.websocket_connect(f"/ws/{table_id}?token={invite}") as stolen:
         assert stolen.receive_json()["rule"] == "token"
     # The person opens their seat in a second tab with their own link.
@@ -301,7 +305,7 @@ def test_the_host_cannot_use_another_seats_token_after_that_person_joined(
         assert again["role"] == "player"
 
 
-def test_a_connection_on_an_invite_is_closed_when_someone_else_takes_the_seat(
+def test_a_connection_on_an_invite_is_closed_once_someone_else_took_the_seat_and_confirmed(
     client: TestClient, stack: Any
 ) -> None:
     body = create(client, ["human", "human", "human"], schedule=[1])
@@ -313,7 +317,9 @@ def test_a_connection_on_an_invite_is_closed_when_someone_else_takes_the_seat(
     guest.receive_json()
     guest.send_text(json.dumps({"type": "join", "name": "Bea"}))
     assert guest.receive_json()["seat"] == 1
-    message = lurker.receive_json()
+    guest.send_text(json.dumps({"type": "confirm"}))
+    while (message := lurker.receive_json())["type"] == "state":
+        pass
     assert message["type"] == "error"
     assert message["rule"] == "token"
     with pytest.raises(WebSocketDisconnect) as closed:

@@ -12,9 +12,13 @@ HTTP:
   the create form.
 - ``POST /api/tables`` ``{"name", "seats": ["human", "basic", …], "creator": 0, "record": text?,
   "pace": "slow" | "normal" | "fast" (default normal; :mod:`upriver.web.bots`), …rule options
-  spelled as in the game record ("preset", "schedule", "dealer_bid", …)}`` →
-  ``{"table", "seat", "token", "url"}``; a refusal is 400 ``{"error"}``, and for rules the engine
-  refuses also ``"option"``, the option at fault (or ``null``).
+  spelled as in the game record ("preset", "schedule", "dealer_bid", …), and the table's own
+  options: "clock" (0, none, the default, or 10 to 300 seconds a person has for a move),
+  "level" (the bot that plays for a person, default "normal"), "hints" and "spectator_chat"
+  (false by default; :mod:`upriver.web.clock`)}`` → ``{"table", "seat", "token", "url"}``; a
+  refusal is 400 ``{"error"}``, and for rules the engine refuses also ``"option"``, the option at
+  fault (or ``null``). ``"creator": null`` with every seat a bot makes a table to watch: the
+  answer's ``seat`` and ``token`` are ``null`` and ``url`` is the spectators' link.
 - ``GET /api/tables/{id}?token=…`` a table as the start page lists it: ``seats`` (name, kind,
   joined), ``started``, ``over``, ``round`` and ``rounds``, ``damaged``, ``seat`` (the token's, or
   ``null``), ``host``, and for the host the open seats' ``invites`` and the ``spectate`` link.
@@ -36,7 +40,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 
 from fastapi import FastAPI, Request, WebSocket
@@ -108,7 +113,7 @@ def _options(bot_delay: float) -> dict[str, object]:
     }
 
 
-_NOT_RULES = ("seats", "name", "creator", "record", "pace")
+_NOT_RULES = ("seats", "name", "creator", "record", "pace", "clock", "level", "hints", "spectator_chat")
 """The keys of a create request that are not rule options (:func:`upriver.web.guard.form_options`)."""
 
 
@@ -120,9 +125,13 @@ class CreateTable(AnyObject):
 
     name: str = Field("", max_length=200)
     seats: list[str] = Field(default_factory=lambda: [HUMAN, "basic", "basic", "basic"], max_length=64)
-    creator: int = 0
+    creator: int | None = 0
     record: str | None = None
     pace: bots.PaceName = bots.DEFAULT_PACE
+    clock: int = 0
+    level: str = Field("normal", max_length=16)
+    hints: bool = False
+    spectator_chat: bool = False
 
 
 class SeatBot(AnyObject):
@@ -251,7 +260,11 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str, social:
             )
         )
         return
-    if message.type not in ("revoke", "bot") and message.seat is not None and message.seat != seat:
+    if (
+        message.type not in ("revoke", "bot", "handover")
+        and message.seat is not None
+        and message.seat != seat
+    ):
         conn.push(
             protocol.error_message(
                 table.version,
@@ -296,6 +309,15 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str, social:
             assert message.seat is not None
             assert message.kind is not None
             manager.give_to_bot(table, seat, message.seat, message.kind)
+        elif message.type == "confirm":
+            manager.confirm(table, seat, conn)
+        elif message.type == "leave":
+            manager.leave(table, seat)
+        elif message.type == "back":
+            manager.back(table, seat)
+        elif message.type == "handover":
+            assert message.seat is not None
+            manager.handover(table, seat, message.seat)
         else:
             manager.act(table, seat, message, refused=refused)
     except (IllegalActionError, TableRefusalError, CommitError) as error:
@@ -362,6 +384,7 @@ def create_app(
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
     warm: bool = False,
+    now: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The web app over the tables and sheets stored in ``db_path`` (a SQLite path or
     ``sqlite:///PATH``, or a ``postgresql://`` URL: :func:`upriver.storage.parse_target`); bots wait
@@ -371,7 +394,8 @@ def create_app(
 
     ``limits`` are the server's limits (default :class:`Limits`). ``allowed_origins`` lists the
     origins (``https://cards.example:8443``) whose pages may change state; empty means this
-    server's own host and port and its loopback names.
+    server's own host and port and its loopback names. ``now`` is the time the turn clocks go by
+    (:mod:`upriver.web.clock`; tests drive it).
 
     :raises upriver.storage.StoreError: the database is malformed (``TargetError``) or cannot be
         opened (``StoreUnavailableError``): one sentence saying why.
@@ -387,10 +411,15 @@ def create_app(
     # A PostgreSQL commit is a round trip to another process: it runs off the event loop.
     background = isinstance(store.db.target, PostgresTarget)
     manager = Manager(
-        store, bot_delay=bot_delay, archive_after=limits.archive_after, cluster=cluster, background=background
+        store,
+        bot_delay=bot_delay,
+        archive_after=limits.archive_after,
+        cluster=cluster,
+        background=background,
+        now=now,
     )
     creations = RateLimiter(limits.creations_per_minute)
-    social = Social(manager.tables, store, cluster)  # presence and table talk
+    social = Social(manager.tables, store, cluster, now=now)  # presence and table talk
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -398,10 +427,14 @@ def create_app(
             bots.warm_in_background()
         manager.wake_all_bots()
         following = asyncio.create_task(cluster.run(manager, social))
+        clocks = asyncio.create_task(manager.clock.run())  # the turn clocks of the tables owned here
         yield
         following.cancel()
+        clocks.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await following
+        with contextlib.suppress(asyncio.CancelledError):
+            await clocks
         for table in manager.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
@@ -491,6 +524,12 @@ def create_app(
                 creator=body.creator,
                 record=body.record,
                 pace=body.pace,
+                settings={
+                    "clock": body.clock,
+                    "level": body.level,
+                    "hints": body.hints,
+                    "spectator_chat": body.spectator_chat,
+                },
             )
         except PlayerNameError as error:
             return refusal(f"your name: {error}", field="name", rule="name", facts={"case": error.reason})
@@ -500,9 +539,9 @@ def create_app(
             return refusal(str(error), 503)
         except TableError as error:
             return refusal(str(error))
+        url = f"/t/{table.id}" if token is None else f"/t/{table.id}#token={token}"
         return JSONResponse(
-            {"table": table.id, "seat": body.creator, "token": token, "url": f"/t/{table.id}#token={token}"},
-            status_code=201,
+            {"table": table.id, "seat": body.creator, "token": token, "url": url}, status_code=201
         )
 
     @app.get("/api/tables/{table_id}")

@@ -6,6 +6,10 @@ A table's bots move from one asyncio task (:func:`wake`) after the table's pace:
 that finishes a trick the next bot also waits the trick's pause, the time the page shows the
 finished trick (``trick_pause_ms`` in the state), so no bot leads before it is gathered.
 
+The seats the bots move for are the table's ``bots``: its bots' seats, and the person-seats a
+stand-in bot plays for (:mod:`upriver.web.standins`: the person left, went quiet or was handed
+over); a seat leaves it when its person comes back, and a move then being chosen is dropped.
+
 While a bot's turn is on, the table's ``thinking`` is its seat (the state message carries it),
 from the start of its wait until its move is committed; ``None`` otherwise.
 
@@ -36,6 +40,7 @@ __all__ = [
     "BotTable",
     "Pace",
     "PaceName",
+    "legal_or_fallback",
     "pace_of",
     "wake",
     "warm_in_background",
@@ -132,9 +137,9 @@ async def _bot_loop(table: BotTable, commit: Commit) -> None:
             # view, so the other tables keep playing meanwhile.
             version = table.version
             move = await _think(table, seat, game)
-            if table.version != version:
-                continue  # only people can have moved meanwhile (simultaneous bids); think again
-            move = _legal_or_fallback(table, seat, game, move)
+            if table.version != version or seat not in table.bots:
+                continue  # people moved meanwhile (simultaneous bids), or took their seat back: look again
+            move = legal_or_fallback(table, seat, game, move)
             table.thinking = None  # the move's own state says the turn is over
             if not commit(table, seat, move):
                 await asyncio.sleep(max(pace.bot_delay, 1.0))  # nothing changed; try again later
@@ -148,7 +153,8 @@ async def _bot_loop(table: BotTable, commit: Commit) -> None:
 async def _think(table: BotTable, seat: int, game: Game) -> object:
     """The bot's move, or ``None`` when the bot fails (logged; the fallback then moves for it)."""
     try:
-        return await asyncio.to_thread(table.bots[seat].act, game.view(seat))
+        bot = table.bots.get(seat)
+        return None if bot is None else await asyncio.to_thread(bot.act, game.view(seat))
     except Exception:
         log.exception(
             "table %s: the %s bot at seat %d failed to choose a move", table.id, table.kinds[seat], seat
@@ -156,7 +162,7 @@ async def _think(table: BotTable, seat: int, game: Game) -> object:
         return None
 
 
-def _legal_or_fallback(table: BotTable, seat: int, game: Game, move: object) -> Move:
+def legal_or_fallback(table: BotTable, seat: int, game: Game, move: object) -> Move:
     """``move`` if the engine accepts it; else, logged, the first legal move (the lowest legal
     bid, or the first legal card in the engine's order), so the table goes on reproducibly."""
     try:

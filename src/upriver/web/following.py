@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from upriver.web.cluster import Cluster, Solo
 from upriver.web.rematch_notice import tell_rematch
@@ -32,6 +32,7 @@ class Following(ABC):
     cluster: Cluster
     bot_delay: float
     base_url: str
+    now: Callable[[], float]
 
     @abstractmethod
     def _replay(self, table: Table, events: Sequence[Event]) -> None:
@@ -54,7 +55,7 @@ class Following(ABC):
         if row is None:
             return None
         try:
-            table = Table(row.id, row.config, bot_delay=self.bot_delay)
+            table = Table(row.id, row.config, bot_delay=self.bot_delay, now=self.now)
         except (KeyError, TypeError, ValueError) as error:
             log.error("table %s cannot be loaded: its stored configuration is unreadable (%s)", row.id, error)
             return None
@@ -107,12 +108,13 @@ class Following(ABC):
                 self.catch_up(table)
 
     def needing_owner(self) -> Iterator[str]:
-        """The tables whose bots are due to move (to be taken over if their owner is gone)."""
+        """The tables whose bots (stand-ins too) are due to move, or whose turn clock runs (to be
+        taken over if their owner is gone)."""
         for table in self.tables.values():
             game = table.game
-            if game is None or table.damaged is not None or game.is_over or not table.bots:
+            if game is None or table.damaged is not None or game.is_over:
                 continue
-            if any(seat in table.bots for seat in game.awaiting):
+            if table.clock_seconds or any(seat in table.bots for seat in game.awaiting):
                 yield table.id
 
     def took_over(self, table_id: str) -> None:

@@ -11,6 +11,16 @@ Client → server (one JSON object per message):
   seat; the old link opens nothing any more.
 - ``{"type": "bot", "seat": 2, "kind": "basic"}`` — the table's creator only, before the game
   starts: an open seat is given to a bot of that kind; its invite opens nothing any more.
+- ``{"type": "confirm"}`` — the joined page saved the token its state carries (``joined_pending``):
+  the invite it joined with opens nothing from now on, and connections still holding it are
+  closed (4403). Until then the invite still opens the seat, so a join whose answer was lost is
+  recovered by opening the invite again (:mod:`upriver.web.standins`). Confirming twice is harmless.
+- ``{"type": "leave"}`` — the person leaves: a bot of the table's ``level`` plays for the seat at
+  once (presence ``left``); their link still opens the seat.
+- ``{"type": "back"}`` — "I'm back": the person takes their seat back from its stand-in bot.
+- ``{"type": "handover", "seat": 2}`` — hand another person's seat to a bot: only while that person
+  has no connection and has been away 60 s, or (at a table without a clock) it has been their turn
+  120 s while they are away; refused with rule ``handover`` and a sentence saying why.
 - ``{"type": "chat", "text": "well played"}`` — a line in the table's chat, text only, at most 200
   characters (a spectator also gives its ``name``, and writes only at a table whose
   ``spectator_chat`` option is on); ``{"type": "react", "reaction": "oops"}`` — a reaction shown on
@@ -33,8 +43,14 @@ Server → client, each with ``v``, the table's state version (the number of eve
   ``lobby`` says so in ``damaged``.
   The trick on the table (``trick``) and the last one (``last_trick``: ``plays`` and ``winner``)
   are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
-  A player's state also carries ``token``: the seat's own secret. Once a person has joined, the
-  seat's invite link stops working and this token (held only by that person's pages) opens it.
+  A player's state also carries ``token``: the seat's own secret. Once a person has joined, this
+  token (held only by that person's pages) opens the seat, and the invite link stops working once
+  the page confirms it saved the token: ``joined_pending`` is true until then (send ``confirm``).
+  Every state also carries ``options`` (the table's ``clock``, ``level``, ``hints``,
+  ``spectator_chat``), ``automatic`` (the clock's moves of the current round and the one before:
+  ``{"seat", "v", "round", "kind"}`` and the move, ``bid`` or ``card``) and ``clock``: ``null``
+  at a table without one, else ``{"seconds": 30, "left_ms": {"<seat>": ms}}``, the time left of
+  each person whose turn it is, computed as the message is sent (:mod:`upriver.web.clock`).
   Every state carries ``presence``, one per seat: ``{"status": "online" | "away" | "bot" | "left",
   "away_since": <unix seconds> | null, "auto": <automatic moves in a row>}`` (a person in two tabs is
   online once; a bot's seat is ``bot``), and ``watching``, how many spectators are connected
@@ -93,7 +109,20 @@ __all__ = [
 MAX_MESSAGE = 4096
 """Longest client message accepted, in characters: a real one is under 100."""
 
-_TYPES = ("join", "bid", "play", "sync", "revoke", "bot", "chat", "react")
+_TYPES = (
+    "join",
+    "bid",
+    "play",
+    "sync",
+    "revoke",
+    "bot",
+    "confirm",
+    "leave",
+    "back",
+    "handover",
+    "chat",
+    "react",
+)
 _RANK_WORDS = {
     Rank.JACK: "Jack",
     Rank.QUEEN: "Queen",
@@ -224,6 +253,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
                 "a join needs a 'name'", rule="field", client_id=client_id, facts={"field": "name"}
             )
         return ClientMessage("join", id=client_id, name=message.name, seat=seat)
+    if kind in ("confirm", "leave", "back"):
+        return ClientMessage(kind, id=client_id)
     if kind == "chat":
         if message.text is None:
             raise ProtocolError(
@@ -239,6 +270,12 @@ def parse_client(text: str | bytes) -> ClientMessage:
                 facts={"field": "reaction"},
             )
         return ClientMessage("react", id=client_id, reaction=message.reaction)
+    if kind == "handover":
+        if seat is None:
+            raise ProtocolError(
+                "a handover needs the 'seat' to hand to a bot", rule="field", facts={"field": "seat"}
+            )
+        return ClientMessage("handover", id=client_id, seat=seat)
     if kind == "revoke":
         if seat is None:
             raise ProtocolError(

@@ -110,6 +110,7 @@ def start_rematch(manager: Manager, table: Table, seat: int) -> tuple[Table, boo
             creator=seat,
             pace=table.pace.name,
             rematch_of=table.id,
+            settings=table.table_options(),
         )
     except RulesError as error:  # the engine played these rules; a stored table may have drifted
         raise RematchError(f"these rules cannot be played again: {error}", 409) from None

@@ -36,7 +36,7 @@ def rematch_answer(
     return {
         "table": new.id,
         "seat": seat,
-        "by": finished.names[by],
+        "by": None if by is None else finished.names[by],
         "by_seat": by,
         "url": rematch_link(base_url, new, seat),
         "created": created,

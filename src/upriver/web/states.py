@@ -51,6 +51,15 @@ class StateTable(Protocol):
     def lobby(self, seat: int | None, base_url: str) -> dict[str, object]:
         """Who sits where, as ``seat`` may see it."""
 
+    def joined_pending(self, seat: int) -> bool:
+        """Whether the seat's join waits for its page's ``confirm``."""
+
+    def table_options(self) -> dict[str, object]:
+        """The table's own options (clock, level, hints, spectator chat)."""
+
+    def automatic_json(self) -> list[dict[str, object]]:
+        """The automatic moves of the current round."""
+
     presence: Presence
 
 
@@ -117,10 +126,16 @@ class SeatStates:
                 "table": table.id,
                 "role": "spectator" if seat is None else "player",
                 "seat": seat,
-                **({} if seat is None else {"token": table.tokens[seat]}),
+                **(
+                    {}
+                    if seat is None
+                    else {"token": table.tokens[seat], "joined_pending": table.joined_pending(seat)}
+                ),
                 "pace": table.pace.name,
                 "trick_pause_ms": round(table.pace.trick_pause * 1000),
                 "thinking": table.thinking,
+                "options": table.table_options(),
+                "automatic": table.automatic_json(),
                 "presence": presence_json(table),
                 "watching": table.presence.watching(),
             }

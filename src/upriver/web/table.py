@@ -23,14 +23,16 @@ from upriver.web import bots
 from upriver.web.chat import ChatRoom
 from upriver.web.presence import Presence
 from upriver.web.seats import Connection, bot_label, same_token
-from upriver.web.states import SeatStates
+from upriver.web.states import SeatStates, encode
 from upriver.web.store import Event
 
 __all__ = [
     "BOT_NAMES",
     "HUMAN",
+    "AutoMove",
     "CommitError",
     "Refused",
+    "SeatControl",
     "Table",
     "TableError",
     "TableRefusalError",
@@ -67,17 +69,65 @@ class CommitError(TableError):
     """The store could not commit an event: nothing was applied or announced, and the table is as it was."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class AutoMove:
+    """A move the clock made for a person (event ``version``, ``kind`` ``bid`` or ``play``, in ``round``)."""
+
+    seat: int
+    version: int
+    round: int
+    kind: str
+    move: str
+
+    def json(self) -> dict[str, object]:
+        """As the state's ``automatic`` lists it, with the move: ``bid`` (a number) or ``card``."""
+        move: dict[str, object] = {"bid": int(self.move)} if self.kind == "bid" else {"card": self.move}
+        return {"seat": self.seat, "v": self.version, "round": self.round, "kind": self.kind, **move}
+
+
+@dataclasses.dataclass(slots=True)
+class SeatControl:
+    """Who plays for each seat besides its cards (:mod:`upriver.web.standins`), all derived from the
+    table's stored events, so a restarted server knows it as it was."""
+
+    pending: dict[int, str]
+    """Seats whose join is not confirmed yet, and the invite token that still opens each."""
+    standins: dict[int, str]
+    """Person-seats a stand-in bot plays for, and why: ``left``, ``clock``, ``away``, ``handover:<by>``."""
+    auto: list[int]
+    """Per seat, the automatic moves the clock made for it in a row."""
+    turn_started: list[float]
+    """Per seat, when its choices last changed (its turn's start, for the clock and hand-overs)."""
+    automatic: list[AutoMove]
+    """Every automatic move of the game, in order (the state shows the current round's)."""
+
+    @classmethod
+    def of(cls, seats: int) -> SeatControl:
+        """No seat pending, no stand-in, no automatic move."""
+        return cls({}, {}, [0] * seats, [0.0] * seats, [])
+
+
 class Table:
     """One table: configuration, the game once every seat is taken, connections and bot seats."""
 
-    def __init__(self, table_id: str, config: dict[str, object], *, bot_delay: float = 0.8) -> None:
-        """``bot_delay``: the server's bot delay, the ``normal`` pace (:mod:`upriver.web.bots`)."""
+    def __init__(
+        self,
+        table_id: str,
+        config: dict[str, object],
+        *,
+        bot_delay: float = 0.8,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        """``bot_delay``: the server's bot delay, the ``normal`` pace (:mod:`upriver.web.bots`);
+        ``now``: the clock's time (the manager's, which tests may drive)."""
         self.id = table_id
+        self.now = now
         self.config = config
         self.kinds: list[str] = list(config["kinds"])  # type: ignore[call-overload]
         self.tokens: list[str | None] = list(config["tokens"])  # type: ignore[call-overload]
         self.names: list[str | None] = list(config["names"])  # type: ignore[call-overload]
-        self.creator: int = config["creator"]  # type: ignore[assignment]
+        self.creator: int | None = config["creator"]  # type: ignore[assignment]
+        """The creator's seat; ``None`` at a table of bots only, made to be watched."""
         self.seed: int = config["seed"]  # type: ignore[assignment]
         self.base: str | None = config.get("base")  # type: ignore[assignment]
         self.options: dict[str, object] = config["options"]  # type: ignore[assignment]
@@ -85,6 +135,18 @@ class Table:
         """The secret the seats' tokens after a join or a revoke derive from (none on older tables)."""
         self.rematch_of: str | None = config.get("rematch_of")  # type: ignore[assignment]
         """The finished table this one is a rematch of, or ``None``."""
+        self.clock_seconds: int = int(config.get("clock", 0))  # type: ignore[call-overload]
+        """Seconds a person has for a move before a bot moves for them (0: no clock)."""
+        self.level: str = str(config.get("level", "normal"))
+        """The bot kind that plays for a person (their clock ran out, they left, or were handed over)."""
+        self.hints: bool = bool(config.get("hints", False))
+        """Whether the seats may ask for a hint (a practice table)."""
+        self.spectator_chat: bool = bool(config.get("spectator_chat", False))
+        """Whether spectators may write in the table's chat."""
+        self.confirms_joins: bool = bool(config.get("confirm_joins", False))
+        """Whether a join's invite keeps opening the seat until the joined page confirms it (every
+        table made since; an older table's invite stops at the join itself)."""
+        self.control = SeatControl.of(len(self.kinds))
         self.last_event = 0.0
         """When the last event was applied (``time.time()``), to archive idle finished tables."""
         self.version = 0
@@ -102,7 +164,7 @@ class Table:
             if kind != HUMAN
         }
         self.connections: set[Connection] = set()
-        self.presence = Presence(len(self.kinds), since=time.time())
+        self.presence = Presence(len(self.kinds), since=now())
         """Who is connected, on every server process (:mod:`upriver.web.presence`); a seat nobody
         connected to here is away since the table was loaded (made, or restored at start)."""
         self.chat = ChatRoom(self)
@@ -137,13 +199,77 @@ class Table:
         self.states.invalidate()
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat this secret token opens, or ``None`` (a non-ASCII token opens none)."""
+        """The seat this secret token opens, or ``None`` (a non-ASCII token opens none): a seat's own
+        token, or the invite a person joined with until their page confirms it saved its new token."""
         if not token:
             return None
         for seat, known in enumerate(self.tokens):
             if same_token(known, token):
                 return seat
+        for seat, invite in self.control.pending.items():
+            if same_token(invite, token):
+                return seat
         return None
+
+    def standin_reason(self, seat: int) -> str | None:
+        """Why a stand-in bot plays for the person at ``seat`` (``left``, ``clock``, ``away``,
+        ``handover:<by>``), or ``None``: the person plays (or it is a bot's seat)."""
+        return self.control.standins.get(seat)
+
+    def standin_status(self, seat: int) -> str | None:
+        """What the seat's presence shows instead of online or away: ``left`` (the person left) or
+        ``bot`` (a stand-in plays for them), or ``None``."""
+        reason = self.standin_reason(seat)
+        if reason is None:
+            return None
+        return "left" if reason == "left" else "bot"
+
+    def joined_pending(self, seat: int) -> bool:
+        """Whether ``seat``'s join is not confirmed yet: its invite still opens it (the state says so,
+        for the joined page to save its new token and send ``confirm``)."""
+        return seat in self.control.pending
+
+    def auto_moves(self, seat: int) -> int:
+        """How many automatic moves the clock made for ``seat`` in a row."""
+        return self.control.auto[seat]
+
+    def table_options(self) -> dict[str, object]:
+        """The table's own options (not the rules), as the state's ``options`` and a rematch carry them."""
+        return {
+            "clock": self.clock_seconds,
+            "level": self.level,
+            "hints": self.hints,
+            "spectator_chat": self.spectator_chat,
+        }
+
+    def plays_for_person(self, seat: int) -> bool:
+        """Whether a person (not a bot, not a stand-in) decides ``seat``'s moves."""
+        return self.kinds[seat] == HUMAN and seat not in self.control.standins
+
+    def clock_left(self) -> dict[str, int]:
+        """Per person-seat whose turn it is, the milliseconds its clock has left (never below 0)."""
+        game = self.game
+        if game is None or game.is_over or not self.clock_seconds:
+            return {}
+        now = self.now()
+        return {
+            str(seat): max(0, round((self.control.turn_started[seat] + self.clock_seconds - now) * 1000))
+            for seat in game.awaiting
+            if self.plays_for_person(seat)
+        }
+
+    def seat_standin(self, seat: int, reason: str) -> None:
+        """A bot of the table's level plays for the person at ``seat`` now (the bot loop moves it)."""
+        self.control.standins[seat] = reason
+        if seat not in self.bots:
+            self.bots[seat] = make_bot(self.level, seed=self.seed ^ (seat + 1) ^ 0x5EA7)
+
+    def person_back(self, seat: int) -> None:
+        """The person at ``seat`` plays again; their stand-in bot stops."""
+        self.control.standins.pop(seat, None)
+        if self.kinds[seat] == HUMAN:
+            self.bots.pop(seat, None)
+        self.control.auto[seat] = 0
 
     def bot_name(self, seat: int, kind: str) -> str:
         """The name a bot of ``kind`` sits under at ``seat``: the saved game's player, or a bot's name."""
@@ -217,9 +343,22 @@ class Table:
 
     def state(self, conn: Connection, base_url: str) -> str:
         """The newest state message for this connection's seat, as JSON text (:mod:`upriver.web.states`:
-        built once per version and seat; the score sheet only when the connection's is out of date)."""
+        built once per version and seat; the score sheet only when the connection's is out of date),
+        with the clock's time left as of this send (``clock``: never cached, never a timestamp)."""
         text, conn.sheet_sent = self.states.message(self, conn.seat, conn.sheet_sent, base_url)
-        return text
+        clock = (
+            None if not self.clock_seconds else {"seconds": self.clock_seconds, "left_ms": self.clock_left()}
+        )
+        return f'{text[:-1]},"clock":{encode(clock)}}}'
+
+    def automatic_json(self) -> list[dict[str, object]]:
+        """The automatic moves of the current round and the one before (a page shows the last trick of
+        a finished round a while): ``seat``, ``v``, ``round``, ``kind``."""
+        game = self.game
+        if game is None:
+            return []
+        since = game.round_number - 1
+        return [move.json() for move in self.control.automatic if move.round >= since]
 
 
 def damaged_refusal(table: Table, seat: int | None) -> TableRefusalError:

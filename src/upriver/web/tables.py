@@ -31,7 +31,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RecordError, RulesError
@@ -41,10 +41,19 @@ from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.storage import StoreError
 from upriver.web import bots, protocol
+from upriver.web.clock import Clock, table_settings
 from upriver.web.cluster import Cluster, Solo
 from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
+from upriver.web.standins import (
+    CONTROL_KINDS,
+    SERVER_IDS,
+    SeatActions,
+    apply_control,
+    check_control,
+    note_move,
+)
 from upriver.web.store import Event, TableStore, VersionConflictError
 from upriver.web.table import (
     BOT_NAMES,
@@ -86,7 +95,7 @@ def _tell(refused: Refused | None, error: Exception) -> None:
         refused(error)
 
 
-class Manager(Following):
+class Manager(Following, SeatActions):
     """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
 
     def __init__(
@@ -98,10 +107,15 @@ class Manager(Following):
         archive_after: float | None = None,
         cluster: Cluster | None = None,
         background: bool = False,
+        now: Callable[[], float] = time.time,
     ) -> None:
         """``cluster``: the other server processes over the same store (default: none, :class:`Solo`).
-        ``background``: commit moves off the event loop (a PostgreSQL store; see :meth:`act`)."""
+        ``background``: commit moves off the event loop (a PostgreSQL store; see :meth:`act`).
+        ``now``: the time the turn clocks and hand-overs go by (:mod:`upriver.web.clock`)."""
         self.store = store
+        self.now = now
+        self.clock = Clock(self)
+        """The turn clocks of the tables this process owns; :meth:`Clock.run` runs them."""
         self.cluster: Cluster = cluster or Solo()
         self._committer = (
             concurrent.futures.ThreadPoolExecutor(_COMMITTERS, thread_name_prefix="upriver-commit")
@@ -123,13 +137,16 @@ class Manager(Following):
         name: str,
         seats: Sequence[str],
         options: dict[str, object],
-        creator: int = 0,
+        creator: int | None = 0,
         record: str | None = None,
         pace: str = bots.DEFAULT_PACE,
         rematch_of: str | None = None,
-    ) -> tuple[Table, str]:
+        settings: Mapping[str, object] | None = None,
+    ) -> tuple[Table, str | None]:
         """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`.
-        ``rematch_of``: the finished table this one is a rematch of (:mod:`upriver.web.rematch`)."""
+        ``rematch_of``: the finished table this one is a rematch of (:mod:`upriver.web.rematch`).
+        ``settings``: the table's own options (:func:`table_settings`). ``creator`` ``None``: a
+        table of bots only, to watch; it starts at once, and there is no token."""
         count = len(seats)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
             raise TableError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} seats, not {count}")
@@ -137,8 +154,15 @@ class Manager(Following):
         for kind in kinds:
             if kind != HUMAN and kind not in BOT_KINDS:
                 raise TableError(f"unknown seat {kind!r}: 'human' or a bot: {', '.join(BOT_KINDS)}")
-        if not 0 <= creator < count or kinds[creator] != HUMAN:
+        if creator is None:
+            if HUMAN in kinds:
+                raise TableError(
+                    "a table without a creator's seat is watched, so every seat must be a bot's: "
+                    "give the creator a human seat, or make every seat a bot"
+                )
+        elif not 0 <= creator < count or kinds[creator] != HUMAN:
             raise TableError(f"the creator's seat {creator} must be one of the human seats")
+        own = table_settings(settings or {})
         try:
             bots.pace_of(pace, self.bot_delay)
         except ValueError as error:
@@ -154,14 +178,15 @@ class Manager(Following):
             # A saved game keeps its players' names: a bot's once labelled (as its new kind), and the
             # creator's own unless they typed another.
             bot_names = list(loads(base).players)
-            if not name.strip():
+            if not name.strip() and creator is not None:
                 name = unlabelled(bot_names[creator])
         else:
             # Refuse impossible rules now, not at the last join.
             Rules.from_options(options, player_count=count)
         # Bots sit down at once; people take their seats by joining (the creator at creation).
         names = [None if kind == HUMAN else bot_label(bot_names[s], kind) for s, kind in enumerate(kinds)]
-        name = seat_name(name, creator, names, list(BOT_KINDS))  # raises PlayerNameError
+        if creator is not None:
+            name = seat_name(name, creator, names, list(BOT_KINDS))  # raises PlayerNameError
         tokens = [secrets.token_urlsafe(16) if kind == HUMAN else None for kind in kinds]
         config: dict[str, object] = {
             "kinds": kinds,
@@ -174,12 +199,17 @@ class Manager(Following):
             "seat_key": secrets.token_hex(16),
             "pace": pace,
             **({} if rematch_of is None else {"rematch_of": rematch_of}),
+            **own,
+            "confirm_joins": True,
         }
         table_id = secrets.token_urlsafe(9)
         self.store.add_table(table_id, config)
         self.cluster.claim(table_id)  # its creator's process runs its bots, unless it dies
-        table = Table(table_id, config, bot_delay=self.bot_delay)
+        table = Table(table_id, config, bot_delay=self.bot_delay, now=self.now)
         self.tables[table_id] = table
+        if creator is None:
+            self._accept(table, lambda: Event(table.version + 1, "start", 0, "", None))
+            return table, None
         self._accept(table, lambda: Event(table.version + 1, "join", creator, name, None))
         return table, table.tokens[creator] or ""
 
@@ -189,7 +219,7 @@ class Manager(Following):
         """Replay every stored table; a table whose events the engine refuses is kept, damaged."""
         for row in self.store.tables():
             try:
-                table = Table(row.id, row.config, bot_delay=self.bot_delay)
+                table = Table(row.id, row.config, bot_delay=self.bot_delay, now=self.now)
             except (KeyError, TypeError, ValueError) as error:
                 log.error(
                     "table %s cannot be restored: its stored configuration is unreadable (%s)", row.id, error
@@ -295,6 +325,12 @@ class Manager(Following):
                 raise TableRefusalError(
                     "the game has not started: some seats are still open", rule="turn order", seat=seat
                 )
+            if message.id in SERVER_IDS:
+                raise TableRefusalError(
+                    f"the id {message.id!r} is kept for the moves the server makes for a seat: use another",
+                    rule="duplicate",
+                    seat=seat,
+                )
             if message.id is not None and message.id in table.seen[seat]:
                 raise TableRefusalError(
                     f"message {message.id!r} was already received", rule="duplicate", seat=seat
@@ -325,7 +361,7 @@ class Manager(Following):
         while table.waiting and table.committing is None:
             make, refused = table.waiting.popleft()
             try:
-                event = make()
+                event = dataclasses.replace(make(), at=self.now())
                 game = self._check(table, event)
             except (TableRefusalError, IllegalActionError) as error:
                 _tell(refused, error)
@@ -386,7 +422,7 @@ class Manager(Following):
         :raises CommitError: the store failed; the game and every client are as before.
         """
         for _ in range(_ATTEMPTS):
-            event = make()
+            event = dataclasses.replace(make(), at=self.now())
             game = self._check(table, event)
             try:
                 self.store.append(table.id, event)
@@ -420,7 +456,7 @@ class Manager(Following):
         """Tell every connection of the table's newest state, closing those whose token opens no seat
         any more; start its bots if one is due (or, its game over, give up owning it)."""
         for conn in table.connections:
-            if conn.seat is not None and conn.token is not None and conn.token != table.tokens[conn.seat]:
+            if conn.seat is not None and conn.token is not None and table.seat_of(conn.token) != conn.seat:
                 conn.close(
                     CLOSE_BAD_TOKEN,
                     protocol.error_message(
@@ -445,6 +481,8 @@ class Manager(Following):
             raise TableRefusalError(
                 f"event {event.version} does not follow event {table.version}", rule="order", seat=event.seat
             )
+        if event.kind in CONTROL_KINDS:
+            return check_control(table, event)
         if event.kind in ("revoke", "bot"):
             if (
                 table.game is not None
@@ -485,10 +523,16 @@ class Manager(Following):
 
     def _apply(self, table: Table, event: Event, started: Game | None) -> None:
         """Apply a checked event to the game, then move the table's version on to it."""
-        if event.kind == "join":
+        at = self.now() if event.at is None else event.at
+        if event.kind in CONTROL_KINDS:
+            apply_control(table, event, started, at)
+        elif event.kind == "join":
             table.names[event.seat] = event.value
+            invite = table.tokens[event.seat]
             if table.seat_key is not None:
                 table.tokens[event.seat] = derived_token(table.seat_key, "seat", event.seat, event.version)
+                if table.confirms_joins and invite and event.seat != table.creator:
+                    table.control.pending[event.seat] = invite  # until the joined page confirms
             if started is not None:
                 table.game = started
         elif event.kind == "bot":
@@ -499,6 +543,7 @@ class Manager(Following):
             if table.seat_key is not None:
                 table.tokens[event.seat] = derived_token(table.seat_key, "invite", event.seat, event.version)
         elif table.game is not None:
+            note_move(table, event, table.game.round_number)
             table.game.move(move_of(event), event.seat)
             if event.kind == "play" and not table.game.trick:
                 table.gathered = event.version
@@ -514,6 +559,7 @@ class Manager(Following):
             if choices != table.last_choices[seat]:
                 table.last_choices[seat] = choices
                 table.turn_version[seat] = table.version
+                table.control.turn_started[seat] = at
 
     # ------------------------------------------------------------ bots
 
@@ -524,13 +570,34 @@ class Manager(Following):
     def _bot_move(self, table: bots.BotTable, seat: int, move: Move) -> bool:
         """A bot's move through the one path of every event; ``False`` if the store failed."""
         assert isinstance(table, Table)
+        if seat not in table.bots:
+            return True  # its person took the seat back meanwhile
+        stand_in = table.kinds[seat] == HUMAN
         try:
             # At once even with background commits: the bot's loop goes on from the move's own state.
-            self._accept(table, lambda: event_of(table.version + 1, seat, move, None))
+            self._accept(
+                table, lambda: event_of(table.version + 1, seat, move, "standin" if stand_in else None)
+            )
         except CommitError:
             return False
         except (IllegalActionError, TableRefusalError):
             pass  # another server process moved first and the move is no longer legal: look again
+        return True
+
+    def automatic_move(self, table: Table, seat: int, move: Move, version: int) -> bool:
+        """The clock's move for ``seat``, whose time ran out at ``version`` (client id ``clock``);
+        ``False`` if the table moved on meanwhile, the engine refused it or the store failed."""
+
+        def event() -> Event:
+            if table.version != version or not table.plays_for_person(seat):
+                raise TableRefusalError("the table moved on before the clock's move", rule="stale", seat=seat)
+            return event_of(table.version + 1, seat, move, "clock")
+
+        try:
+            self._accept(table, event)
+        except (CommitError, IllegalActionError, TableRefusalError) as error:
+            log.info("table %s: the clock's move for seat %d was not made: %s", table.id, seat, error)
+            return False
         return True
 
     def wake_all_bots(self) -> None:
@@ -544,7 +611,13 @@ class Manager(Following):
         """The table's game record without its seed; with ``whole`` off, finished rounds only."""
         if table.game is None:
             raise TableError("the game has not started yet")
-        record = record_of(table.game)
+        rounds = len(table.game.results) + (1 if whole else 0)
+        automatic = [
+            {"seat": move.seat, "round": move.round, "kind": move.kind, "move": move.move}
+            for move in table.control.automatic
+            if move.round <= rounds
+        ]
+        record = record_of(table.game, extras={"upriver_automatic": automatic} if automatic else None)
         if not whole:
             record = dataclasses.replace(record, rounds=record.rounds[: len(table.game.results)])
         return dumps(record)

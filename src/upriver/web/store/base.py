@@ -55,6 +55,11 @@ class Event:
     seat: int
     value: str
     client_id: str | None
+    at: float | None = dataclasses.field(default=None, compare=False)
+    """When it was committed (``time.time()``, or the manager's clock): read back from the store, so
+    a turn's clock (:mod:`upriver.web.clock`) starts when its event was stored, across restarts.
+    ``None`` for an event not stored yet, or known only from a notification (the receiver's time then).
+    Not compared: the same event is the same whenever it was stored."""
 
 
 class VersionConflictError(StoreError):
@@ -140,12 +145,14 @@ class TableStore(ABC):
         return None if row is None else str(row[0])
 
     def append(self, table_id: str, event: Event) -> None:
-        """Commit one event, if it follows the table's last by exactly one.
+        """Commit one event, if it follows the table's last by exactly one, stored at ``event.at``
+        (default: now).
 
         :raises VersionConflictError: it does not (or there is no such table); nothing was written.
         :raises StoreError: the database failed; nothing was written.
         """
-        params = (table_id, event.version, event.kind, event.seat, event.value, event.client_id, time.time())
+        at = time.time() if event.at is None else event.at
+        params = (table_id, event.version, event.kind, event.seat, event.value, event.client_id, at)
         try:
             written = self.db.execute(_APPEND, (*params, table_id, event.version - 1, table_id))
         except DuplicateKeyError:
@@ -176,7 +183,7 @@ class TableStore(ABC):
     def events(self, table_id: str, after: int = 0) -> list[Event]:
         """A table's events in version order, those after version ``after`` (default: all)."""
         rows = self.db.fetch(
-            "SELECT version, kind, seat, value, client_id FROM events"
+            "SELECT version, kind, seat, value, client_id, at FROM events"
             " WHERE table_id = ? AND version > ? ORDER BY version",
             (table_id, after),
         )

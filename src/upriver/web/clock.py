@@ -1,0 +1,192 @@
+"""The turn clock of a table with the ``clock`` option: a bot moves for a person whose time ran out.
+
+A person's turn starts when their choices change (the event that made it their turn); its
+deadline is that event's stored time (:attr:`upriver.web.store.Event.at`) plus the table's
+``clock`` seconds. Deadlines are so derived from stored events: a restarted server knows them
+as they were, and a turn whose time ran out while the server was down is played at once.
+
+Only the table's owner process (:meth:`upriver.web.cluster.Cluster.owns`) runs its clock, so
+over ``--workers`` an automatic move is made once; should two processes ever try, the store's
+version check keeps the second out and the engine refuses it against the new state.
+
+Every :data:`TICK` seconds :meth:`Clock.tick` looks at each owned table with a running clock:
+
+- a person's time ran out: a bot of the table's ``level`` chooses their move (in a worker
+  thread, on the seat's own view) and it is committed as an ordinary ``bid`` or ``play`` event
+  with the client id ``clock`` (an *automatic* move: the state lists them, the record export
+  names them in ``upriver_automatic``);
+- after two automatic moves in a row, or when the person has been away a whole clock (their
+  last connection went away that long ago: ``table.presence``), a ``standin`` event (``clock``
+  or ``away``) seats a stand-in bot (:mod:`upriver.web.standins`) until they come back.
+
+The time is the manager's ``now`` (``time.time`` unless a test drives it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from typing import Protocol
+
+from upriver.bots import BOT_KINDS, make_bot
+from upriver.game import Move
+from upriver.web.bots import legal_or_fallback
+from upriver.web.cluster import Cluster
+from upriver.web.table import HUMAN, Table, TableError
+
+__all__ = ["CLOCK_SECONDS", "SETTINGS", "TICK", "Clock", "ClockHost", "running", "table_settings"]
+
+log = logging.getLogger("upriver.web")
+
+TICK = 0.2
+"""Seconds between two looks at the clocks (an automatic move is made at most this late)."""
+TWO_IN_A_ROW = 2
+"""Automatic moves in a row after which a stand-in bot plays for the person."""
+CLOCK_SECONDS = (10, 300)
+"""The shortest and longest clock a table may have (0: none)."""
+SETTINGS: dict[str, object] = {"clock": 0, "level": "normal", "hints": False, "spectator_chat": False}
+"""A table's own options (not rules) and their defaults: the clock's seconds, the level of the bot
+that plays for a person, whether hints are offered, whether spectators may write in the chat."""
+
+
+def table_settings(given: Mapping[str, object]) -> dict[str, object]:
+    """The table's own options as stored in its configuration: :data:`SETTINGS` with ``given``'s.
+
+    :raises TableError: an option that is not one, or a value it cannot have (saying which would do).
+    """
+    settings = dict(SETTINGS)
+    for key, value in given.items():
+        if key not in SETTINGS:
+            raise TableError(f"unknown table option {key[:30]!r}: expected one of {', '.join(SETTINGS)}")
+        settings[key] = value
+    clock = settings["clock"]
+    low, high = CLOCK_SECONDS
+    if isinstance(clock, bool) or not isinstance(clock, int) or not (clock == 0 or low <= clock <= high):
+        raise TableError(
+            f"the clock is 0 (none) or a whole number of seconds from {low} to {high}, not {clock!r}"[:200]
+        )
+    level = settings["level"]
+    if not isinstance(level, str) or level.strip().lower() not in BOT_KINDS:
+        raise TableError(
+            f"the level of the bot that plays for a person is one of {', '.join(BOT_KINDS)}, not {level!r}"[
+                :300
+            ]
+        )
+    settings["level"] = level.strip().lower()
+    for flag in ("hints", "spectator_chat"):
+        if not isinstance(settings[flag], bool):
+            raise TableError(f"{flag!r} is true or false, not {settings[flag]!r}"[:200])
+    return settings
+
+
+class ClockHost(Protocol):
+    """What the clock needs of :class:`upriver.web.tables.Manager`."""
+
+    tables: dict[str, Table]
+    cluster: Cluster
+    now: Callable[[], float]
+
+    def automatic_move(self, table: Table, seat: int, move: Move, version: int) -> bool:
+        """Commit ``move`` for ``seat`` as the clock's, if the table is still at ``version``."""
+
+    def stand_in(self, table: Table, seat: int, reason: str) -> None:
+        """Commit a ``standin`` event for ``seat``."""
+
+
+def running(table: Table) -> bool:
+    """Whether ``table``'s clock runs: it has one, and its game is on and sound."""
+    game = table.game
+    return bool(table.clock_seconds) and game is not None and not game.is_over and table.damaged is None
+
+
+def deadline(table: Table, seat: int) -> float:
+    """When ``seat``'s time for its current decision runs out (manager's time)."""
+    return table.control.turn_started[seat] + table.clock_seconds
+
+
+class Clock:
+    """The clocks of one server process's tables (see the module)."""
+
+    def __init__(self, host: ClockHost, *, tick: float = TICK) -> None:
+        self.host = host
+        self.interval = tick
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        """Per table, the automatic move being chosen (one at a time)."""
+
+    async def run(self) -> None:
+        """Look at the clocks every :attr:`interval` seconds, until cancelled."""
+        try:
+            while True:
+                try:
+                    self.tick()
+                except Exception:  # one table's fault must not stop every clock
+                    log.exception("the turn clocks failed; they look again shortly")
+                await asyncio.sleep(self.interval)
+        finally:
+            for task in self.tasks.values():
+                task.cancel()
+
+    def tick(self) -> None:
+        """Act on every clock that ran out at the tables this process owns (inside the event loop)."""
+        for table in list(self.host.tables.values()):
+            if running(table) and self.host.cluster.owns(table.id):
+                self._look(table)
+
+    def _look(self, table: Table) -> None:
+        now = self.host.now()
+        for seat in self._to_stand_in(table, now):
+            reason = "clock" if table.auto_moves(seat) >= TWO_IN_A_ROW else "away"
+            try:
+                self.host.stand_in(table, seat, reason)
+            except Exception as error:  # refused (news came first) or the store failed: look again
+                log.info(
+                    "table %s: seat %d's stand-in (%s) was not stored: %s", table.id, seat, reason, error
+                )
+        game = table.game
+        if game is None or table.id in self.tasks or not running(table):
+            return
+        due = [s for s in game.awaiting if table.plays_for_person(s) and now >= deadline(table, s)]
+        if due:
+            task = asyncio.get_running_loop().create_task(self._move(table, due[0]))
+            self.tasks[table.id] = task
+
+    def _to_stand_in(self, table: Table, now: float) -> Iterable[int]:
+        presence = getattr(table, "presence", None)
+        for seat, kind in enumerate(table.kinds):
+            if kind != HUMAN or table.standin_reason(seat) is not None:
+                continue
+            if table.auto_moves(seat) >= TWO_IN_A_ROW:
+                yield seat
+            elif presence is not None and not presence.online(seat):
+                since = presence.away_since(seat)
+                if since is not None and now - since >= table.clock_seconds:
+                    yield seat
+
+    async def _move(self, table: Table, seat: int) -> None:
+        """Choose and commit the automatic move of ``seat``, whose time ran out."""
+        try:
+            game = table.game
+            version = table.version
+            if game is None:
+                return
+            bot = make_bot(table.level, seed=table.seed ^ (seat + 1) ^ (version << 8))
+            move: object = None
+            try:
+                move = await asyncio.to_thread(bot.act, game.view(seat))
+            except Exception:
+                log.exception("table %s: the clock's %s bot failed for seat %d", table.id, table.level, seat)
+            if table.version != version or table.game is not game or seat not in game.awaiting:
+                return  # the person (or the news of another process) moved meanwhile: look again
+            if not table.plays_for_person(seat):
+                return
+            chosen = legal_or_fallback(table, seat, game, move)
+            if (
+                self.host.automatic_move(table, seat, chosen, version)
+                and table.auto_moves(seat) >= TWO_IN_A_ROW
+            ):
+                self.host.stand_in(table, seat, "clock")
+        except Exception:
+            log.exception("table %s: the clock's move for seat %d failed; it tries again", table.id, seat)
+        finally:
+            self.tasks.pop(table.id, None)

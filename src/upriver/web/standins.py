@@ -1,0 +1,246 @@
+"""Seats that change hands: the join made whole, people leaving and coming back, stand-in bots.
+
+Everything here is an event in the table's log (:mod:`upriver.web.store`), checked and applied on
+the manager's one path (:meth:`upriver.web.tables.Manager._accept`), so it is durable, replayed
+after a restart and reaches every server process with the table's other news:
+
+- ``confirm`` (seat, value ``""``): after a join the seat's token is derived anew
+  (:mod:`upriver.web.seats`), and the invite the person joined with *still opens the seat* until
+  their page says it saved the new token. So a join whose answer is lost — the connection cut, or
+  the server killed between storing the join and answering — locks nobody out: the page opens the
+  seat again with the invite it holds, is sent the new token, saves it and confirms. Once
+  ``confirm`` is stored the invite opens nothing, and connections still holding it are closed.
+- ``standin`` (seat, value: why) — a bot of the table's ``level`` plays for the person: ``left``
+  (they left the table), ``clock`` (two automatic moves in a row, :mod:`upriver.web.clock`),
+  ``away`` (away a whole clock) or ``handover:<by>`` (seat ``by`` handed the seat to a bot: only
+  when its person has no connection and has been away :data:`AWAY_BEFORE_HANDOVER` seconds, or,
+  at a table without a clock, it has been their turn :data:`TURN_BEFORE_HANDOVER` seconds while
+  they are away). The stand-in moves through the table's bot loop (:mod:`upriver.web.bots`), its
+  moves stored with the client id ``standin``. The person's link still opens the seat.
+- ``back`` (seat, value ``""``) — the person plays again.
+- ``start`` (seat 0, value ``""``) — a table of bots only (no creator's seat) starts its game.
+
+An automatic move is an ordinary ``bid`` or ``play`` event with the client id ``clock``; the ids
+in :data:`SERVER_IDS` are the server's, so a person's move may not use them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from upriver.game import Game
+from upriver.web.seats import Connection
+from upriver.web.store import Event, TableStore
+from upriver.web.table import HUMAN, AutoMove, Table, TableRefusalError
+
+__all__ = [
+    "AWAY_BEFORE_HANDOVER",
+    "CONTROL_KINDS",
+    "SERVER_IDS",
+    "TURN_BEFORE_HANDOVER",
+    "SeatActions",
+    "apply_control",
+    "check_control",
+    "handover_refusal",
+    "note_move",
+]
+
+CONTROL_KINDS = ("confirm", "standin", "back", "start")
+"""The stored events of this module (the others are ``join``, ``bot``, ``revoke``, ``bid``, ``play``)."""
+SERVER_IDS = frozenset({"clock", "standin"})
+"""Client ids of the moves the server makes for a person: the clock's, and a stand-in bot's."""
+AWAY_BEFORE_HANDOVER = 60.0
+"""Seconds a person must have been away before another may hand their seat to a bot."""
+TURN_BEFORE_HANDOVER = 120.0
+"""At a table without a clock, seconds of a person's turn (while away) before it may be handed over."""
+_REASONS = ("left", "clock", "away")
+
+
+def _who(table: Table, seat: int) -> str:
+    name = table.names[seat]
+    return f"seat {seat}" if name is None else name
+
+
+def _reason_rule(value: str) -> str:
+    if value == "left":
+        return "leave"
+    return "handover" if value.startswith("handover:") else "standin"
+
+
+def _valid_reason(table: Table, seat: int, value: str) -> bool:
+    if value in _REASONS:
+        return True
+    head, _, by = value.partition(":")
+    return head == "handover" and by.isdigit() and int(by) < table.seats and int(by) != seat
+
+
+def check_control(table: Table, event: Event) -> Game | None:
+    """Raise unless the seat-control ``event`` may be applied now (its version is checked already);
+    for ``start``, the game it starts.
+
+    :raises TableRefusalError: why not (rule ``start``, ``confirm``, ``leave``, ``handover``,
+        ``standin`` or ``back``).
+    """
+    seat = event.seat
+    if event.kind == "start":
+        if table.game is not None or not table.full():
+            raise TableRefusalError("only a table whose seats are all taken can start", rule="start")
+        return table.new_game([name for name in table.names if name is not None])
+    if not 0 <= seat < table.seats:
+        raise TableRefusalError(f"there is no seat {seat} at this table", rule=event.kind, seat=seat)
+    game = table.game
+    if event.kind == "confirm":
+        if seat not in table.control.pending:
+            raise TableRefusalError(
+                f"{_who(table, seat)}'s join is confirmed already: there is nothing to confirm",
+                rule="confirm",
+                seat=seat,
+            )
+        return None
+    if event.kind == "back":
+        if table.standin_reason(seat) is None:
+            raise TableRefusalError(
+                f"{_who(table, seat)} plays already: no bot plays for this seat", rule="back", seat=seat
+            )
+        return None
+    rule = _reason_rule(event.value)
+    if game is None or game.is_over:
+        raise TableRefusalError(
+            "a bot can take a person's seat only while the game is on", rule=rule, seat=seat
+        )
+    if table.kinds[seat] != HUMAN:
+        raise TableRefusalError(f"{_who(table, seat)} is a bot: no person plays there", rule=rule, seat=seat)
+    if not _valid_reason(table, seat, event.value):
+        raise TableRefusalError(
+            f"{event.value[:30]!r} is no reason for a stand-in: left, clock, away or handover:<seat>",
+            rule=rule,
+            seat=seat,
+        )
+    current = table.standin_reason(seat)
+    if current is not None and not (event.value == "left" and current != "left"):
+        already = "has left" if current == "left" else "has a bot playing for them"
+        raise TableRefusalError(f"{_who(table, seat)} {already} already", rule=rule, seat=seat)
+    return None
+
+
+def apply_control(table: Table, event: Event, started: Game | None, at: float) -> None:
+    """Apply a checked seat-control event (the manager then moves the version on)."""
+    seat = event.seat
+    if event.kind == "start":
+        table.game = started
+    elif event.kind == "confirm":
+        table.control.pending.pop(seat, None)
+    elif event.kind == "standin":
+        table.seat_standin(seat, event.value)
+    elif event.kind == "back":
+        table.person_back(seat)
+        game = table.game
+        if game is not None and seat in game.awaiting:
+            table.control.turn_started[seat] = at  # a fresh clock for the turn they take back
+
+
+def note_move(table: Table, event: Event, round_number: int) -> None:
+    """Count a bid or card made in ``round_number``: the clock's (``clock``) are automatic; a person's
+    own move ends their automatic moves in a row (a stand-in's changes nothing)."""
+    if event.client_id == "clock":
+        table.control.auto[event.seat] += 1
+        table.control.automatic.append(
+            AutoMove(event.seat, event.version, round_number, event.kind, event.value)
+        )
+    elif event.client_id != "standin" and table.kinds[event.seat] == HUMAN:
+        table.control.auto[event.seat] = 0
+
+
+def handover_refusal(table: Table, by: int, seat: int, now: float) -> str | None:
+    """Why seat ``by`` may not hand ``seat`` to a bot now (a sentence), or ``None``: it may."""
+    game = table.game
+    if game is None or game.is_over:
+        return "a seat can be handed to a bot only while the game is on"
+    if not 0 <= seat < table.seats:
+        return f"there is no seat {seat} at this table"
+    if seat == by:
+        return "this is your own seat: to let a bot play for you, leave the table"
+    if table.kinds[by] != HUMAN:
+        return "only a person at the table can hand a seat to a bot"
+    who = _who(table, seat)
+    if table.kinds[seat] != HUMAN:
+        return f"{who} is a bot already"
+    if table.standin_reason(seat) is not None:
+        return f"a bot plays for {who} already"
+    presence = getattr(table, "presence", None)
+    if presence is None or presence.online(seat):
+        return f"{who} is connected: a seat is handed to a bot only when its player is away"
+    since = presence.away_since(seat)
+    away = 0.0 if since is None else max(0.0, now - since)
+    if away >= AWAY_BEFORE_HANDOVER:
+        return None
+    turn = now - table.control.turn_started[seat]
+    if not table.clock_seconds and seat in game.awaiting and turn >= TURN_BEFORE_HANDOVER:
+        return None  # their turn has lasted two minutes, and they are away now
+    wait = (
+        f"{who} has been away {int(away)} s: their seat can be handed to a bot "
+        f"after {int(AWAY_BEFORE_HANDOVER)} s away"
+    )
+    if not table.clock_seconds:
+        wait += f", or after {int(TURN_BEFORE_HANDOVER)} s of their turn while away"
+    return wait
+
+
+class SeatActions(ABC):
+    """The manager's seat-control requests (:class:`upriver.web.tables.Manager`)."""
+
+    now: Callable[[], float]
+    store: TableStore
+
+    def _notice(self, table: Table, event: str, facts: dict[str, object]) -> None:
+        """The table's chat says what happened (a system line; :meth:`upriver.web.chat.ChatRoom.notice`),
+        once, from the process that committed the event."""
+        table.chat.notice(self.store, event, facts)
+
+    @abstractmethod
+    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
+        """Check, commit, apply and announce an event."""
+
+    def confirm(self, table: Table, seat: int, conn: Connection | None = None) -> None:
+        """The joined page at ``seat`` saved its token: the invite stops opening the seat (nothing
+        to do if it was confirmed already, as when two tabs confirm). ``conn``, which says so, holds
+        the seat's own token from now on, even if it opened the seat with the invite."""
+        if seat in table.control.pending:
+            self._accept(table, lambda: Event(table.version + 1, "confirm", seat, "", None), joiner=conn)
+
+    def leave(self, table: Table, seat: int) -> None:
+        """The person at ``seat`` leaves: a bot of the table's level plays for them at once.
+
+        :raises TableRefusalError: (rule ``leave``) the game is not on, or they left already.
+        """
+        self._accept(table, lambda: Event(table.version + 1, "standin", seat, "left", None))
+        self._notice(table, "left", {"seat": seat})
+
+    def back(self, table: Table, seat: int) -> None:
+        """The person at ``seat`` takes their seat back from its stand-in bot.
+
+        :raises TableRefusalError: (rule ``back``) no bot plays for them.
+        """
+        self._accept(table, lambda: Event(table.version + 1, "back", seat, "", None))
+        self._notice(table, "back", {"seat": seat})
+
+    def handover(self, table: Table, by: int, seat: int) -> None:
+        """The person at ``by`` hands ``seat``'s person's seat to a bot (see :func:`handover_refusal`).
+
+        :raises TableRefusalError: (rule ``handover``) why not.
+        """
+
+        def event() -> Event:
+            refusal = handover_refusal(table, by, seat, self.now())
+            if refusal is not None:
+                raise TableRefusalError(refusal, rule="handover", seat=seat)
+            return Event(table.version + 1, "standin", seat, f"handover:{by}", None)
+
+        self._accept(table, event)
+        self._notice(table, "handover", {"seat": seat, "by": by})
+
+    def stand_in(self, table: Table, seat: int, reason: str) -> None:
+        """The clock's decision (``clock`` or ``away``): a stand-in plays for ``seat`` from now on."""
+        self._accept(table, lambda: Event(table.version + 1, "standin", seat, reason, None))
+        self._notice(table, f"{reason}-bot", {"seat": seat})

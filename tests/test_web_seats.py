@@ -1,0 +1,379 @@
+"""Seats that change hands at a web table: leaving and coming back, handing an away person's seat to a
+bot, the turn clock's automatic moves and stand-ins, the table's own options, and tables of bots to
+watch — through the HTTP API and the WebSocket, with the manager's clock driven by the test."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from upriver.record import loads
+from upriver.web.app import create_app
+from upriver.web.table import Table
+from upriver.web.tables import Manager
+
+
+class FakeNow:
+    """The time the manager's clocks go by: the real time, moved on by what the test adds."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@pytest.fixture
+def now() -> FakeNow:
+    return FakeNow()
+
+
+@pytest.fixture
+def stack() -> Iterator[contextlib.ExitStack]:
+    with contextlib.ExitStack() as exit_stack:
+        yield exit_stack
+
+
+def serve(path: Path, now: FakeNow, stack: contextlib.ExitStack) -> TestClient:
+    """A server over the SQLite file at ``path`` whose bots do not wait."""
+    return stack.enter_context(TestClient(create_app(path, bot_delay=0.0, now=now)))
+
+
+@pytest.fixture
+def client(tmp_path: Path, now: FakeNow, stack: contextlib.ExitStack) -> TestClient:
+    return serve(tmp_path / "tables.db", now, stack)
+
+
+def manager_of(client: TestClient) -> Manager:
+    manager: Manager = client.app.state.manager  # type: ignore[attr-defined]
+    return manager
+
+
+def create(client: TestClient, seats: list[str], **options: Any) -> tuple[Table, str]:
+    response = client.post("/api/tables", json={"name": "Ann", "seats": seats, "schedule": [2, 2], **options})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return manager_of(client).tables[body["table"]], body["token"]
+
+
+def wait_for(what: Callable[[], object], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not what():
+        assert time.monotonic() < deadline, "it did not happen in time"
+        time.sleep(0.02)
+
+
+def events(table: Table, client: TestClient) -> list[Any]:
+    return manager_of(client).store.events(table.id)
+
+
+def move(ws: WebSocketTestSession, table: Table, seat: int, n: int) -> None:
+    """The person at ``seat`` makes their first legal move."""
+    game = table.game
+    assert game is not None
+    assert seat in game.awaiting
+    bids = game.legal_bids(seat)
+    key, value = ("bid", bids[0]) if bids else ("card", str(game.legal_cards(seat)[0]))
+    kind = "bid" if bids else "play"
+    ws.send_text(json.dumps({"type": kind, key: value, "v": table.version, "id": f"m{n}"}))
+
+
+def receive(ws: WebSocketTestSession, seconds: float = 10.0) -> dict[str, Any]:
+    """The socket's next message, failing the test after ``seconds`` rather than waiting for ever."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(seconds):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(next_message)
+    assert message["type"] == "websocket.send", message
+    data: dict[str, Any] = json.loads(message["text"])
+    return data
+
+
+def latest(ws: WebSocketTestSession, check: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Read states until one passes ``check`` (errors fail the test)."""
+    while True:
+        message = receive(ws)
+        assert message["type"] in ("state", "chat", "reaction"), message
+        if message["type"] == "state" and check(message):
+            return message
+
+
+def error_of(ws: WebSocketTestSession) -> dict[str, Any]:
+    while True:
+        message = receive(ws)
+        if message["type"] == "error":
+            return message
+
+
+def seat_in(
+    client: TestClient, table: Table, token: str, stack: contextlib.ExitStack
+) -> WebSocketTestSession:
+    ws = stack.enter_context(client.websocket_connect(f"/ws/{table.id}?token={token}"))
+    receive(ws)
+    return ws
+
+
+def join(
+    client: TestClient, table: Table, seat: int, stack: contextlib.ExitStack
+) -> tuple[WebSocketTestSession, str]:
+    """The person invited to ``seat`` joins and confirms; their socket and own token."""
+    assert table.tokens[seat] is not None
+    ws = seat_in(client, table, str(table.tokens[seat]), stack)
+    ws.send_text(json.dumps({"type": "join", "name": f"P{seat}"}))
+    state = latest(ws, lambda s: s["joined_pending"])
+    ws.send_text(json.dumps({"type": "confirm"}))
+    latest(ws, lambda s: not s["joined_pending"])
+    return ws, state["token"]
+
+
+# ------------------------------------------------------------------ options
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"clock": 5}, "10 to 300"),
+        ({"clock": 301}, "10 to 300"),
+        ({"clock": "30"}, "clock"),
+        ({"clock": 30.5}, "clock"),
+        ({"level": "grandmaster"}, "normal"),
+        ({"hints": "yes"}, "hints"),
+        ({"spectator_chat": 1}, "spectator_chat"),
+    ],
+)
+def test_a_table_option_out_of_range_is_refused_naming_what_would_do(
+    client: TestClient, options: dict[str, Any], words: str
+) -> None:
+    before = len(manager_of(client).tables)
+    response = client.post(
+        "/api/tables", json={"name": "Ann", "seats": ["human", "basic", "basic"], **options}
+    )
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    assert len(manager_of(client).tables) == before
+
+
+def test_the_tables_options_are_kept_and_every_state_carries_them(client: TestClient, stack: Any) -> None:
+    table, token = create(client, ["human", "basic", "basic"], clock=30, level="easy", hints=True)
+    ws = seat_in(client, table, token, stack)
+    ws.send_text(json.dumps({"type": "sync"}))
+    state = latest(ws, lambda s: True)
+    assert state["options"] == {"clock": 30, "level": "easy", "hints": True, "spectator_chat": False}
+    assert state["clock"]["seconds"] == 30
+    assert state["automatic"] == []
+    plain, token = create(client, ["human", "basic", "basic"])
+    ws = seat_in(client, plain, token, stack)
+    ws.send_text(json.dumps({"type": "sync"}))
+    state = latest(ws, lambda s: True)
+    assert state["options"] == {"clock": 0, "level": "normal", "hints": False, "spectator_chat": False}
+    assert state["clock"] is None
+
+
+# ------------------------------------------------------------------ bots only
+
+
+def test_a_table_of_bots_only_is_watched_to_its_last_round(client: TestClient) -> None:
+    response = client.post(
+        "/api/tables", json={"creator": None, "seats": ["random", "basic", "random"], "schedule": [2, 1]}
+    )
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["seat"] is None
+    assert body["token"] is None
+    assert body["url"] == f"/t/{body['table']}"
+    with client.websocket_connect(body["url"].replace("/t/", "/ws/")) as ws:
+        state = latest(ws, lambda s: s["game"] is not None and s["game"]["over"])
+    assert state["role"] == "spectator"
+    assert len(state["game"]["standings"]) == 3
+
+
+def test_a_table_without_a_creators_seat_must_have_only_bots(client: TestClient) -> None:
+    response = client.post("/api/tables", json={"creator": None, "seats": ["human", "basic", "basic"]})
+    assert response.status_code == 400
+    assert "every seat a bot" in response.json()["error"]
+
+
+# ------------------------------------------------------------------ leave, back, hand over
+
+
+def test_a_person_who_leaves_is_played_for_at_once_and_takes_the_seat_back(
+    client: TestClient, stack: Any
+) -> None:
+    table, token = create(client, ["human", "random", "random", "random"])
+    ws = seat_in(client, table, token, stack)
+    assert table.game is not None
+    ws.send_text(json.dumps({"type": "leave"}))
+    assert latest(ws, lambda s: s["presence"][0]["status"] != "online")["presence"][0]["status"] == "left"
+    assert table.standin_reason(0) == "left"
+    # The stand-in plays the person's turns, stored as the stand-in's.
+    wait_for(lambda: any(e.seat == 0 and e.client_id == "standin" for e in events(table, client)))
+    ws.send_text(json.dumps({"type": "back"}))
+    wait_for(lambda: table.standin_reason(0) is None)
+    version = table.version
+    wait_for(lambda: table.game is not None and (table.game.is_over or 0 in table.game.awaiting))
+    if not table.game.is_over:
+        time.sleep(0.3)
+        assert 0 in table.game.awaiting, "no bot moves for a person who came back"
+        assert table.version >= version
+    # Leaving twice, or coming back to a seat one holds, is refused with a sentence.
+    ws.send_text(json.dumps({"type": "back"}))
+    refusal = error_of(ws)
+    assert refusal["rule"] == "back"
+    assert "plays already" in refusal["message"]
+
+
+def test_a_seat_is_never_handed_to_a_bot_while_its_person_is_connected(
+    client: TestClient, now: FakeNow, stack: Any
+) -> None:
+    table, token = create(client, ["human", "human", "random", "random"])
+    host = seat_in(client, table, token, stack)
+    guest, _ = join(client, table, 1, stack)
+    game = table.game
+    assert game is not None
+    for n in range(4):  # the host plays until it is the guest's turn
+        wait_for(lambda: 0 in game.awaiting or 1 in game.awaiting)
+        if 1 in game.awaiting:
+            break
+        move(host, table, 0, n)
+        wait_for(lambda: 0 not in game.awaiting)
+    now.advance(600)  # ten minutes of their turn, but they are connected
+    host.send_text(json.dumps({"type": "handover", "seat": 1}))
+    refusal = error_of(host)
+    assert refusal["rule"] == "handover"
+    assert "is connected" in refusal["message"]
+    assert table.standin_reason(1) is None
+    # Once they are gone, at a table without a clock, two minutes of their turn are enough.
+    guest.close()
+    wait_for(lambda: not table.presence.online(1))
+    host.send_text(json.dumps({"type": "handover", "seat": 1}))
+    wait_for(lambda: table.standin_reason(1) == "handover:0")
+
+
+def test_an_away_persons_seat_is_handed_to_a_bot_after_a_minute_and_they_take_it_back(
+    client: TestClient, now: FakeNow, stack: Any
+) -> None:
+    # With a (long) clock only the minute away counts, not how long their turn lasts.
+    table, token = create(client, ["human", "human", "random", "random"], clock=300)
+    host = seat_in(client, table, token, stack)
+    guest, _ = join(client, table, 1, stack)
+    guest.close()
+    wait_for(lambda: not table.presence.online(1))
+    now.advance(30)
+    host.send_text(json.dumps({"type": "handover", "seat": 1}))
+    refusal = error_of(host)
+    assert refusal["rule"] == "handover"
+    assert "after 60 s away" in refusal["message"]
+    assert table.standin_reason(1) is None
+    now.advance(61)
+    host.send_text(json.dumps({"type": "handover", "seat": 1}))
+    wait_for(lambda: table.standin_reason(1) == "handover:0")
+    # Their own link still opens the seat, and they take it back.
+    back = seat_in(client, table, str(table.tokens[1]), stack)
+    back.send_text(json.dumps({"type": "back"}))
+    wait_for(lambda: table.standin_reason(1) is None)
+
+
+def test_a_person_may_not_use_the_servers_own_move_ids(client: TestClient, stack: Any) -> None:
+    table, token = create(client, ["human", "random", "random"])
+    ws = seat_in(client, table, token, stack)
+    wait_for(lambda: table.game is not None and 0 in table.game.awaiting)
+    assert table.game is not None
+    bid = table.game.legal_bids(0)[0]
+    ws.send_text(json.dumps({"type": "bid", "bid": bid, "v": table.version, "id": "clock"}))
+    assert error_of(ws)["rule"] == "duplicate"
+    assert table.auto_moves(0) == 0
+
+
+# ------------------------------------------------------------------ the clock
+
+
+def test_the_clock_moves_for_a_person_twice_then_a_bot_stands_in_until_they_are_back(
+    client: TestClient, now: FakeNow, stack: Any
+) -> None:
+    table, token = create(client, ["human", "random", "random"], clock=10, level="random")
+    ws = seat_in(client, table, token, stack)
+    game = table.game
+    assert game is not None
+    for count in (1, 2):
+        wait_for(lambda: 0 in game.awaiting)
+        version = table.version
+        time.sleep(0.3)
+        assert table.version == version, "no move before the clock runs out"
+        now.advance(10.5)
+        wait_for(lambda count=count: table.auto_moves(0) == count)  # type: ignore[misc]
+    wait_for(lambda: table.standin_reason(0) == "clock")
+    automatic = [e for e in events(table, client) if e.client_id == "clock"]
+    assert [e.seat for e in automatic] == [0, 0]
+    state = latest(ws, lambda s: s["v"] == table.version)
+    assert {m["seat"] for m in state["automatic"]} == {0}
+    # The stand-in now plays without waiting for the clock; "I'm back" returns the seat.
+    wait_for(lambda: any(e.client_id == "standin" for e in events(table, client)) or game.is_over)
+    ws.send_text(json.dumps({"type": "back"}))
+    wait_for(lambda: table.standin_reason(0) is None)
+    assert table.auto_moves(0) == 0
+
+
+def test_the_clock_carries_a_table_to_its_end_when_a_person_never_answers(
+    client: TestClient, now: FakeNow, stack: Any
+) -> None:
+    table, token = create(client, ["human", "human", "random", "random"], clock=10, level="basic")
+    ws = seat_in(client, table, token, stack)
+    join(client, table, 1, stack)  # and then never answers again
+    game = table.game
+    assert game is not None
+    n = 0
+    deadline = time.monotonic() + 60
+    while not game.is_over:
+        assert time.monotonic() < deadline, "the table stalled"
+        if 0 in game.awaiting and table.version not in (0,):
+            version = table.version
+            move(ws, table, 0, n)
+            n += 1
+            wait_for(lambda version=version: table.version > version)  # type: ignore[misc]
+        elif 1 in game.awaiting and table.plays_for_person(1):
+            version = table.version
+            now.advance(11)
+            wait_for(lambda version=version: table.version > version)  # type: ignore[misc]
+        else:
+            time.sleep(0.02)
+    assert table.standin_reason(1) in ("clock", "away")
+    assert table.standin_reason(0) is None
+    record = loads(client.get(f"/api/tables/{table.id}/record").text)
+    automatic: list[dict[str, Any]] = record.extras["upriver_automatic"]  # type: ignore[assignment]
+    assert automatic
+    assert {entry["seat"] for entry in automatic} == {1}
+    assert all(set(entry) == {"seat", "round", "kind", "move"} for entry in automatic)
+
+
+def test_a_turns_deadline_survives_a_restart(tmp_path: Path, now: FakeNow) -> None:
+    path = tmp_path / "tables.db"
+    with contextlib.ExitStack() as first:
+        client = serve(path, now, first)
+        table, _token = create(client, ["human", "random", "random"], clock=30, level="random")
+        wait_for(lambda: table.game is not None and 0 in table.game.awaiting)
+        table_id, version = table.id, table.version
+        started = table.control.turn_started[0]
+    now.advance(20)  # the server is down for 20 s of the person's 30
+    with contextlib.ExitStack() as second:
+        client = serve(path, now, second)
+        table = manager_of(client).tables[table_id]
+        assert table.control.turn_started[0] == pytest.approx(started)
+        time.sleep(0.5)
+        assert table.version == version, "the person still has 10 s"
+        now.advance(10.5)
+        wait_for(lambda: table.auto_moves(0) == 1)
+        assert [e.client_id for e in manager_of(client).store.events(table_id)][version] == "clock"
