@@ -144,7 +144,12 @@ def test_a_game_rebuilt_with_the_true_hidden_hands_plays_on_exactly_like_the_ori
 
 
 def other_deal(view: SeatView, rng: random.Random) -> list[tuple[Card, ...]] | None:
-    """A random deal of the unseen cards to the other seats that fits what the view has shown."""
+    """A random deal of the unseen cards to the other seats that fits what the view has shown; in a
+    blind round the others' cards are seen, and the unseen one is the seat's own."""
+    if view.foreheads:
+        seen = {card for card in view.foreheads if card is not None} | {view.turned}
+        own = rng.choice([card for card in DECK if card not in seen])
+        return [(own,) if card is None else (card,) for card in view.foreheads]
     know = knowledge_of(view)
     hands: list[tuple[Card, ...]] = [()] * view.player_count
     hands[view.seat] = view.hand

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import upriver.cli.arena
 import upriver.cli.check  # noqa: F401  (registers the command)
 from tests.conftest import cards, expected_score
 from upriver import (
@@ -582,3 +583,48 @@ def test_the_observation_says_the_scoring_the_trump_rule_and_what_a_bid_pays_thi
     assert obs[offset("exact_points") + 1] > 0
     assert obs[offset("over_points")] < 0
     assert np.all(np.abs(obs) <= 1)
+
+
+# ------------------------------------------------------------------ the arena and the review
+
+
+def test_the_arena_plays_duplicate_deals_under_a_house_rule_and_scores_by_it(tmp_path: Path) -> None:
+    command = ["arena", "basic", "random", "--games", "2", "--seed", "3", "--jobs", "1", "--json"]
+    command += ["--preset", "classic", "--schedule", "1,2,1", "--scoring", "squares", "--trump", "rotate"]
+    command += ["--blind-one-card", "--out", str(tmp_path)]
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout[result.stdout.index("{") :])
+    assert data["rules"]["scoring"] == "squares"
+    assert data["rules"]["trump"] == "rotate"
+    assert data["rules"]["blind_one_card"] is True
+
+
+def test_an_openspiel_seat_refuses_the_house_rules_openspiel_does_not_play() -> None:
+    from upriver.arena.openspiel import check_rules
+    from upriver.arena.spec import ArenaError
+
+    rules = Rules.from_options(
+        {"preset": "countdown", "trump": "rotate", "blind_one_card": True}, player_count=4
+    )
+    with pytest.raises(ArenaError) as info:
+        check_rules(rules)
+    assert "trump 'rotate' (OpenSpiel's is 'turn-up')" in str(info.value)
+    assert "blind_one_card true" in str(info.value)
+
+
+def test_the_review_judges_a_blind_bid_exactly_under_the_tables_scoring() -> None:
+    from upriver.review.evaluate import evaluate
+
+    game = Game(
+        sized(4, (1,), blind_one_card=True, scoring=Scoring.NEGATIVE), NAMES, auto_deal=False, dealer=0
+    )
+    game.deal([cards("KD"), cards("4C"), cards("2C"), cards("3C")], Card.parse("AS"))
+    for _ in range(3):
+        game.bid(0)
+    verdict = evaluate(game.view(0), deals=8, seed=1)
+    p = 22 / 48  # Ann's chance: see the test of the blind bid above
+    assert verdict.of(0).expected == pytest.approx(p * -10 + (1 - p) * 10)
+    assert verdict.of(1).expected == pytest.approx(p * 10 + (1 - p) * -10)
+    assert verdict.best == 0
+    assert verdict.of(1).loss == pytest.approx(20 * (1 - 2 * p))

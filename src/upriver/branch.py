@@ -144,8 +144,37 @@ def _played_by(view: SeatView) -> list[int]:
     return played
 
 
+def _check_blind(view: SeatView, masks: list[int]) -> None:
+    """Raise unless these hands fit a blind round's view: the others hold the cards on their
+    foreheads, and the seat one card it cannot see (none of those, not the turned card)."""
+    names, me = view.players, view.seat
+    seen = 0 if view.turned is None else view.turned.mask
+    for seat, card in enumerate(view.foreheads):
+        if card is None:
+            continue
+        seen |= card.mask
+        if masks[seat] != card.mask:
+            raise InconsistentDealError(
+                f"{names[me]} sees {card} on {names[seat]}'s forehead, "
+                f"but {format_cards(cards_in(masks[seat]))} was given",
+                rule="seen card",
+                seat=seat,
+                facts={"card": card},
+            )
+    if masks[me].bit_count() != 1 or masks[me] & seen:
+        raise InconsistentDealError(
+            f"{names[me]} holds one card it cannot see, not {format_cards(cards_in(masks[me]))}",
+            rule="own hand",
+            seat=me,
+            facts={"given": cards_in(masks[me])},
+        )
+
+
 def _check_deal(view: SeatView, masks: list[int]) -> None:
     """Raise unless these hands (as bit sets) fit everything the view has shown."""
+    if view.foreheads:
+        _check_blind(view, masks)
+        return
     names, me = view.players, view.seat
     own = sum(card.mask for card in view.hand)
     if masks[me] != own:

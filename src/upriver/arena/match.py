@@ -18,7 +18,7 @@ from upriver.arena.schedule import GameTask
 from upriver.arena.spec import ArenaError, SeatPlayer, parse_spec
 from upriver.errors import UpriverError
 from upriver.game import Game
-from upriver.rules import Rules, Schedule
+from upriver.rules import Rules, Schedule, Scoring
 
 if TYPE_CHECKING:
     from upriver.arena.openspiel import Mirror
@@ -170,7 +170,7 @@ def _play(task: GameTask) -> GameResult:
             players=n,
             hand_size=result.hand_size,
             dealer_rule=rules.dealer_bid.value,
-            scoring=rules.scoring.value,
+            scoring=rules.scoring.value if isinstance(rules.scoring, Scoring) else "custom",
             position=(seat - result.dealer - 1) % n,
             bid=result.bids[seat],
             tricks=result.tricks_won[seat],

@@ -30,7 +30,7 @@ from typing import Any
 from upriver.arena.base import ArenaError, parse_number
 from upriver.cards import Card, Rank, Suit, cards_in
 from upriver.game import Game
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, TrumpLead
+from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, Trump, TrumpLead
 from upriver.view import SeatView
 
 __all__ = [
@@ -110,9 +110,12 @@ def check_rules(rules: Rules) -> None:
             ("dealer_bid", rules.dealer_bid, DealerBid.HOOK),
             ("trump_lead", rules.trump_lead, TrumpLead.ANY),
             ("scoring", rules.scoring, Scoring.TRICKS_PLUS_TEN),
+            ("trump", rules.trump, Trump.TURN_UP),
         )
         if value is not wanted
     ]
+    if rules.blind_one_card:
+        wrong.append("blind_one_card true (OpenSpiel's players always see their own cards)")
     if not _MIN_PLAYERS <= rules.player_count <= _MAX_PLAYERS:
         wrong.append(
             f"{rules.player_count} players (OpenSpiel's oh_hell seats {_MIN_PLAYERS} to {_MAX_PLAYERS})"

@@ -81,6 +81,8 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
     choices: tuple[Choice, ...] = view.legal_bids if view.legal_bids else view.legal_cards
     if not choices:
         raise ValueError(f"{view.players[view.seat]} has nothing to decide now: it is not their turn")
+    if view.foreheads:
+        return _blind(view)
     from upriver.fast import position_from_view
 
     expert = ExpertBot(seed, iterations=deals, prune=False)
@@ -127,3 +129,26 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
         deals=count,
         distinct=distinct,
     )
+
+
+def _blind(view: SeatView) -> Evaluation:
+    """A bid in a blind one-card round, judged exactly: the seat's card is any card it cannot see,
+    each as likely, and the trick plays itself (:func:`upriver.bots.blind.blind_chance`), so each
+    bid's expected score under the table's scoring is known without deals or error."""
+    from upriver.bots.blind import blind_chance
+    from upriver.scoring import round_score
+
+    p = blind_chance(view)
+    number, scoring = view.round_number, view.rules.scoring
+    bids = view.legal_bids
+    means = [
+        p * round_score(scoring, b, 1, number) + (1 - p) * round_score(scoring, b, 0, number) for b in bids
+    ]
+    makes = [p if b == 1 else 1 - p for b in bids]
+    best = max(range(len(bids)), key=lambda i: (means[i], -i))
+    best_make = max(range(len(bids)), key=lambda i: (makes[i], means[i], -i))
+    candidates = tuple(
+        Candidate(choice=b, expected=means[i], make=makes[i], loss=means[best] - means[i], loss_error=0.0)
+        for i, b in enumerate(bids)
+    )
+    return Evaluation(candidates=candidates, best=bids[best], best_make=bids[best_make], deals=0, distinct=0)

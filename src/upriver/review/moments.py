@@ -92,7 +92,8 @@ def round_tasks(record: Record, seats: tuple[int, ...] | None = None) -> tuple[R
             if seat in moments:
                 moments[seat].append(Moment(view=game.view(seat), chosen=bid))
             game.bid(bid, seat)
-        for card in entry.plays or ():
+        played_itself = len(game.results) == number  # a blind round: no card was chosen
+        for card in () if played_itself else entry.plays or ():
             player = game.to_act
             assert player is not None
             if player in moments:
