@@ -35,7 +35,9 @@ Server → client, each with ``v``, the table's state version (the number of eve
   long a finished trick stays up before the next bot moves, ``thinking`` the seat whose bot is
   choosing its move now, or ``null`` (a state is sent when it changes, at the same ``v``). The
   game part is built only from ``game.view(seat)``
-  (a spectator's from ``game.view(None)``: no hand, no hidden bid). A seat that bids last
+  (a spectator's from ``game.view(None)``: no hand, no hidden bid). In a blind one-card round a
+  seat's ``hand`` is empty and ``foreheads`` holds, seat by seat, the card on each other seat's
+  forehead (``null`` for its own); it is empty in every other round and for a spectator. A seat that bids last
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
   allows, the totals, and the reason in words. Each card of ``hand`` has ``legal`` and, when it
   cannot be played, ``reason`` (English) and ``why`` (its rule, seat and facts, as in an error
@@ -489,6 +491,7 @@ def seat_part(game: Game, view: TableView) -> dict[str, object]:
         return {
             "my_turn": False,
             "hand": [],
+            "foreheads": [],
             "bid_options": [],
             "bid_restriction": None,
             "bids": list(view.bids),
@@ -497,6 +500,7 @@ def seat_part(game: Game, view: TableView) -> dict[str, object]:
     return {
         "my_turn": view.my_turn,
         "hand": _hand(game, view),
+        "foreheads": [None if card is None else str(card) for card in view.foreheads],
         "bid_options": _bid_options(view, restriction),
         "bid_restriction": restriction_json(restriction),
         "bids": list(view.bids),
