@@ -628,3 +628,14 @@ def test_the_review_judges_a_blind_bid_exactly_under_the_tables_scoring() -> Non
     assert verdict.of(1).expected == pytest.approx(p * 10 + (1 - p) * -10)
     assert verdict.best == 0
     assert verdict.of(1).loss == pytest.approx(20 * (1 - 2 * p))
+
+
+def test_a_web_seat_is_sent_the_others_cards_in_a_blind_round_and_never_its_own() -> None:
+    from upriver.web.protocol import seat_part
+
+    game = blind_deal("QH")
+    part = seat_part(game, game.view(1))
+    assert part["hand"] == []
+    assert part["foreheads"] == ["KD", None, "2C", "3C"]
+    assert "QH" not in json.dumps(part)
+    assert seat_part(game, game.view(None))["foreheads"] == []

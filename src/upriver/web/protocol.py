@@ -37,7 +37,8 @@ Server → client, each with ``v``, the table's state version (the number of eve
   game part is built only from ``game.view(seat)``
   (a spectator's from ``game.view(None)``: no hand, no hidden bid). In a blind one-card round a
   seat's ``hand`` is empty and ``foreheads`` holds, seat by seat, the card on each other seat's
-  forehead (``null`` for its own); it is empty in every other round and for a spectator. A seat that bids last
+  forehead (``null`` for its own); it is empty in every other round and for a spectator.
+  A seat that bids last
   under the hook or overbid rule gets ``bid_restriction``: the rule, the bids it forbids and
   allows, the totals, and the reason in words. Each card of ``hand`` has ``legal`` and, when it
   cannot be played, ``reason`` (English) and ``why`` (its rule, seat and facts, as in an error
