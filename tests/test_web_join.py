@@ -20,10 +20,16 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
-from tests.pg import query
-from tests.test_web_workers import Server, database  # noqa: F401 - the PostgreSQL database fixture
+from tests.pg import PostgresServer, query
+from tests.test_web_workers import Server
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def database(postgres_server: PostgresServer) -> str:
+    """A fresh database on the tests' private PostgreSQL server."""
+    return postgres_server.url(postgres_server.create_database())
 
 
 @pytest.fixture
