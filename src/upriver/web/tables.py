@@ -613,7 +613,12 @@ class Manager(Following, SeatActions):
             raise TableError("the game has not started yet")
         rounds = len(table.game.results) + (1 if whole else 0)
         automatic = [
-            {"seat": move.seat, "round": move.round, "kind": move.kind, "move": move.move}
+            {
+                "seat": move.seat,
+                "round": move.round,
+                "kind": move.kind,
+                "move": int(move.move) if move.kind == "bid" else move.move,
+            }
             for move in table.control.automatic
             if move.round <= rounds
         ]
