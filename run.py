@@ -122,6 +122,7 @@ def apt_install(package: str, needed_for: str, again: str) -> None:
 BROWSER_TESTS = (
     "test_accessibility.py",
     "test_audit_browser.py",
+    "test_audit_keep_browser.py",
     "test_i18n_browser.py",
     "test_keep_browser.py",
     "test_lobby_browser.py",

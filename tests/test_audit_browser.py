@@ -10,9 +10,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
+from tests.live import SHOTS
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
 from upriver.actions import Phase
 from upriver.i18n import catalogue
@@ -491,5 +493,69 @@ def test_your_bid_is_said_once_above_the_bids(live: LiveServer, browser: Browser
             [str(words["table.bidTitle"]), str(words["table.yourBid"])],
         )
         assert said == ["status"], said
+    finally:
+        context.close()
+
+
+def test_a_saved_game_continued_from_the_start_page_keeps_its_bots_levels_and_names(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "hard", "normal", "expert"], schedule=[1, 2], pace="fast")
+    table = body["table"]
+    context, page = open_page(browser, DESKTOP)
+    try:
+        page.goto(live.url + body["url"])
+        game = live.game(table)
+        while not game.results:
+            assert play_one_move(page, live, table)
+        saved = httpx.get(f"{live.url}/api/tables/{table}/record", params={"token": body["token"]})
+        assert saved.status_code == 200, saved.text
+        page.goto(live.url + "/")
+        page.select_option("#players", "4")  # the start page's own choices for the seats: its defaults
+        page.fill("#record-text", saved.text)
+        page.locator("#import button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/t/"))
+        again = live.table(page.url.split("/t/")[1].split("#")[0])
+        assert again.kinds == ["human", "hard", "normal", "expert"]
+        assert again.names[1:] == ["Bob (hard)", "Cid (normal)", "Dee (expert)"]
+        expect(page.locator("#seats .seat[data-seat='3'] .who")).to_have_text("Dee (expert)")
+    finally:
+        context.close()
+
+
+def test_on_a_czech_phone_a_sheet_of_eight_seats_says_it_scrolls_and_keeps_its_first_columns(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human"] + ["random"] * 7, schedule=[1, 2])
+    context, page = open_page(browser, PHONE, "cs")
+    try:
+        page.goto(live.url + body["url"])
+        while not live.game(body["table"]).results:
+            assert play_one_move(page, live, body["table"])
+        frame = page.locator(".sheet-scroll")
+        expect(page.locator("#sheet tbody tr")).to_have_count(2)
+        summary = page.locator("#summary")  # the round's summary: eight seats' totals in the width
+        expect(summary).to_be_visible()
+        assert summary.evaluate("(s) => s.scrollWidth <= s.clientWidth"), "the round summary is cut"
+        assert frame.evaluate("(f) => f.scrollWidth > f.clientWidth")  # eight seats are wider than a phone
+        expect(frame).to_have_class(re.compile(r"\bmore-right\b"))  # a fade at the edge with more
+        assert frame.evaluate("(f) => getComputedStyle(f).maskImage") != "none"
+        frame.scroll_into_view_if_needed()
+        shot(page, "audit-sheet-eight-cs-phone")
+        frame.evaluate("(f) => { f.scrollLeft = f.scrollWidth; }")
+        expect(frame).to_have_class(re.compile(r"\bmore-left\b"))
+        expect(frame).not_to_have_class(re.compile(r"\bmore-right\b"))
+        edge = frame.bounding_box()
+        round_cell = page.locator("#sheet tbody tr[data-round='1'] th.rd").bounding_box()
+        trump_cell = page.locator("#sheet tbody tr[data-round='1'] td.trump").bounding_box()
+        assert edge
+        assert round_cell
+        assert trump_cell
+        assert abs(round_cell["x"] - edge["x"]) <= 1  # the round column stays at the left
+        assert trump_cell["x"] >= round_cell["x"] + round_cell["width"] - 0.5  # the trump beside it
+        assert (
+            frame.evaluate("(f) => getComputedStyle(f.querySelector('td.trump')).boxShadow") != "none"
+        )  # a shadow: the rest scrolls under them
+        frame.screenshot(path=str(SHOTS / "audit-sheet-eight-scrolled-cs-phone.png"))
     finally:
         context.close()

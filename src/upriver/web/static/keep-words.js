@@ -112,6 +112,7 @@ export const WORDS = {
   bidIn: (who, number) => t("keeper.bidIn", { who, number }),
   tricksIn: (who, number) => t("keeper.tricksIn", { who, number }),
   tricksAddUp: (sum, size) => t("keeper.tricksAddUp", { sum, size }),
+  tricksDontAddUp: (round, total, size) => reason({ rule: "tricks add up", facts: { round, total, hand_size: size } }),
   editBoth: t("keeper.editBoth"),
   editBids: t("keeper.editBids"),
   saveRound: t("keeper.saveRound"),
@@ -139,6 +140,7 @@ function known(key, fallback) {
 // facts}) in the page's language: a dealer's bid names the player, as the keeper enters it for them.
 function refusal(data, players = []) {
   const english = data.error || data.message || "";
+  if (data.rule === "tricks add up") return reason(data); // a sentence in every language, "1 trick was played"
   if (lang === "en" || !data.rule) return english;
   const facts = data.facts || {};
   if ((data.rule === "hook" || data.rule === "overbid") && data.seat != null && players[data.seat]) {

@@ -113,7 +113,8 @@ async function loadSheet(url) {
   }, POLL_MS);
 }
 
-async function act(action, body = {}) {
+// `say`: where a refusal is shown (the page's message at the foot of the screen, or a dialog's own line).
+async function act(action, body = {}, say = showError) {
   try {
     sheet = await api(`/api/sheets/${sheet.id}/${action}`, { ...body, version: sheet.version });
     draft = null;
@@ -125,9 +126,9 @@ async function act(action, body = {}) {
       sheet = await api(`/api/sheets/${sheet.id}`);
       draft = null;
       render();
-      showError(W.changedElsewhere);
+      say(W.changedElsewhere);
     } else {
-      showError(err.message);
+      say(err.message);
     }
     return false;
   }
@@ -370,11 +371,12 @@ function nextBid() {
   const pad = el("div", { class: "pad", role: "group", "aria-labelledby": "bid-label" });
   for (let b = 0; b <= c.hand_size; b++) {
     const struck = forbidden.includes(b);
-    // A struck-out bid can still be tapped: the server then refuses it and says why.
+    // A struck-out bid can still be tapped: the reason under the pad, already on screen, is said
+    // again (an alert for screen readers, a flash for the eyes), not a second copy of it elsewhere.
     pad.append(el("button", {
       type: "button", class: struck ? "forbidden" : "",
       "aria-label": struck ? W.notAllowed(b) : W.bids(name(seat), b),
-      onclick: () => act("bid", { seat, bid: b }),
+      onclick: () => (struck ? sayAgain(document.getElementById("forbidden-reason")) : act("bid", { seat, bid: b })),
     }, String(b)));
   }
   part.append(pad);
@@ -383,6 +385,17 @@ function nextBid() {
       W.mayNotBid(name(seat), forbidden, W.restriction(c.restriction))));
   }
   return part;
+}
+
+// A line already on screen, said again: as an alert, and flashed.
+function sayAgain(line) {
+  if (!line) return;
+  clearError();
+  line.setAttribute("role", "alert");
+  line.textContent = line.textContent; // a fresh alert for screen readers
+  line.classList.remove("flash");
+  void line.offsetWidth; // restart the flash
+  line.classList.add("flash");
 }
 
 function stepper(label, value, max, onchange) {
@@ -434,9 +447,15 @@ function trickEntry() {
       stepper(W.tricksOf(name(seat)), draft.values[seat], c.hand_size, (v) => { draft.values[seat] = v; render(); })));
   });
   const sum = draft.values.reduce((a, b) => a + b, 0);
+  const adds = sum === c.hand_size;
+  // Until the tricks add up the button is off (still tappable: a tap says why, in a sentence).
+  const why = W.tricksDontAddUp(c.number, sum, c.hand_size);
   part.append(
-    el("p", { class: `sum ${sum === c.hand_size ? "good" : "bad"}`, id: "trick-sum" }, W.trickSum(sum, c.hand_size)),
-    el("button", { type: "button", class: "primary", onclick: () => act("tricks", { tricks: draft.values }) }, W.saveTricks),
+    el("p", { class: `sum ${adds ? "good" : "bad"}`, id: "trick-sum" }, W.trickSum(sum, c.hand_size)),
+    el("button", {
+      type: "button", class: "primary", "aria-disabled": String(!adds), "aria-describedby": "trick-sum",
+      onclick: () => (adds ? act("tricks", { tricks: draft.values }) : showError(why)),
+    }, W.saveTricks),
   );
   return part;
 }
@@ -503,6 +522,7 @@ function actions() {
 function openEdit(number) {
   const row = sheet.sheet.rows.find((r) => r.number === number);
   if (!row) return;
+  clearError(); // an earlier message would stay behind the dialog, over the page, after it closes
   const tricksKnown = row.cells.every((c) => c.tricks !== null);
   const values = { bids: row.cells.map((c) => c.bid), tricks: tricksKnown ? row.cells.map((c) => c.tricks) : null };
   const dialog = el("dialog", { "aria-label": W.editRound(number) });
@@ -512,25 +532,34 @@ function openEdit(number) {
     sheet.players.forEach((p, seat) => {
       body.append(el("div", { class: "stepper-row" }, el("strong", {}, p), el("span", {},
         el("span", { class: "row" }, el("span", { class: "muted" }, W.bidWord),
-          stepper(W.bidIn(p, number), values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; draw(); })),
+          stepper(W.bidIn(p, number), values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; redraw(); })),
         values.tricks ? el("span", { class: "row" }, el("span", { class: "muted" }, W.tookWord),
-          stepper(W.tricksIn(p, number), values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; draw(); })) : null)));
+          stepper(W.tricksIn(p, number), values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; redraw(); })) : null)));
     });
+    const sum = values.tricks ? values.tricks.reduce((a, b) => a + b, 0) : row.hand_size;
+    const adds = sum === row.hand_size;
     if (values.tricks) {
-      const sum = values.tricks.reduce((a, b) => a + b, 0);
-      body.append(el("p", { class: `sum ${sum === row.hand_size ? "good" : "bad"}` }, W.tricksAddUp(sum, row.hand_size)));
+      body.append(el("p", { class: `sum ${adds ? "good" : "bad"}`, id: "edit-sum" }, W.tricksAddUp(sum, row.hand_size)));
     }
-    fill(dialog, 
+    // A refusal is said in the dialog, under its buttons, and goes with it: never left at the foot of
+    // the page over the chart once the dialog is closed.
+    const said = el("p", { class: "dialog-error", role: "alert" }, saidBefore);
+    const say = (message) => { saidBefore = message; said.textContent = message; };
+    const close = () => { dialog.close(); dialog.remove(); };
+    fill(dialog,
       el("h2", {}, W.editRound(number)),
       el("p", { class: "muted" }, values.tricks ? W.editBoth : W.editBids),
       body,
-      el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", onclick: async () => {
-          const ok = await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks });
-          if (ok) { dialog.close(); dialog.remove(); }
+      el("div", { class: "row dialog-actions" },
+        el("button", { type: "button", class: "primary", "aria-disabled": String(!adds), onclick: async () => {
+          if (!adds) return say(W.tricksDontAddUp(number, sum, row.hand_size));
+          if (await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks }, say)) close();
         } }, W.saveRound),
-        el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, W.cancel)));
+        el("button", { type: "button", onclick: close }, W.cancel),
+        said));
   };
+  let saidBefore = "";
+  const redraw = () => { saidBefore = ""; draw(); }; // a changed count: the last refusal no longer holds
   draw();
   document.body.append(dialog);
   dialog.showModal();

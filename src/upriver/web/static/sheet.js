@@ -84,7 +84,18 @@ export function scrollsByKeyboard(frame) {
   frame.setAttribute("aria-label", TEXT.sheet);
   if (!frame.dataset.watched) {
     frame.dataset.watched = "1";
-    const watch = new ResizeObserver(() => frame.classList.toggle("scrolls", frame.scrollWidth > frame.clientWidth + 1));
+    // Where the sheet goes on past the box's edge a fade says so (sheet.css), and the fixed columns
+    // cast a shadow once the rest has scrolled under them.
+    const edges = () => {
+      const scrolls = frame.scrollWidth > frame.clientWidth + 1;
+      frame.classList.toggle("scrolls", scrolls);
+      frame.classList.toggle("more-left", scrolls && frame.scrollLeft > 1);
+      frame.classList.toggle("more-right", scrolls && frame.scrollLeft + frame.clientWidth < frame.scrollWidth - 1);
+      const round = frame.querySelector("thead th.rd");
+      if (round) frame.style.setProperty("--rd-w", `${round.offsetWidth}px`);
+    };
+    frame.addEventListener("scroll", edges, { passive: true });
+    const watch = new ResizeObserver(edges);
     watch.observe(frame);
     const table = frame.querySelector("table");
     if (table) watch.observe(table); // a sheet grows wider inside an unchanged box
