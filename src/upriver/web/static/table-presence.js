@@ -102,14 +102,19 @@ export function renderWatching(state) {
   }
 }
 
-// The waiting room's list of seats: each person's presence after their name, as on the felt.
+// The waiting room's list of seats: each person's presence after their name, as on the felt (drawn
+// by style.css from the item's data, so the item's own text stays the seat and the name).
 export function markLobbySeats(state) {
   for (const item of document.querySelectorAll("#lobby-seats li[data-seat]")) {
-    item.querySelector(".presence")?.remove();
     const seat = Number(item.dataset.seat);
     const entry = presenceOf(state, seat);
-    if (!entry || !state.lobby.seats[seat].joined) continue;
-    const mark = presenceMark(state, seat);
-    if (mark) item.append(" ", Object.assign(mark.node, { className: `${mark.node.className} inline` }));
+    const shown = entry && ICONS[entry.status] && state.lobby.seats[seat].joined && !(seat === state.seat && entry.status === "online");
+    if (!shown) {
+      for (const key of ["presence", "presenceIcon", "presenceWord"]) delete item.dataset[key];
+      continue;
+    }
+    item.dataset.presence = entry.status;
+    item.dataset.presenceIcon = ICONS[entry.status];
+    item.dataset.presenceWord = word(entry);
   }
 }
