@@ -639,3 +639,25 @@ def test_a_web_seat_is_sent_the_others_cards_in_a_blind_round_and_never_its_own(
     assert part["foreheads"] == ["KD", None, "2C", "3C"]
     assert "QH" not in json.dumps(part)
     assert seat_part(game, game.view(None))["foreheads"] == []
+
+
+def test_the_score_sheet_shows_negative_scores_and_totals_and_ranks_by_them() -> None:
+    from upriver.sheet import ScoreSheet
+
+    rules = sized(4, (2, 2), scoring=Scoring.NEGATIVE)
+    game = Game(rules, NAMES, auto_deal=False, dealer=0)
+    game.deal([cards("2C 3C"), cards("AS KS"), cards("4D 5D"), cards("6H 7H")], Card.parse("8C"))
+    for bid in (2, 0, 0, 2):  # Bob 2, Cid 0, Dee 0, Ann 2 (bidding from the dealer's left)
+        game.bid(bid)
+    while game.phase is Phase.PLAYING:
+        game.play(game.legal_cards()[0])
+    sheet = ScoreSheet.of(game)
+    scores = game.results[0].scores
+    assert min(scores) < 0
+    assert sheet.totals == scores
+    assert sheet.leaders == tuple(s for s in range(4) if scores[s] == max(scores))
+    assert [row[2] for row in sheet.standings()] == sorted(scores, reverse=True)
+    data = sheet.to_json()
+    assert data["totals"] == list(scores)
+    csv = sheet.to_csv()
+    assert str(min(scores)) in csv
