@@ -661,3 +661,14 @@ def test_the_score_sheet_shows_negative_scores_and_totals_and_ranks_by_them() ->
     assert data["totals"] == list(scores)
     csv = sheet.to_csv()
     assert str(min(scores)) in csv
+
+
+def test_the_hint_in_a_blind_round_is_the_blind_bid_with_the_chance_the_unseen_card_wins() -> None:
+    from upriver.bots.hint import hint
+
+    game = blind_deal("QH")
+    game.bid(1)  # Bob leads and bids first; Cid is next
+    advice = hint(game.view(2))
+    assert advice.kind == "bid"
+    assert advice.choice in game.legal_bids()
+    assert 0 < advice.estimate < 1

@@ -33,6 +33,16 @@ def hint(view: SeatView, *, seed: int = 0, iterations: int | None = None) -> Hin
     """The expert's suggested bid or card for ``view``'s seat, whose turn it must be."""
     if not view.my_turn:
         raise ValueError(f"{view.players[view.seat]} has nothing to decide now: it is not their turn")
+    if view.foreheads:  # a blind round: the bid of best expected score, from the cards the seat sees
+        from upriver.bots.blind import blind_bid, blind_chance
+
+        chance, best_bid = blind_chance(view), blind_bid(view)
+        return Hint(
+            "bid",
+            best_bid,
+            chance,
+            f"Bid {best_bid}: from the cards you see, yours takes the trick about {chance:.0%} of the time.",
+        )
     bot = ExpertBot(seed, iterations=iterations)
     analysis = bot.analyse(view)
     i = analysis.of(analysis.best)
