@@ -1,0 +1,446 @@
+"""A game night in Chromium: two or three people in separate browsers at one table against a live
+server. A closed page shows its seat away to the others; a turn clock counts down and a bot moves
+for the person who is gone, marked automatic; a person leaves and comes back; an away seat is given
+to a bot; the chat shows hostile text as text, with reactions and mute; a claim shows the claimer's
+hand; the start page's Play now and Watch bots; hints. Screenshots (desktop and phone) go to
+``artifacts/screenshots/night-*.png``."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.test_table_geometry import VIEWPORTS
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
+from upriver.web.app import create_app
+
+__all__ = ["browser"]  # the table page's Chromium fixture, shared
+
+
+class Shifted:
+    """The server's time: the wall clock moved on by ``offset`` seconds (a test jumps a minute ahead)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+@pytest.fixture(scope="module")
+def shifted() -> Shifted:
+    return Shifted()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory, shifted: Shifted) -> Iterator[LiveServer]:
+    db = tmp_path_factory.mktemp("night") / "tables.db"
+    server = LiveServer(db, bot_delay=0.02, app=create_app(db, bot_delay=0.02, now=shifted))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def back_to_now(shifted: Shifted) -> Iterator[None]:
+    yield
+    shifted.offset = 0.0
+
+
+def person(browser: Browser, kind: str = "desktop") -> tuple[BrowserContext, Page]:
+    context = browser.new_context(**VIEWPORTS[kind])
+    context.set_default_timeout(TIMEOUT_MS)
+    return context, context.new_page()
+
+
+def label(page: Page, seat: int) -> Any:
+    return page.locator(f"#seats .seat[data-seat='{seat}']")
+
+
+def sit_down(
+    browser: Browser, live: LiveServer, body: dict[str, Any], seat: int, name: str, kind: str = "phone"
+) -> tuple[BrowserContext, Page]:
+    """A friend opens their invite in a browser of their own and takes the seat under ``name``."""
+    table = live.table(body["table"])
+    context, page = person(browser, kind)
+    page.goto(f"{live.url}/t/{table.id}#token={table.tokens[seat]}")
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    wait_until(lambda: table.names[seat] == name, f"{name} never took the seat")
+    return context, page
+
+
+def test_a_joined_page_confirms_its_new_link_and_the_invite_then_opens_nothing(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[2])
+    table = live.table(body["table"])
+    invite = table.tokens[1]
+    host_context, host = person(browser)
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        wait_until(lambda: not table.joined_pending(1), "the joined page never confirmed its link")
+        # The page keeps its own link (this browser's list and its address) and the invite is spent.
+        assert table.tokens[1] != invite
+        assert f"#token={table.tokens[1]}" in guest.url
+        stale_context, stale = person(browser, "phone")
+        stale.goto(f"{live.url}/t/{table.id}#token={invite}")
+        expect(stale.locator("#connection")).to_contain_text("disconnected")
+        expect(stale.locator("#chat")).to_be_hidden()
+        stale_context.close()
+        guest.reload()
+        expect(guest.locator("#hand button.card")).to_have_count(2)
+    finally:
+        host_context.close()
+        guest_context.close()
+
+
+def test_a_closed_page_shows_its_seat_away_to_the_others_and_the_spectators_within_two_seconds(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3])
+    host_context, host = person(browser)
+    guest_context, _guest = sit_down(browser, live, body, 1, "Bea")
+    watcher_context, watcher = person(browser, "phone")
+    try:
+        host.goto(live.url + body["url"])
+        watcher.goto(f"{live.url}/t/{body['table']}")
+        for page in (host, watcher):
+            expect(label(page, 1).locator(".presence")).to_have_attribute("data-status", "online")
+        expect(host.locator("#watching")).to_have_text("👁 1 watching")
+        expect(label(host, 0).locator(".presence")).to_have_count(0)  # the page itself says this seat is here
+        guest_context.close()  # the socket closes with the page, as when a phone's browser is killed
+        closed = time.monotonic()
+        for page in (host, watcher):
+            expect(label(page, 1).locator(".presence")).to_have_attribute("data-status", "away", timeout=2500)
+        assert time.monotonic() - closed < 2.5
+        expect(label(host, 1).locator(".presence")).to_contain_text("away")
+        assert "away" in str(label(watcher, 1).get_attribute("aria-label"))
+        shot(host, "night-away-desktop")
+        shot(watcher, "night-away-spectator-phone")
+    finally:
+        host_context.close()
+        watcher_context.close()
+
+
+def play_until(page: Page, live: LiveServer, table_id: str, seat: int, done: Any, what: str) -> None:
+    """Play ``seat``'s moves from ``page`` until ``done()``."""
+    deadline = time.monotonic() + 60
+    game = live.game(table_id)
+    while not done():
+        assert time.monotonic() < deadline, what
+        if seat in game.awaiting and not game.is_over:
+            play_one_move(page, live, table_id, seat=seat)
+        else:
+            time.sleep(0.05)
+
+
+def test_a_ten_second_clock_runs_out_and_a_bot_moves_for_the_idle_person_marked_automatic(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3, 3], clock=10)
+    table_id = body["table"]
+    table = live.table(table_id)
+    host_context, host = person(browser)
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        game = live.game(table_id)
+        play_until(host, live, table_id, 0, lambda: 1 in game.awaiting, "Bea's turn never came")
+        clock = label(host, 1).locator(".clock")
+        expect(clock).to_be_visible()
+        assert re.fullmatch(r"⏱\s*0:(10|0\d)", clock.inner_text())
+        expect(clock).to_have_class("clock urgent")  # the last 10 s: the whole clock here
+        expect(label(guest, 1).locator(".clock")).to_be_visible()
+        expect(guest.locator("#clock-announce")).to_contain_text("seconds left before a bot moves for you")
+        shot(host, "night-clock-desktop")
+        shot(guest, "night-clock-phone")
+        # The clock runs out: a bot bids or plays for Bea, and both pages mark it.
+        marks = "#seats .auto-mark, #trick .auto-mark, #last-trick .auto-mark"
+        expect(host.locator(marks).first).to_be_attached(timeout=15_000)
+        assert host.locator(marks).first.get_attribute("aria-label") in {
+            "bid made automatically",
+            "played automatically",
+        }
+        expect(guest.locator("#seat-tools .standin-news")).to_have_text(
+            "Your time ran out: a bot moved for you."
+        )
+        shot(host, "night-automatic-desktop")
+        shot(guest, "night-automatic-phone")
+        # Twice in a row: a bot plays her seat until she says she is back.
+        play_until(host, live, table_id, 0, lambda: table.standin_status(1) == "bot", "no stand-in")
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "bot")
+        expect(guest.locator("#seat-tools .standin-news")).to_have_text("A bot is playing for you.")
+        shot(guest, "night-im-back-phone")
+        guest.click("#seat-tools button.back")
+        wait_until(lambda: table.standin_status(1) is None, "Bea never took her seat back")
+        expect(guest.locator("#seat-tools button.back")).to_have_count(0)
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
+    finally:
+        host_context.close()
+        guest_context.close()
+
+
+def test_a_person_away_a_whole_clock_gets_a_stand_in_and_takes_the_seat_back_with_their_link(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3, 3], clock=10)
+    table_id = body["table"]
+    table = live.table(table_id)
+    host_context, host = person(browser)
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        wait_until(lambda: not table.joined_pending(1), "the join was never confirmed")
+        link = guest.url
+        guest_context.close()
+        game = live.game(table_id)
+        play_until(host, live, table_id, 0, lambda: table.standin_status(1) == "bot", "no stand-in")
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "bot")
+        shot(host, "night-stand-in-desktop")
+        back_context, back = person(browser, "phone")
+        back.goto(link)
+        expect(back.locator("#seat-tools .standin-news")).to_have_text("A bot is playing for you.")
+        back.click("#seat-tools button.back")
+        wait_until(lambda: table.standin_status(1) is None, "Bea never took her seat back")
+        expect(back.locator("#seat-tools button.back")).to_have_count(0)
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
+        assert not game.is_over
+        back_context.close()
+    finally:
+        host_context.close()
+
+
+def test_a_person_leaves_after_saying_yes_and_comes_back_with_im_back(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3, 3])
+    table = live.table(body["table"])
+    host_context, host = person(browser)
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        guest.click("#seat-tools button.leave")
+        expect(guest.locator("#confirm")).to_be_visible()
+        expect(guest.locator("#confirm-text")).to_contain_text("A bot (Normal) plays your seat")
+        shot(guest, "night-leave-ask-phone")
+        guest.click("#confirm-no")  # not yet: nothing changes
+        assert table.standin_status(1) is None
+        guest.click("#seat-tools button.leave")
+        guest.click("#confirm-yes")
+        wait_until(lambda: table.standin_status(1) == "left", "the seat was never left")
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "left")
+        expect(host.locator("#chat-log .chat-line.system")).to_contain_text(
+            "Bea left the table; a bot plays for them."
+        )
+        expect(guest.locator("#seat-tools .standin-news")).to_have_text(
+            "You left the table: a bot is playing for you."
+        )
+        shot(host, "night-left-desktop")
+        shot(guest, "night-left-phone")
+        guest.click("#seat-tools button.back")
+        wait_until(lambda: table.standin_status(1) is None, "Bea never came back")
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
+        expect(host.locator("#chat-log .chat-line.system").last).to_contain_text("Bea is back.")
+    finally:
+        host_context.close()
+        guest_context.close()
+
+
+def test_an_away_seat_is_given_to_a_bot_by_another_person_once_the_server_allows_it(
+    live: LiveServer, browser: Browser, shifted: Shifted
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3, 3])
+    table_id = body["table"]
+    table = live.table(table_id)
+    host_context, host = person(browser)
+    guest_context, _guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        guest_context.close()
+        game = live.game(table_id)
+        play_until(host, live, table_id, 0, lambda: 1 in game.awaiting, "Bea's turn never came")
+        give = host.locator("#seat-tools button.handover[data-seat='1']")
+        expect(give).to_have_text("Give Bea's seat to a bot")  # away at her turn, at a table without a clock
+        give.click()
+        host.click("#confirm-yes")
+        # Too soon: the server says why in a sentence and nothing changes.
+        expect(host.locator("#error")).not_to_be_empty()
+        assert table.standin_status(1) is None
+        shot(host, "night-handover-refused-desktop")
+        shifted.offset = 130.0  # her turn has lasted two minutes
+        give.click()
+        host.click("#confirm-yes")
+        wait_until(lambda: table.standin_status(1) == "bot", "the seat was never given to a bot")
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "bot")
+        expect(host.locator("#chat-log .chat-line.system").last).to_contain_text(
+            "Ann gave Bea's seat to a bot."
+        )
+        expect(give).to_have_count(0)
+        shot(host, "night-handover-desktop")
+    finally:
+        host_context.close()
+
+
+def test_the_chat_shows_hostile_text_as_text_refuses_past_its_limits_and_mutes_per_viewer(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3])
+    host_context, host = person(browser)
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    watcher_context, watcher = person(browser, "phone")
+    try:
+        host.goto(live.url + body["url"])
+        watcher.goto(f"{live.url}/t/{body['table']}")
+        markup = '<img src=x onerror="window.pwned=1"><b>bold</b> &amp; text'
+        host.fill("#chat-input", markup)
+        host.click("#chat-form button[type=submit]")
+        expect(guest.locator("#chat-toggle .unread")).to_have_text("1")
+        guest.click("#chat-toggle")
+        line = guest.locator("#chat-log .chat-line.text").last
+        expect(line.locator(".chat-text")).to_have_text(markup)
+        expect(line.locator(".chat-name")).to_have_text("Ann")
+        assert guest.locator("#chat-log img, #chat-log b").count() == 0
+        assert guest.evaluate("() => window.pwned") is None
+        expect(watcher.locator("#chat-log .chat-line.text .chat-text")).to_have_text(markup)
+        expect(watcher.locator("#chat-form")).to_be_hidden()  # this table keeps its chat to the players
+        # A control or direction character is refused in words, and the line is given back.
+        host.fill("#chat-input", "evil \u202e text")
+        host.click("#chat-form button[type=submit]")
+        expect(host.locator("#chat-error")).to_have_text(
+            "A line may not hold control or text-direction characters."
+        )
+        expect(host.locator("#chat-input")).to_have_value("evil \u202e text")
+        # 200 characters at most: the input stops there and counts them.
+        host.fill("#chat-input", "x" * 10_000)
+        assert len(host.input_value("#chat-input")) == 200
+        expect(host.locator("#chat-count")).to_have_text("200/200")
+        # A reaction shows on the sender's seat for a few seconds, in the viewer's words.
+        guest.click(".reactions button[data-reaction='well-played']")
+        bubble = label(host, 1).locator(".reaction")
+        expect(bubble).to_have_text("Well played")
+        shot(host, "night-chat-desktop")
+        shot(guest, "night-chat-phone")
+        expect(bubble).to_have_count(0, timeout=5000)
+        # Muted: Ann's lines and reactions are gone from Bea's page only.
+        guest.locator("#chat .chat-mute summary").click()
+        guest.check("#chat-mute-list input[data-mute='0']")
+        expect(guest.locator("#chat-log .chat-line.text[data-seat='0']")).to_have_count(0)
+        host.fill("#chat-input", "still there?")
+        host.click("#chat-form button[type=submit]")
+        host.click(".reactions button[data-reaction='oops']")
+        expect(watcher.locator("#chat-log .chat-line.text").last).to_contain_text("still there?")
+        expect(label(watcher, 0).locator(".reaction")).to_have_text("Oops")
+        expect(label(guest, 0).locator(".reaction")).to_have_count(0)
+        expect(guest.locator("#chat-log .chat-line.text[data-seat='0']")).to_have_count(0)
+        guest.reload()  # muted in this browser, kept across a reload
+        expect(guest.locator("#chat-log .chat-line.text")).to_have_count(0)
+        expect(guest.locator("#chat-log .chat-empty")).to_be_attached()
+        # A flood is refused past the rate limit, said under the input, and the line is given back.
+        for n in range(8):
+            host.fill("#chat-input", f"line {n}")
+            host.click("#chat-form button[type=submit]")
+        expect(host.locator("#chat-error")).to_contain_text("wait a moment")
+        expect(host.locator("#chat-input")).to_have_value(re.compile(r"line \d"))
+        shot(host, "night-chat-flood-desktop")
+    finally:
+        host_context.close()
+        guest_context.close()
+        watcher_context.close()
+
+
+def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
+    live: LiveServer, browser: Browser
+) -> None:
+    context, page = person(browser, "phone")
+    try:
+        page.goto(live.url + "/")
+        expect(page.locator("#play-now-hint")).to_have_text("You against three bots (Normal), Classic.")
+        shot(page, "night-start-phone")
+        page.click("#play-now")
+        expect(page.locator("#play")).to_be_visible()
+        first = live.table(page.url.split("/t/")[1].split("#")[0])
+        assert first.kinds == ["human", "normal", "normal", "normal"]
+        assert first.clock_seconds == 0
+        # A table made from the form: its settings are the next Play now's.
+        page.goto(live.url + "/")
+        page.fill("#name", "Ann")
+        page.select_option("#preset", "countdown")
+        for seat in (1, 2, 3):
+            page.select_option(f"#seat-{seat}", "easy")
+        page.select_option("#clock", "30")
+        page.check("#hints")
+        page.click("#create button[type=submit]")
+        expect(page.locator("#play")).to_be_visible()
+        page.goto(live.url + "/")
+        expect(page.locator("#play-now-hint")).to_have_text("You against three bots (Easy), Countdown.")
+        page.click("#play-now")
+        expect(page.locator("#play")).to_be_visible()
+        again = live.table(page.url.split("/t/")[1].split("#")[0])
+        assert again.kinds == ["human", "easy", "easy", "easy"]
+        assert (again.clock_seconds, again.hints, again.names[0]) == (30, True, "Ann")
+        assert again.game is not None
+        assert again.game.rules.dealer_bid.value == "hook"
+        shot(page, "night-play-now-phone")
+    finally:
+        context.close()
+
+
+def test_watch_bots_opens_a_bot_only_table_as_a_spectator_and_it_plays_to_the_end(
+    live: LiveServer, browser: Browser
+) -> None:
+    context, page = person(browser)
+    try:
+        page.goto(live.url + "/")
+        page.click("#watch-bots")
+        page.wait_for_url(lambda url: "/t/" in url)
+        assert "token=" not in page.url
+        expect(page.locator("#play")).to_be_visible()
+        expect(page.locator("#hand button.card")).to_have_count(0)
+        expect(page.locator("#chat-form")).to_be_hidden()
+        shot(page, "night-watch-desktop")
+        expect(page.locator("#final")).to_be_visible(timeout=90_000)
+        expect(page.locator("#standings li")).to_have_count(4)
+        shot(page, "night-watch-end-desktop")
+    finally:
+        context.close()
+
+
+def test_a_spectator_writes_under_a_name_only_where_the_table_lets_spectators_chat(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "basic", "basic", "basic"], schedule=[2], spectator_chat=True)
+    host_context, host = person(browser)
+    watcher_context, watcher = person(browser, "phone")
+    try:
+        host.goto(live.url + body["url"])
+        watcher.goto(f"{live.url}/t/{body['table']}")
+        watcher.click("#chat-toggle")
+        expect(watcher.locator("#chat-name")).to_be_visible()
+        expect(
+            watcher.locator(".reactions")
+        ).to_be_hidden()  # a reaction shows on a seat: a spectator has none
+        watcher.fill("#chat-name", "Ann")  # a seated player's name is refused, in words
+        watcher.fill("#chat-input", "hello from the rail")
+        watcher.click("#chat-form button[type=submit]")
+        expect(watcher.locator("#chat-error")).not_to_be_empty()
+        expect(watcher.locator("#chat-input")).to_have_value("hello from the rail")
+        watcher.fill("#chat-name", "Zoe")
+        watcher.click("#chat-form button[type=submit]")
+        line = host.locator("#chat-log .chat-line.text").last
+        expect(line.locator(".chat-name")).to_have_text("Zoe (watching)")
+        expect(line.locator(".chat-text")).to_have_text("hello from the rail")
+        shot(watcher, "night-spectator-chat-phone")
+        # Muting the spectators hides their lines for this viewer only.
+        host.locator("#chat .chat-mute summary").click()
+        host.check("#chat-mute-list input[data-mute='spectators']")
+        expect(host.locator("#chat-log .chat-line.text")).to_have_count(0)
+        expect(watcher.locator("#chat-log .chat-line.text")).to_have_count(1)
+    finally:
+        host_context.close()
+        watcher_context.close()
