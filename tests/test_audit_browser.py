@@ -315,6 +315,18 @@ def test_on_a_phone_the_header_keeps_the_round_line_whole_and_names_the_connecti
             expect(page.locator("#round-info .long-line")).to_be_hidden()
             fits = line.evaluate("(el) => el.scrollWidth <= el.clientWidth")
             assert fits, f"{lang}: the round line is cut: {line.text_content()}"
+            # The longest line a game has, two-digit rounds and hand: still whole beside the rest.
+            cards = str(words["n.cards"]["other"]).replace("{count}", "10")  # type: ignore[index]
+            longest = (
+                str(words["table.roundLineShort"])
+                .replace("{round}", "10")
+                .replace("{rounds}", "19")
+                .replace("{size:n.cards}", cards)
+            )
+            fits = line.evaluate(
+                "(el, text) => { el.textContent = text; return el.scrollWidth <= el.clientWidth; }", longest
+            )
+            assert fits, f"{lang}: the round line is cut: {longest}"
             bar = page.locator(".bar").bounding_box()
             assert bar
             assert bar["height"] < 60, f"{lang}: the header takes {bar}"

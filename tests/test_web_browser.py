@@ -553,8 +553,12 @@ def test_a_round_summary_comes_over_the_table_and_the_end_names_the_winners_on_a
         summary = page.locator("#summary")
         while live.game(table_id).round_number == 1:
             assert play_one_move(page, live, table_id)
-        # Round 1 is over: its summary is over the table, each seat's bid, tricks and points.
+        # Round 1 is over: its summary is over the table, each seat's bid, tricks and points (on a
+        # phone, while this seat must bid, in the page under the hand: scrolled to, it is whole).
         expect(summary).to_be_visible()
+        if summary.evaluate("(el) => getComputedStyle(el).position") != "fixed":
+            assert device == "phone"
+            summary.scroll_into_view_if_needed()
         inside(page, "#summary")
         first = live.game(table_id).view(None).history[0]
         for seat in range(4):
