@@ -23,7 +23,7 @@ const WORDS = {
   watchingTitle: () => t("table.presence.watchingTitle"),
 };
 
-const ICONS = { online: "●", away: "◌", bot: "🤖", left: "⎋" };
+const ICONS = { online: "●", away: "◌", bot: "🤖", left: "🚪" };
 
 // A person-seat's presence, or null (a bot's seat, or a server that does not say).
 export function presenceOf(state, seat) {
