@@ -395,7 +395,8 @@ def solve_endgame(
     )
     solve_range(
         0, (count + CHUNK - 1) // CHUNK, worlds, pos, bids, tricks_won, trick,
-        _opts(position.rules, position.round_number), moves, record, out.bids, out.tricks, out.scores, out.status, out.cards,
+        _opts(position.rules, position.round_number), moves, record, out.bids, out.tricks, out.scores,
+        out.status, out.cards,
     )  # fmt: skip
     return out if record else dataclasses.replace(out, cards=None)
 

@@ -97,9 +97,9 @@ def _bid(game: Game, entry: RoundRecord, number: int) -> None:
 
 def _play(game: Game, entry: RoundRecord, number: int) -> None:
     plays = entry.plays or ()
-    if len(game.results) >= number and plays and game.results[number - 1].plays is not None:
+    played = game.results[number - 1].plays if len(game.results) >= number else None
+    if plays and played is not None:
         # A blind one-card round played itself once the bids were in: the record repeats those cards.
-        played = game.results[number - 1].plays
         if tuple(plays) != played:
             shown = " ".join(map(str, played))
             raise _breach(
