@@ -172,17 +172,31 @@ function cardsNode(cards) {
   return span;
 }
 
+// The claim stays up until the next round's first bid (the server's `claim`), and at least a few
+// seconds after it came, so a claim followed at once by a bot's bid is still read.
+const CLAIM_SHOWN_MS = 6000;
+let claimShownAt = 0;
+let claimTimer = 0;
+
 export function renderClaim(state) {
   const box = $("claim-news");
   const claim = state.claim;
-  box.hidden = !claim;
   if (!claim) {
+    const left = claimShownAt + CLAIM_SHOWN_MS - performance.now();
+    if (box.dataset.key && left > 0) {
+      clearTimeout(claimTimer);
+      claimTimer = setTimeout(() => renderClaim(state), left + 20);
+      return;
+    }
+    box.hidden = true;
     delete box.dataset.key;
     return;
   }
+  box.hidden = false;
   const key = JSON.stringify(claim);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
+  claimShownAt = performance.now();
   const who = nameOf(state, claim.seat);
   box.replaceChildren(...WORDS.claimShown(who, cardsNode(claim.cards)));
   box.setAttribute("aria-label", WORDS.claimLabel(who, claim.cards.map(cardName).join(", ")));
