@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.live import SHOTS
+from tests.test_review_browser import ReviewServer
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
 from upriver.actions import Phase
 from upriver.i18n import catalogue
@@ -569,5 +570,33 @@ def test_on_a_czech_phone_a_sheet_of_eight_seats_says_it_scrolls_and_keeps_its_f
             frame.evaluate("(f) => getComputedStyle(f.querySelector('td.trump')).boxShadow") != "none"
         )  # a shadow: the rest scrolls under them
         frame.screenshot(path=str(SHOTS / "audit-sheet-eight-scrolled-cs-phone.png"))
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def reviewing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose reviews run on threads at a small budget (as the review's own tests)."""
+    server = ReviewServer(tmp_path_factory.mktemp("audit-review") / "tables.db")
+    yield server
+    server.stop()
+
+
+def test_the_review_names_bots_with_their_level_in_the_pages_language(
+    reviewing: LiveServer, browser: Browser
+) -> None:
+    body = reviewing.create(seats=["human", "easy", "easy", "easy"], schedule=[1], pace="fast")
+    context, page = open_page(browser, DESKTOP, "fr")
+    try:
+        page.goto(reviewing.url + body["url"])
+        while play_one_move(page, reviewing, body["table"]):
+            pass
+        page.locator("#review-game-button").click()
+        panel = page.locator("#review-panel")
+        expect(panel.locator(".review-dot").first).to_be_visible(timeout=60_000)  # the review is ready
+        drawn = panel.evaluate("(el) => el.innerHTML")
+        assert "(facile)" in drawn
+        assert "(easy)" not in drawn
+        page.screenshot(path=str(SHOTS / "audit-review-levels-fr-desktop.png"))
     finally:
         context.close()
