@@ -61,6 +61,14 @@ class Socket:
     def chat(self, text: object, **more: Any) -> None:
         self.send(type="chat", text=text, **more)
 
+    def said(self, text: str) -> dict[str, Any]:
+        """Write ``text`` and wait until it comes back as a line (the others' lines before it are kept)."""
+        self.chat(text)
+        while True:
+            for line in self.next("chat")["lines"]:
+                if line["text"] == text:
+                    return dict(line)
+
 
 def open_socket(client: TestClient, stack: contextlib.ExitStack, table: str, token: str | None) -> Socket:
     query = f"?token={token}" if token else ""
@@ -257,10 +265,8 @@ def test_a_second_tab_shares_its_seats_limit(client: TestClient, stack: contextl
     assert other_tab.next("error")["facts"]["case"] == "too fast"
 
 
-def test_the_last_lines_come_back_after_a_reload_and_after_a_restart(
-    db: str, stack: contextlib.ExitStack
-) -> None:
-    with TestClient(create_app(db, bot_delay=0.0)) as first:
+def test_the_last_lines_come_back_after_a_reload_and_after_a_restart(db: str) -> None:
+    with TestClient(create_app(db, bot_delay=0.0)) as first, contextlib.ExitStack() as stack:
         table, ann, invite = seated(first, stack, ["human", "human", "basic"])
         bob = open_socket(first, stack, table.id, invite)
         bob.send(type="join", name="Bob")
@@ -268,9 +274,7 @@ def test_the_last_lines_come_back_after_a_reload_and_after_a_restart(
         minutes = [0.0]
         table.chat.clock = lambda: minutes[0]  # the rate limits' clock, moved on between bursts
         for n in range(HISTORY + 3):
-            writer = ann if n % 2 else bob
-            writer.chat(f"<i>{n}</i>")
-            writer.next("chat")
+            (ann if n % 2 else bob).said(f"<i>{n}</i>")
             if n % 8 == 7:
                 minutes[0] += 60
         # A reload: a new connection gets the last lines at once, full.
@@ -283,7 +287,6 @@ def test_the_last_lines_come_back_after_a_reload_and_after_a_restart(
         record = first.get(f"/api/tables/{table.id}/record?token={table.tokens[0]}")
         assert "<i>" not in record.text, "chat is never in the game record"
         table_id = table.id
-        stack.close()
     with TestClient(create_app(db, bot_delay=0.0)) as second, contextlib.ExitStack() as later:
         watcher = open_socket(second, later, table_id, None)
         history = next(m for m in watcher.received if m["type"] == "chat")

@@ -29,6 +29,7 @@ that committed the event (:meth:`ChatRoom.notice`).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import logging
 import time
@@ -55,6 +56,7 @@ __all__ = [
     "ChatPlace",
     "ChatRefusalError",
     "ChatRoom",
+    "Draft",
     "Window",
 ]
 
@@ -105,6 +107,15 @@ class Window:
     def add(self, now: float) -> None:
         """Count one event now."""
         self._times.append(now)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Draft:
+    """A line accepted to be stored: its sender's seat (``None``: a spectator), name, and text."""
+
+    seat: int | None
+    name: str
+    text: str
 
 
 class ChatPlace(Protocol):
@@ -181,10 +192,24 @@ class ChatRoom:
     # ------------------------------------------------------------ writing
 
     def say(self, store: TableStore, conn: Connection, text: object, name: object = None) -> ChatLine:
-        """Store and send a line ``conn`` wrote (a spectator under ``name``).
+        """Store and send a line ``conn`` wrote (a spectator under ``name``): :meth:`draft`, then
+        :func:`~upriver.web.store.chat.add_line` and :meth:`heard` (which a caller committing off the
+        event loop runs itself).
 
         :raises ChatRefusalError: the line may not be written (why, in its facts); nothing changed.
         :raises StoreError: the database failed; nothing changed.
+        """
+        draft = self.draft(conn, text, name)
+        stored = add_line(
+            store.db, self.place.id, seat=draft.seat, name=draft.name, kind="text", text=draft.text
+        )
+        self.heard(store, stored)
+        return stored
+
+    def draft(self, conn: Connection, text: object, name: object = None) -> Draft:
+        """The line ``conn`` may write (a spectator under ``name``), counted against its limits.
+
+        :raises ChatRefusalError: the line may not be written (why, in its facts); nothing changed.
         """
         seat = conn.seat
         now = self.clock()
@@ -220,11 +245,9 @@ class ChatRoom:
                 raise _too_fast(
                     limit, seat, "lines" if window is not self._spectators else "lines from spectators"
                 )
-        stored = add_line(store.db, self.place.id, seat=seat, name=sender, kind="text", text=line)
         for window in windows:
             window.add(now)
-        self.heard(store, stored)
-        return stored
+        return Draft(seat, sender, line)
 
     def notice(self, store: TableStore, event: str, facts: Mapping[str, object]) -> bool:
         """Store and send the table's notice of ``event`` (one of :data:`EVENTS`) with its ``facts``

@@ -9,6 +9,7 @@ nothing is told to anyone else. See :mod:`upriver.web.presence` and :mod:`uprive
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -16,14 +17,14 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from upriver.storage import StoreError
+from upriver.storage import PostgresTarget, StoreError
 from upriver.web import protocol
 from upriver.web.chat import ChatRefusalError
 from upriver.web.cluster import CHAT_CHANNEL, PRESENCE_CHANNEL, REACTIONS_CHANNEL, Cluster, Solo
 from upriver.web.presence import Roster
 from upriver.web.seats import Connection
 from upriver.web.store import TableStore
-from upriver.web.store.chat import ChatLine
+from upriver.web.store.chat import ChatLine, add_line
 
 if TYPE_CHECKING:
     from upriver.web.table import Table
@@ -31,6 +32,21 @@ if TYPE_CHECKING:
 __all__ = ["Social"]
 
 log = logging.getLogger("upriver.web")
+
+
+def _in_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _unsaved(table: Table, message: protocol.ClientMessage) -> str:
+    """The refusal of a line the store could not keep."""
+    return protocol.error_message(
+        table.version, "store", "the table could not save this line; nothing changed: try again", message.id
+    )
 
 
 class Social:
@@ -49,6 +65,8 @@ class Social:
         self.store = store
         self.cluster = cluster
         solo = isinstance(cluster, Solo)
+        self.background = isinstance(store.db.target, PostgresTarget)
+        """Whether lines are stored off the event loop (a PostgreSQL store, as the moves are)."""
         self.roster = Roster(
             tables, None if solo else functools.partial(cluster.publish, PRESENCE_CHANNEL), now=now
         )
@@ -69,7 +87,10 @@ class Social:
         """Apply a ``chat`` or ``react`` message, or queue its refusal for ``conn`` (nothing changed)."""
         try:
             if message.type == "chat":
-                table.chat.say(self.store, conn, message.text, message.name)
+                if self.background and _in_loop():
+                    self._say_in_background(table, conn, message)
+                else:
+                    table.chat.say(self.store, conn, message.text, message.name)
                 return
             table.chat.react(conn, message.reaction)
             assert conn.seat is not None  # a spectator's reaction is refused
@@ -83,14 +104,29 @@ class Social:
             )
         except StoreError as error:
             log.warning("table %s: a chat line could not be stored: %s", table.id, error)
-            conn.push(
-                protocol.error_message(
-                    table.version,
-                    "store",
-                    "the table could not save this line; nothing changed: try again",
-                    message.id,
-                )
-            )
+            conn.push(_unsaved(table, message))
+
+    def _say_in_background(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
+        """Store a line off the event loop (a PostgreSQL round trip, which an outage makes long), then
+        send it; a refusal is raised at once, a store failure told to ``conn`` when it comes.
+
+        :raises ChatRefusalError: the line may not be written.
+        """
+        room = table.chat
+        draft = room.draft(conn, message.text, message.name)
+        write = functools.partial(
+            add_line, self.store.db, table.id, seat=draft.seat, name=draft.name, kind="text", text=draft.text
+        )
+
+        def stored(future: asyncio.Future[ChatLine]) -> None:
+            error = None if future.cancelled() else future.exception()
+            if isinstance(error, StoreError):
+                log.warning("table %s: a chat line could not be stored: %s", table.id, error)
+                conn.push(_unsaved(table, message))
+            elif error is None and not future.cancelled():
+                room.heard(self.store, future.result())
+
+        asyncio.get_running_loop().run_in_executor(None, write).add_done_callback(stored)
 
     # ------------------------------------------------------------ the cluster's side
 
