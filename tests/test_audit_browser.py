@@ -601,3 +601,19 @@ def test_the_review_names_bots_with_their_level_in_the_pages_language(
         page.screenshot(path=str(SHOTS / "audit-review-levels-fr-desktop.png"))
     finally:
         context.close()
+
+
+def test_on_a_touch_phone_no_bid_or_card_is_focused_unasked(live: LiveServer, browser: Browser) -> None:
+    # A ring on a bid the player did not touch would read as a choice made for them.
+    body = live.create(seats=["human", "random", "random"], schedule=[2])
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(live.url + body["url"])
+        expect(page.locator("#bids button.playable").first).to_be_visible()
+        assert page.evaluate("() => matchMedia('(pointer: fine)').matches") is False
+        assert focus_of(page)["group"] is None
+        assert page.locator("#bids button[tabindex='0']").count() == 1  # still one Tab stop for a keyboard
+    finally:
+        context.close()

@@ -7,7 +7,7 @@ import { shownName, suitName, t } from "/static/i18n.js";
 import { chartLegend, drawChart, drawSheet } from "./sheet.js";
 import { SUITS, cardFace } from "./table-cards.js";
 import { hiddenBids, renderFelt } from "./table-felt.js";
-import { installKeys, renderBids, renderHand } from "./table-hand.js";
+import { installKeys, keyboardLikely, renderBids, renderHand } from "./table-hand.js";
 import { renderLobby } from "./table-lobby.js";
 import { presetLine, refusalText, ruleItems, standingsParts, summaryRows } from "./table-panels.js";
 import { rematchNews, renderRematch, wireRematch } from "./table-rematch.js";
@@ -429,6 +429,7 @@ function renderFinal(game) {
 // action shown), unless the person had put it elsewhere than the page or the cards.
 function focusFinal(box) {
   const active = document.activeElement;
+  if (!keyboardLikely()) return; // a touch screen: no ring on Rematch unasked
   if (active && active !== document.body && !$("hand").contains(active) && !$("bids").contains(active)) return;
   const shown = (el) => el && !el.hidden && el.offsetParent !== null;
   const target = [$("rematch"), ...box.querySelectorAll(".final-actions button, .final-actions a")].find(shown);

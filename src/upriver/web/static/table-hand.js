@@ -70,10 +70,15 @@ function rove(group) {
   return at;
 }
 
+// A mouse and keyboard, not a touch screen: on a phone a ring put on a bid or a card unasked would
+// look like a choice made, so the page moves the focus itself only where a keyboard is likely.
+export const keyboardLikely = () => matchMedia("(pointer: fine)").matches;
+
 // Where the keyboard goes when nothing has it (the page just opened) or it is on a card: to the bids
 // when this seat's bid is awaited, else into the hand; never away from a field or another control.
 function offerFocus(group) {
   const active = document.activeElement;
+  if (!keyboardLikely()) return;
   if (active && active !== document.body && !$("hand").contains(active)) return;
   const target = rove(group);
   if (target && target.offsetParent !== null) target.focus({ preventScroll: true });
