@@ -362,11 +362,6 @@ class Rules:
             written["blind_one_card"] = True
         return written
 
-    @property
-    def turns_up(self) -> bool:
-        """Whether a card is turned up for trump after the deal (else trump rotates)."""
-        return self.trump is Trump.TURN_UP
-
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Preset:
