@@ -230,6 +230,24 @@ def test_in_a_no_trump_round_the_highest_card_of_the_suit_led_wins_and_no_trump_
     assert game.tricks[0].winner == 1
 
 
+def test_under_rotating_trump_the_peak_may_use_the_whole_deck_since_no_card_is_turned() -> None:
+    rules = Rules.from_options({"trump": "rotate", "max_cards": 13}, player_count=4)
+    assert max(rules.hand_sizes) == 13
+    game = Game(rules, seed=2)
+    while game.hand_size < 13:
+        random_move(game, random.Random(2))
+    assert game.turned is None
+    assert game.trump is not None or game.round_number % 5 == 0
+    with pytest.raises(RulesError) as info:
+        Rules.from_options({"trump": "rotate", "max_cards": 14}, player_count=4)
+    assert (
+        str(info.value)
+        == "4 players × 14 cards needs 56 cards; the deck has 52, so the most for 4 players is 13"
+    )
+    with pytest.raises(RulesError, match="needs 53 cards; the most for 4 players is 12"):
+        Rules.from_options({"max_cards": 13}, player_count=4)
+
+
 def test_under_rotating_trump_a_deal_with_a_turned_card_is_refused_naming_the_rounds_trump() -> None:
     game = Game(Rules(player_count=4, trump=Trump.ROTATE), auto_deal=False)
     with pytest.raises(IllegalActionError) as info:

@@ -263,7 +263,14 @@ class Rules:
             raise RulesError(
                 f"max_cards must be a whole number of at least 1, not {quoted(peak)}", option="max_cards"
             )
-        if peak > most_cards(self.player_count):
+        if self.trump is Trump.ROTATE and peak > DECK_SIZE // self.player_count:
+            n = self.player_count  # no card is turned up, so the deal may use the whole deck
+            raise RulesError(
+                f"{n} players × {peak} cards needs {n * peak} cards; the deck has 52, so the most for "
+                f"{n} players is {DECK_SIZE // n}",
+                option="max_cards",
+            )
+        if self.trump is Trump.TURN_UP and peak > most_cards(self.player_count):
             raise RulesError(_too_many_cards(self.player_count, peak), option="max_cards")
         up = tuple(range(1, peak + 1))
         down = up[::-1]
