@@ -26,13 +26,17 @@ in :data:`SERVER_IDS` are the server's, so a person's move may not use them.
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from upriver.game import Game
+from upriver.errors import IllegalActionError
+from upriver.game import Game, Move
 from upriver.web.seats import Connection
 from upriver.web.store import Event, TableStore
-from upriver.web.table import HUMAN, AutoMove, Table, TableRefusalError
+from upriver.web.table import HUMAN, AutoMove, CommitError, Table, TableRefusalError, event_of
+
+log = logging.getLogger("upriver.web")
 
 __all__ = [
     "AWAY_BEFORE_HANDOVER",
@@ -41,6 +45,7 @@ __all__ = [
     "TURN_BEFORE_HANDOVER",
     "SeatActions",
     "apply_control",
+    "automatic_extra",
     "check_control",
     "handover_refusal",
     "note_move",
@@ -187,6 +192,22 @@ def handover_refusal(table: Table, by: int, seat: int, now: float) -> str | None
     return wait
 
 
+def automatic_extra(table: Table, rounds: int) -> dict[str, object] | None:
+    """The record's ``upriver_automatic`` extra: the clock's moves in the first ``rounds`` rounds,
+    each ``{"seat", "round", "kind", "move"}`` (a bid's number or a card), or ``None`` if none."""
+    automatic = [
+        {
+            "seat": move.seat,
+            "round": move.round,
+            "kind": move.kind,
+            "move": int(move.move) if move.kind == "bid" else move.move,
+        }
+        for move in table.control.automatic
+        if move.round <= rounds
+    ]
+    return {"upriver_automatic": automatic} if automatic else None
+
+
 class SeatActions(ABC):
     """The manager's seat-control requests (:class:`upriver.web.tables.Manager`)."""
 
@@ -239,6 +260,22 @@ class SeatActions(ABC):
 
         self._accept(table, event)
         self._notice(table, "handover", {"seat": seat, "by": by})
+
+    def automatic_move(self, table: Table, seat: int, move: Move, version: int) -> bool:
+        """The clock's move for ``seat``, whose time ran out at ``version`` (client id ``clock``);
+        ``False`` if the table moved on meanwhile, the engine refused it or the store failed."""
+
+        def event() -> Event:
+            if table.version != version or not table.plays_for_person(seat):
+                raise TableRefusalError("the table moved on before the clock's move", rule="stale", seat=seat)
+            return event_of(table.version + 1, seat, move, "clock")
+
+        try:
+            self._accept(table, event)
+        except (CommitError, IllegalActionError, TableRefusalError) as error:
+            log.info("table %s: the clock's move for seat %d was not made: %s", table.id, seat, error)
+            return False
+        return True
 
     def stand_in(self, table: Table, seat: int, reason: str) -> None:
         """The clock's decision (``clock`` or ``away``): a stand-in plays for ``seat`` from now on."""

@@ -51,6 +51,7 @@ from upriver.web.standins import (
     SERVER_IDS,
     SeatActions,
     apply_control,
+    automatic_extra,
     check_control,
     note_move,
 )
@@ -584,22 +585,6 @@ class Manager(Following, SeatActions):
             pass  # another server process moved first and the move is no longer legal: look again
         return True
 
-    def automatic_move(self, table: Table, seat: int, move: Move, version: int) -> bool:
-        """The clock's move for ``seat``, whose time ran out at ``version`` (client id ``clock``);
-        ``False`` if the table moved on meanwhile, the engine refused it or the store failed."""
-
-        def event() -> Event:
-            if table.version != version or not table.plays_for_person(seat):
-                raise TableRefusalError("the table moved on before the clock's move", rule="stale", seat=seat)
-            return event_of(table.version + 1, seat, move, "clock")
-
-        try:
-            self._accept(table, event)
-        except (CommitError, IllegalActionError, TableRefusalError) as error:
-            log.info("table %s: the clock's move for seat %d was not made: %s", table.id, seat, error)
-            return False
-        return True
-
     def wake_all_bots(self) -> None:
         """Start the bots of every table that waits for one (after a restart)."""
         for table in self.tables.values():
@@ -611,18 +596,8 @@ class Manager(Following, SeatActions):
         """The table's game record without its seed; with ``whole`` off, finished rounds only."""
         if table.game is None:
             raise TableError("the game has not started yet")
-        rounds = len(table.game.results) + (1 if whole else 0)
-        automatic = [
-            {
-                "seat": move.seat,
-                "round": move.round,
-                "kind": move.kind,
-                "move": int(move.move) if move.kind == "bid" else move.move,
-            }
-            for move in table.control.automatic
-            if move.round <= rounds
-        ]
-        record = record_of(table.game, extras={"upriver_automatic": automatic} if automatic else None)
+        extras = automatic_extra(table, len(table.game.results) + (1 if whole else 0))
+        record = record_of(table.game, extras=extras)
         if not whole:
             record = dataclasses.replace(record, rounds=record.rounds[: len(table.game.results)])
         return dumps(record)
