@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -61,6 +61,23 @@ def serve(
             "(default: this server's own host and port, and its loopback names).",
         ),
     ] = None,
+    proxy_headers: Annotated[
+        bool,
+        typer.Option(
+            "--proxy-headers/--no-proxy-headers",
+            help="Take the client's address (for the limits) from X-Forwarded-For when a reverse proxy "
+            "on this machine (127.0.0.1 or ::1) sends it; off by default: the address is the socket's.",
+        ),
+    ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="The addresses or networks of the reverse proxies to believe (comma-separated, such as "
+            "10.0.0.2,192.168.1.0/24): a client's address is then taken from their X-Forwarded-For; "
+            "implies --proxy-headers.",
+        ),
+    ] = None,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes.")] = _DEFAULT.body_bytes,
     max_rounds: Annotated[
         int, typer.Option(help="Longest explicit schedule, in rounds.")
@@ -102,6 +119,7 @@ def serve(
     if not 1 <= workers <= most_workers() or (workers > 1 and not isinstance(target, PostgresTarget)):
         typer.echo(f"Error: --workers: {_workers_refusal(workers)}", err=True)
         raise typer.Exit(2)
+    proxies = trusted_proxies(proxy_headers, forwarded_allow_ips)
     limits = Limits(
         body_bytes=max_body,
         schedule_rounds=max_rounds,
@@ -140,6 +158,7 @@ def serve(
             log_level="warning",
             ws="websockets-sansio",
             ws_per_message_deflate=False,
+            **proxies,
         )
         return
     os.environ[SETTINGS_VARIABLE] = settings.to_json()  # what each worker's app is built from
@@ -154,7 +173,30 @@ def serve(
         log_level="warning",
         ws="websockets-sansio",
         ws_per_message_deflate=False,
+        **proxies,
     )
+
+
+def trusted_proxies(proxy_headers: bool, forwarded_allow_ips: str | None) -> dict[str, Any]:
+    """uvicorn's proxy settings: whose ``X-Forwarded-For`` gives the client's address.
+
+    uvicorn by default believes the header from 127.0.0.1, so behind no proxy (or a proxy that
+    does not set it) any client could claim any address and escape every per-address limit. Here
+    the header is believed only when asked: from the addresses ``forwarded_allow_ips`` lists, or,
+    with ``proxy_headers`` alone, from a proxy on this machine; otherwise the address is the socket's.
+
+    >>> trusted_proxies(False, None)
+    {'proxy_headers': False}
+    >>> trusted_proxies(True, None)
+    {'proxy_headers': True, 'forwarded_allow_ips': '127.0.0.1,::1'}
+    >>> trusted_proxies(False, "10.0.0.2")
+    {'proxy_headers': True, 'forwarded_allow_ips': '10.0.0.2'}
+    """
+    if forwarded_allow_ips is not None:
+        return {"proxy_headers": True, "forwarded_allow_ips": forwarded_allow_ips}
+    if proxy_headers:
+        return {"proxy_headers": True, "forwarded_allow_ips": "127.0.0.1,::1"}
+    return {"proxy_headers": False}
 
 
 def most_workers() -> int:

@@ -71,6 +71,7 @@ from upriver.web.guard import (
     read_body,
     refusal,
 )
+from upriver.web.hints import ask_hint
 from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
@@ -252,6 +253,9 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str, social:
     if message.type in ("chat", "react"):  # spectators too, as the table allows
         social.handle(table, conn, message)
         return
+    if message.type == "hint":  # refused to spectators with the hint's own rule
+        ask_hint(table, conn, message)
+        return
     seat = conn.seat
     if seat is None:
         conn.push(
@@ -309,6 +313,8 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str, social:
             assert message.seat is not None
             assert message.kind is not None
             manager.give_to_bot(table, seat, message.seat, message.kind)
+        elif message.type == "claim":
+            manager.claim(table, seat, message)
         elif message.type == "confirm":
             manager.confirm(table, seat, conn)
         elif message.type == "leave":

@@ -26,6 +26,14 @@ Client → server (one JSON object per message):
   ``spectator_chat`` option is on); ``{"type": "react", "reaction": "oops"}`` — a reaction shown on
   the seat, one of ``well-played``, ``good-luck``, ``oops``, ``thanks``, 👍, 😂, 😮, 🎉. Both are
   rate-limited; a refusal has rule ``chat`` and its ``case`` in the facts (:mod:`upriver.web.chat`).
+- ``{"type": "claim", "v": 18, "id": "c-7"}`` — claim the rest of the round: allowed when the
+  seat's ``can_claim`` is true (the engine's :meth:`~upriver.Game.can_claim`: its cards take every
+  remaining trick whatever anyone plays, or none of them with the round settled). The round is
+  played out at once as ordinary plays; refused with rule ``claim`` and its ``case`` otherwise
+  (:mod:`upriver.web.claims`).
+- ``{"type": "hint"}`` — at a table whose ``hints`` option is on, the seat's hint for its current
+  decision, answered by a ``hint`` message; refused with rule ``hint`` at other tables, for a
+  spectator and when the seat has nothing to decide (:mod:`upriver.web.hints`).
 
 Server → client, each with ``v``, the table's state version (the number of events it has accepted):
 
@@ -43,7 +51,10 @@ Server → client, each with ``v``, the table's state version (the number of eve
   allows, the totals, and the reason in words. Each card of ``hand`` has ``legal`` and, when it
   cannot be played, ``reason`` (English) and ``why`` (its rule, seat and facts, as in an error
   message); so has each bid of ``bid_options`` the dealer's rule forbids. A damaged table's
-  ``lobby`` says so in ``damaged``.
+  ``lobby`` says so in ``damaged``. ``game.can_claim`` says whether the seat may claim the rest of
+  the round now (always false for a spectator), and the state's ``claim`` is the last claim,
+  ``{"seat", "round", "cards"}`` (the cards the claimer held), shown to everyone until the next
+  round's first bid, else ``null``.
   The trick on the table (``trick``) and the last one (``last_trick``: ``plays`` and ``winner``)
   are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
   A player's state also carries ``token``: the seat's own secret. Once a person has joined, this
@@ -67,6 +78,10 @@ Server → client, each with ``v``, the table's state version (the number of eve
   its ``facts`` (``seat``, ``by``), for the page to word. ``n`` counts the table's lines.
 - ``{"type": "reaction", "v": …, "seat": 2, "reaction": "oops", "at": …}`` — a seat's reaction, to
   show on that seat for a few seconds (not kept).
+- ``{"type": "hint", "v": …, "choice": 3 | "QH", "options": [{"move": 3 | "QH", "points": 10.2}, …]}``
+  — the answer to ``hint``: the expert's choice and every legal choice's expected points this
+  round, judged from the seat's own view (the review's evaluation, :mod:`upriver.review`), at the
+  state version ``v`` it was asked at.
 - ``{"type": "error", "v": …, "id": …, "rule": …, "seat": …, "facts": {…}, "message": …}`` — a
   refused message; nothing changed. ``rule``, ``seat`` and ``facts`` are what the sentence is
   made of (:class:`~upriver.errors.IllegalActionError`; for follow suit ``{"led": "C", "held":
@@ -125,6 +140,8 @@ _TYPES = (
     "handover",
     "chat",
     "react",
+    "claim",
+    "hint",
 )
 _RANK_WORDS = {
     Rank.JACK: "Jack",
@@ -250,6 +267,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
     seat = message.seat
     if kind == "sync":
         return ClientMessage("sync", id=client_id)
+    if kind == "hint":
+        return ClientMessage("hint", id=client_id, v=message.v)
     if kind == "join":
         if message.name is None:
             raise ProtocolError(
@@ -301,6 +320,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError(
             "'v' must be a whole number, not None", rule="field", client_id=client_id, facts={"field": "v"}
         )
+    if kind == "claim":
+        return ClientMessage("claim", id=client_id, v=message.v)
     if kind == "bid":
         if message.bid is None:
             raise ProtocolError(
@@ -496,6 +517,7 @@ def seat_part(game: Game, view: TableView) -> dict[str, object]:
             "bid_options": [],
             "bid_restriction": None,
             "bids": list(view.bids),
+            "can_claim": False,
         }
     restriction = game.bid_restriction(view.seat)
     return {
@@ -505,6 +527,7 @@ def seat_part(game: Game, view: TableView) -> dict[str, object]:
         "bid_options": _bid_options(view, restriction),
         "bid_restriction": restriction_json(restriction),
         "bids": list(view.bids),
+        "can_claim": game.can_claim(view.seat),
     }
 
 

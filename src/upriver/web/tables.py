@@ -41,6 +41,7 @@ from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.storage import StoreError
 from upriver.web import bots, protocol
+from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock, table_settings
 from upriver.web.cluster import Cluster, Solo
 from upriver.web.following import Following
@@ -96,7 +97,7 @@ def _tell(refused: Refused | None, error: Exception) -> None:
         refused(error)
 
 
-class Manager(Following, SeatActions):
+class Manager(Following, SeatActions, ClaimActions):
     """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
 
     def __init__(
@@ -515,6 +516,9 @@ class Manager(Following, SeatActions):
             ):
                 raise TableRefusalError("this seat is already taken", rule="join", seat=event.seat)
             return table.started_by(event.seat, event.value)
+        if event.kind == CLAIM:
+            check_claim(table, event)
+            return None
         if table.game is None:
             raise TableRefusalError(
                 "the game has not started: some seats are still open", rule="turn order", seat=event.seat
@@ -543,6 +547,8 @@ class Manager(Following, SeatActions):
         elif event.kind == "revoke":
             if table.seat_key is not None:
                 table.tokens[event.seat] = derived_token(table.seat_key, "invite", event.seat, event.version)
+        elif event.kind == CLAIM:
+            apply_claim(table, event)
         elif table.game is not None:
             note_move(table, event, table.game.round_number)
             table.game.move(move_of(event), event.seat)
