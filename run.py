@@ -222,6 +222,7 @@ POSTGRES_TESTS = (
     "test_store_serve.py",
     "test_web_accept.py",
     "test_web_api.py",
+    "test_web_claims.py",
     "test_web_hostile.py",
     "test_web_limits.py",
     "test_web_lobby.py",

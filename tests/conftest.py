@@ -292,6 +292,8 @@ SLOW_TESTS = frozenset(
         "test_web_workers.py::test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each_its_own_link",
         "test_web_workers.py::test_two_presses_of_rematch_at_once_in_two_processes_make_one_rematch",
         "test_review_web_failures.py::test_a_review_whose_computation_raises_is_a_503_in_a_sentence_and_a_retry_computes_it",
+        "test_web_claims.py::test_a_hint_names_a_legal_choice_and_the_points_of_every_legal_choice_from_the_seats_view",
+        "test_claims.py::test_claims_in_whole_games_of_every_preset_agree_with_random_continuations",
     }
 )
 """Tests (module::function, or module::function[case]) that take more than about 1.5 s on a 2-core

@@ -26,7 +26,9 @@ PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 def dealt(hands: Sequence[str], turned: str, *, dealer: int) -> Game:
     """A one-round game of these hands (``"AS KS"`` a seat), every seat bidding its lowest bid."""
-    rules = Rules(player_count=len(hands), schedule=Schedule.EXPLICIT, explicit_sizes=(len(hands[0].split()),))
+    rules = Rules(
+        player_count=len(hands), schedule=Schedule.EXPLICIT, explicit_sizes=(len(hands[0].split()),)
+    )
     game = Game(rules, auto_deal=False, dealer=dealer)
     game.deal([parse_cards(hand.split()) for hand in hands], Card.parse(turned))
     while game.phase is Phase.BIDDING:

@@ -23,6 +23,7 @@ from upriver.game import Game
 from upriver.view import TableView
 from upriver.web import protocol
 from upriver.web.bots import Pace
+from upriver.web.claim_notice import ClaimNotice, claim_json
 from upriver.web.presence import Presence, presence_json
 
 __all__ = ["SeatStates", "StateTable", "encode"]
@@ -43,6 +44,7 @@ class StateTable(Protocol):
     game: Game | None
     thinking: int | None
     pace: Pace
+    claim: ClaimNotice | None
 
     @property
     def host(self) -> int | None:
@@ -138,6 +140,7 @@ class SeatStates:
                 "automatic": table.automatic_json(),
                 "presence": presence_json(table),
                 "watching": table.presence.watching(),
+                "claim": claim_json(table.claim, game),
             }
         )[:-1]
         if game is None or view is None:

@@ -21,6 +21,7 @@ from upriver.record import loads, replay
 from upriver.rules import Rules
 from upriver.web import bots
 from upriver.web.chat import ChatRoom
+from upriver.web.claim_notice import ClaimNotice
 from upriver.web.presence import Presence
 from upriver.web.seats import Connection, bot_label, same_token
 from upriver.web.states import SeatStates, encode
@@ -182,6 +183,8 @@ class Table:
         """Whether news of a later event came while a move was being committed (so it is read again)."""
         self.gathered = -1
         """The version whose event finished a trick: the next bot waits the trick's pause after it."""
+        self.claim: ClaimNotice | None = None
+        """The last claim, whose cards every state shows until the next round's first bid."""
 
     @property
     def seats(self) -> int:

@@ -1,0 +1,82 @@
+"""Claims at a web table: the ``claim`` message and stored event, through the manager's one path.
+
+A player sends ``{"type": "claim", "v": …, "id": …}``; the engine decides whether the claim holds
+(:meth:`upriver.Game.check_claim`: the claimer's cards take every remaining trick whatever anyone
+plays, or none of them and the round is settled) and refuses it otherwise with rule ``claim``.
+An accepted claim is stored as the event ``claim`` (seat, value ``""``) and applied by
+:meth:`upriver.Game.claim`, which finishes the round at once as ordinary plays: the game record
+does not change, and replaying the stored events after a restart makes the same plays. The
+claimer's cards are then shown to everyone (:mod:`upriver.web.claim_notice`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from upriver.web import protocol
+from upriver.web.claim_notice import ClaimNotice
+from upriver.web.seats import Connection
+from upriver.web.store import Event
+from upriver.web.table import Table, TableRefusalError, damaged_refusal
+
+__all__ = ["CLAIM", "ClaimActions", "apply_claim", "check_claim"]
+
+CLAIM = "claim"
+"""The stored event's kind."""
+
+
+def check_claim(table: Table, event: Event) -> None:
+    """Raise unless ``event`` (a ``claim``) may be applied now; changes nothing.
+
+    :raises IllegalActionError: the engine's refusal (rule ``claim``).
+    """
+    game = table.game
+    if game is None:
+        raise TableRefusalError(
+            "the game has not started: some seats are still open", rule="turn order", seat=event.seat
+        )
+    game.check_claim(event.seat)
+
+
+def apply_claim(table: Table, event: Event) -> None:
+    """Finish the round by the checked claim and show the claimer's cards."""
+    game = table.game
+    assert game is not None
+    claim = game.claim(event.seat)
+    table.claim = ClaimNotice(claim.seat, claim.round, claim.cards)
+    table.gathered = event.version  # the round's last trick stays up before a bot deals on
+
+
+class ClaimActions(ABC):
+    """The manager's ``claim`` request (:class:`upriver.web.tables.Manager`)."""
+
+    @abstractmethod
+    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
+        """Check, commit, apply and announce an event."""
+
+    def claim(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
+        """Claim the rest of the round for ``seat``, if the guards and the engine accept it.
+
+        :raises TableRefusalError: the message is stale or replayed, or the game has not started.
+        :raises IllegalActionError: the claim does not hold (rule ``claim``); nothing changed.
+        :raises CommitError: the store failed; nothing changed.
+        """
+
+        def event() -> Event:
+            if table.damaged is not None:
+                raise damaged_refusal(table, seat)
+            if message.id is not None and message.id in table.seen[seat]:
+                raise TableRefusalError(
+                    f"message {message.id!r} was already received", rule="duplicate", seat=seat
+                )
+            if message.v is not None and message.v > table.version:
+                raise TableRefusalError(
+                    f"this claim was made against state {message.v}, but the table is at "
+                    f"{table.version}: look again",
+                    rule="stale",
+                    seat=seat,
+                )
+            return Event(table.version + 1, CLAIM, seat, "", message.id)
+
+        self._accept(table, event)
