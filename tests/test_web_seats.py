@@ -211,29 +211,61 @@ def test_a_table_without_a_creators_seat_must_have_only_bots(client: TestClient)
 
 
 def test_a_person_who_leaves_is_played_for_at_once_and_takes_the_seat_back(
-    client: TestClient, stack: Any
+    tmp_path: Path, now: FakeNow, stack: Any
 ) -> None:
-    table, token = create(client, ["human", "random", "random", "random"])
+    # Bots wait 50 ms here, so the game is still on when the person comes back.
+    client = stack.enter_context(TestClient(create_app(tmp_path / "t.db", bot_delay=0.05, now=now)))
+    table, token = create(client, ["human", "random", "random", "random"], schedule=[4, 4])
     ws = seat_in(client, table, token, stack)
-    assert table.game is not None
+    game = table.game
+    assert game is not None
     ws.send_text(json.dumps({"type": "leave"}))
-    assert latest(ws, lambda s: s["presence"][0]["status"] != "online")["presence"][0]["status"] == "left"
+    # Every page sees the seat "left", the table says so in its chat, and the stand-in plays the
+    # person's turns, stored as its own.
+    status, lines = "online", list[tuple[str, str, dict[str, int]]]()
+    while status == "online" or not lines:
+        message = receive(ws)
+        if message["type"] == "state":
+            status = message["presence"][0]["status"]
+        elif message["type"] == "chat":
+            lines += [(line["kind"], line["event"], line["facts"]) for line in message["lines"]]
+    assert status == "left"
+    assert lines == [("system", "left", {"seat": 0})]
     assert table.standin_reason(0) == "left"
-    # The stand-in plays the person's turns, stored as the stand-in's.
     wait_for(lambda: any(e.seat == 0 and e.client_id == "standin" for e in events(table, client)))
+    # Their own moves wait until they say they are back.
+    wait_for(lambda: 0 in game.awaiting)
+    move(ws, table, 0, 1)
+    assert error_of(ws)["rule"] == "back"
     ws.send_text(json.dumps({"type": "back"}))
     wait_for(lambda: table.standin_reason(0) is None)
+    assert not game.is_over
+    wait_for(lambda: 0 in game.awaiting)
     version = table.version
-    wait_for(lambda: table.game is not None and (table.game.is_over or 0 in table.game.awaiting))
-    if not table.game.is_over:
-        time.sleep(0.3)
-        assert 0 in table.game.awaiting, "no bot moves for a person who came back"
-        assert table.version >= version
-    # Leaving twice, or coming back to a seat one holds, is refused with a sentence.
+    time.sleep(0.5)  # ten bots' delays
+    assert 0 in game.awaiting, "no bot moves for a person who came back"
+    assert table.version == version
+    move(ws, table, 0, 2)
+    wait_for(lambda: table.version > version)
+    # Coming back to a seat one holds is refused with a sentence.
     ws.send_text(json.dumps({"type": "back"}))
     refusal = error_of(ws)
     assert refusal["rule"] == "back"
     assert "plays already" in refusal["message"]
+
+
+def test_leaving_before_the_game_starts_is_refused_and_changes_nothing(
+    client: TestClient, stack: Any
+) -> None:
+    table, token = create(client, ["human", "human", "random"])
+    ws = seat_in(client, table, token, stack)
+    version = table.version
+    ws.send_text(json.dumps({"type": "leave"}))
+    refusal = error_of(ws)
+    assert refusal["rule"] == "leave"
+    assert "while the game is on" in refusal["message"]
+    assert table.version == version
+    assert table.standin_reason(0) is None
 
 
 def test_a_seat_is_never_handed_to_a_bot_while_its_person_is_connected(
@@ -384,3 +416,43 @@ def test_a_turns_deadline_survives_a_restart(tmp_path: Path, now: FakeNow) -> No
         now.advance(10.5)
         wait_for(lambda: table.auto_moves(0) == 1)
         assert [e.client_id for e in manager_of(client).store.events(table_id)][version] == "clock"
+
+
+def test_a_person_away_a_whole_clock_gets_a_stand_in_until_they_are_back(
+    client: TestClient, now: FakeNow, stack: Any
+) -> None:
+    table, token = create(client, ["human", "human", "random"], clock=20, level="random")
+    host = seat_in(client, table, token, stack)
+    guest, own = join(client, table, 1, stack)
+    guest.close()
+    wait_for(lambda: not table.presence.online(1))
+    now.advance(15)
+    time.sleep(0.5)
+    assert table.standin_reason(1) is None, "away less than a whole clock"
+    now.advance(6)
+    wait_for(lambda: table.standin_reason(1) == "away")
+    lines: list[Any] = []
+    while not lines:
+        message = receive(host)
+        if message["type"] == "chat":
+            lines = [(line["event"], line["facts"]) for line in message["lines"]]
+    assert ("away-bot", {"seat": 1}) in lines
+    # Their link still opens the seat; they say they are back.
+    back = seat_in(client, table, own, stack)
+    back.send_text(json.dumps({"type": "back"}))
+    wait_for(lambda: table.standin_reason(1) is None)
+
+
+def test_a_table_whose_clock_runs_needs_an_owner_even_with_no_bot_to_move(
+    client: TestClient, stack: Any
+) -> None:
+    manager = manager_of(client)
+    clocked, _ = create(client, ["human"] * 3, clock=60)
+    plain, _ = create(client, ["human"] * 3)
+    for table in (clocked, plain):
+        join(client, table, 1, stack)
+        join(client, table, 2, stack)
+    wait_for(lambda: clocked.game is not None and plain.game is not None)
+    owners = set(manager.needing_owner())
+    assert clocked.id in owners
+    assert plain.id not in owners

@@ -327,6 +327,10 @@ class Manager(Following, SeatActions, ClaimActions):
                 raise TableRefusalError(
                     "the game has not started: some seats are still open", rule="turn order", seat=seat
                 )
+            if table.standin_reason(seat) is not None:
+                raise TableRefusalError(
+                    "a bot plays for this seat now: say you are back to play again", rule="back", seat=seat
+                )
             if message.id in SERVER_IDS:
                 raise TableRefusalError(
                     f"the id {message.id!r} is kept for the moves the server makes for a seat: use another",
