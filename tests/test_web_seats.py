@@ -210,6 +210,7 @@ def test_a_table_without_a_creators_seat_must_have_only_bots(client: TestClient)
 # ------------------------------------------------------------------ leave, back, hand over
 
 
+@pytest.mark.slow
 def test_a_person_who_leaves_is_played_for_at_once_and_takes_the_seat_back(
     tmp_path: Path, now: FakeNow, stack: Any
 ) -> None:

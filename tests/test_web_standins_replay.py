@@ -8,6 +8,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,6 +92,7 @@ def play(manager: Manager, table: Table, action: str, seat: int) -> None:
         assert control(table) == before, "a refused request changed the table"
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(actions=_ACTIONS)
 def test_a_restarted_server_knows_who_plays_for_each_seat_from_the_stored_events(
