@@ -271,7 +271,7 @@ def _open(game: ClaimGame, seat: int, left: int, counts: set[int]) -> IllegalAct
         seat,
         "open",
         f"of the {left} tricks left, {name} could take {_spoken(counts)} depending on the play; "
-        f"a claim needs {name}'s cards to take all of them or none of them whatever anyone plays",
+        "a claim needs all of them or none of them to be taken whatever anyone plays",
         remaining=left,
         could_take=tuple(sorted(counts)),
     )
@@ -292,9 +292,7 @@ def _unsettled(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
 def _judge(
     game: ClaimGame, seat: int, left: int, outcomes: list[tuple[int, ...]]
 ) -> IllegalActionError | None:
-    """The refusal that different or partial outcomes prove, or ``None`` if they agree on a claim.
-
-    """
+    """The refusal that different or partial outcomes prove, or ``None`` if they agree on a claim."""
     counts = {outcome[seat] for outcome in outcomes}
     if counts - {0, left} or len(counts) > 1:
         return _open(game, seat, left, counts)
@@ -349,8 +347,7 @@ def _unproven(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
         game,
         seat,
         "unproven",
-        f"with {left} tricks left there are too many ways to play them to prove that "
-        f"{game.players[seat]}'s cards take all of them or none of them: play on a little",
+        f"with {left} tricks left there are too many ways to play them to prove the claim: play on a little",
         remaining=left,
     )
 

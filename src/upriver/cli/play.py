@@ -206,6 +206,9 @@ class Session:
             self.console.print(tui.table_panel(view, self.t))
             self.console.print(tui.hand_panel(view, self.t))
             card = self._ask_card()
+            if card is None:
+                self._claim()
+                return
         else:
             action = act(game, seat, self.bots[seat])
             assert isinstance(action, PlayAction)
@@ -296,13 +299,37 @@ class Session:
             game.bid(bid, seat=self.me)
             return
 
-    def _ask_card(self) -> Card:
+    def _claim(self) -> None:
+        """Finish the round by the person's claim (checked): their cards shown, then the round's end."""
+        left = self.game.hand_size - len(self.game.tricks)
+        claim = self.game.claim(self.me)
+        self.console.print(
+            f"[bold]{escape(self.t('play.you_claim'))}[/bold]",
+            *(tui.card_text(card) for card in tui.in_display_order(claim.cards)),
+        )
+        took = "play.you_take_all" if claim.tricks else "play.you_take_none"
+        self.console.print(escape(self.t(took, tricks=left)))
+        self._round_over()
+
+    def _ask_card(self) -> Card | None:
+        """The card the person plays (made), or ``None`` when they claim the rest of the round instead,
+        offered when the engine says the claim holds (:meth:`Game.can_claim`) and two cards or more
+        are left."""
         game = self.game
         legal = tui.in_display_order(game.legal_cards(self.me))
+        if len(game.hand(self.me)) > 1 and game.can_claim(self.me):
+            self.console.print(f"[cyan]{escape(self.t('play.can_claim'))}[/cyan]")
         while True:
             line = self._read(escape(self.t("play.ask_card", count=len(legal))))
             if line is None:
                 continue
+            if line.lower() == "claim":
+                try:
+                    game.check_claim(self.me)
+                except IllegalActionError as error:
+                    self.console.print(refusal_line(error, self.t))
+                    continue
+                return None
             card: Card | str = line
             if line.isdigit():
                 number = int(line)
