@@ -30,9 +30,8 @@ def claim_json(notice: ClaimNotice | None, game: Game | None) -> dict[str, objec
     if notice is None or game is None:
         return None
     number = game.round_number
-    later = number > notice.round + 1 or (
-        number == notice.round + 1 and (game.phase is not Phase.BIDDING or game.view(None).bids_made > 0)
-    )
+    bid = game.phase is not Phase.BIDDING or any(made is not None for made in game.bids)
+    later = number > notice.round + 1 or (number == notice.round + 1 and bid)
     if later:
         return None
     return {"seat": notice.seat, "round": notice.round, "cards": [str(card) for card in notice.cards]}
