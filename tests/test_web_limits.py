@@ -171,7 +171,7 @@ def test_upriver_serve_defaults_each_limit_from_limits_and_an_option_changes_onl
 
     built: list[Limits] = []
 
-    def fake_app(path: Path, *, bot_delay: float, limits: Limits, allowed_origins: Any, warm: bool) -> None:
+    def fake_app(path: Path, *, bot_delay: float, limits: Limits, warm: bool, **guards: Any) -> None:
         built.append(limits)
 
     monkeypatch.setattr(upriver.web.app, "create_app", fake_app)

@@ -61,6 +61,15 @@ def serve(
             "(default: this server's own host and port, and its loopback names).",
         ),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A host name this server answers to (cards.example; * for any); repeat for more. Others "
+            "are refused, against DNS rebinding (default: the --host address and the loopback names; "
+            "with --host 0.0.0.0 also any IP address and this machine's name).",
+        ),
+    ] = None,
     proxy_headers: Annotated[
         bool,
         typer.Option(
@@ -133,6 +142,8 @@ def serve(
         bot_delay=bot_delay,
         limits=limits,
         allowed_origins=tuple(allow_origin or ()),
+        allowed_hosts=tuple(allowed_host or ()),
+        bind=host,
         warm=warm,
     )
     try:

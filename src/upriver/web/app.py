@@ -72,6 +72,7 @@ from upriver.web.guard import (
     refusal,
 )
 from upriver.web.hints import ask_hint
+from upriver.web.hosts import HostPolicy, refuse_host
 from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
@@ -332,13 +333,22 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str, social:
 
 class _Guard:
     """ASGI middleware: the security headers on every HTTP response, and the Origin check on every
-    request that may change state (any method but GET/HEAD/OPTIONS, and every WebSocket)."""
+    request that may change state (any method but GET/HEAD/OPTIONS, and every WebSocket); before
+    both, the Host check (``hosts``; :mod:`upriver.web.hosts`)."""
 
-    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...]) -> None:
+    def __init__(
+        self, app: ASGIApp, allowed_origins: tuple[str, ...], hosts: HostPolicy | None = None
+    ) -> None:
         self.app = app
         self.allowed = allowed_origins
+        self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.hosts is not None and scope["type"] in ("http", "websocket"):
+            host = dict(scope.get("headers", [])).get(b"host")
+            if not self.hosts.allows(None if host is None else host.decode("latin-1")):
+                await refuse_host(self.hosts, scope, receive, send)
+                return
         if scope["type"] == "websocket":
             scope.setdefault("state", {})["origin_ok"] = self._origin_ok(scope)
             await self.app(scope, receive, send)
@@ -376,6 +386,7 @@ class _Guard:
             None if origin is None else origin.decode("latin-1"),
             None if host is None else host.decode("latin-1"),
             self.allowed,
+            self.hosts,
         )
 
 
@@ -389,6 +400,7 @@ def create_app(
     bot_delay: float = 0.8,
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
+    hosts: HostPolicy | None = None,
     warm: bool = False,
     now: Callable[[], float] = time.time,
 ) -> FastAPI:
@@ -400,7 +412,9 @@ def create_app(
 
     ``limits`` are the server's limits (default :class:`Limits`). ``allowed_origins`` lists the
     origins (``https://cards.example:8443``) whose pages may change state; empty means this
-    server's own host and port and its loopback names. ``now`` is the time the turn clocks go by
+    server's own host and port and its loopback names. ``hosts`` are the host names the server
+    answers to (:class:`upriver.web.hosts.HostPolicy`; ``upriver serve`` always gives them);
+    ``None`` answers every host. ``now`` is the time the turn clocks go by
     (:mod:`upriver.web.clock`; tests drive it).
 
     :raises upriver.storage.StoreError: the database is malformed (``TargetError``) or cannot be
@@ -487,7 +501,7 @@ def create_app(
         # The database is away (a PostgreSQL outage) or failed: nothing was written; say so, not a 500.
         return refusal(f"{error}; nothing changed: try again", status=503, rule="store")
 
-    app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins))
+    app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins), hosts=hosts)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

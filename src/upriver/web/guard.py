@@ -30,6 +30,7 @@ from upriver.actions import Phase
 from upriver.errors import RecordError
 from upriver.names import PlayerNameError, check_names, quoted
 from upriver.record import Record, RecordRuleError, loads, replay
+from upriver.web.hosts import HostPolicy
 from upriver.web.limits import Limits
 
 __all__ = [
@@ -223,12 +224,15 @@ def _origin_of(url: str) -> tuple[str, str, int | None] | None:
     return scheme, parts.hostname.lower(), port if port is not None else default
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] = ()) -> bool:
+def origin_allowed(
+    origin: str | None, host: str | None, allowed: Iterable[str] = (), hosts: HostPolicy | None = None
+) -> bool:
     """Whether a request from ``origin`` (its Origin header) may change state on this server.
 
     No Origin header (a program, not a browser page) is allowed. Otherwise the origin must
     be one of ``allowed`` or, when that is empty, this server itself: the request's Host
-    (its host and port), or a loopback name with the same port when Host is loopback.
+    (its host and port), or a loopback name with the same port when Host is loopback; and
+    its host must be one the server answers to (``hosts``, :mod:`upriver.web.hosts`).
     """
     if origin is None:
         return True
@@ -238,6 +242,8 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] 
     allowed = list(allowed)
     if allowed:
         return any(_origin_of(item) == seen for item in allowed)
+    if hosts is not None and not hosts.allows(seen[1]):
+        return False
     if not host:
         return False
     own = _origin_of(f"{seen[0]}://{host}")

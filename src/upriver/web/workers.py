@@ -28,12 +28,17 @@ SETTINGS_VARIABLE = "UPRIVER_SERVE_SETTINGS"
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class ServeSettings:
-    """What ``upriver serve`` builds an app from: the store, the bots' delay, limits, origins, warming."""
+    """What ``upriver serve`` builds an app from: the store, the bots' delay, limits, origins, host names,
+    warming."""
 
     db: str
     bot_delay: float = 0.8
     limits: Limits = dataclasses.field(default_factory=Limits)
     allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
+    """``--allowed-host`` values; none: the default for ``bind`` (:class:`upriver.web.hosts.HostPolicy`)."""
+    bind: str = "127.0.0.1"
+    """The address the server listens on."""
     warm: bool = True
 
     def app(self) -> FastAPI:
@@ -42,12 +47,14 @@ class ServeSettings:
         :raises upriver.storage.StoreError: the store cannot be opened (one sentence saying why).
         """
         from upriver.web.app import create_app
+        from upriver.web.hosts import HostPolicy
 
         return create_app(
             self.db,
             bot_delay=self.bot_delay,
             limits=self.limits,
             allowed_origins=self.allowed_origins,
+            hosts=HostPolicy.of(self.allowed_hosts, self.bind),
             warm=self.warm,
         )
 
@@ -73,6 +80,8 @@ class ServeSettings:
             bot_delay=float(data["bot_delay"]),
             limits=Limits(**data["limits"]),
             allowed_origins=tuple(data["allowed_origins"]),
+            allowed_hosts=tuple(data["allowed_hosts"]),
+            bind=str(data["bind"]),
             warm=bool(data["warm"]),
         )
 
