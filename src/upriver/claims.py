@@ -13,19 +13,21 @@ exactly the round scores of every way the round could be played out.
 stays with its owner: the search asks the game for the legal cards and plays them on copies
 (:meth:`upriver.Game.copy`), never deciding a card's legality itself.
 
-How the answer is found, cheapest first, and what it costs:
+How the answer is found, cheapest first, and what it costs. The position is analysed once for
+every seat (the outcome of the round from here does not depend on who asks) and the last
+:data:`_KEPT` positions are kept, so the states of all seats at one version cost one analysis:
 
 1. Four quick lines are played out on copies (every seat playing its first legal card, or its
-   last, the claimer's choice crossed with the others'): two different outcomes, or a line
-   where the claimer takes some but not all of the tricks, refuse the claim at once. This
+   last, or the even seats one way and the odd seats the other): two different outcomes, or a
+   line where a seat takes some but not all of the tricks, refuse that seat's claim at once. This
    costs at most four times the remaining cards' plays (well under a millisecond) and refuses
    almost every claim that does not hold.
 2. A sufficient test on the hands as bit sets: a seat whose every card beats every card the
    others hold (higher in its suit, and no trump left with the others unless the card is trump)
    and that also wins the trick on the table whatever is in the others' hands takes every
    remaining trick. It reads each hand as a superset of what may still be played, so it is
-   sound without knowing which cards are legal. Holding for the claimer, the claim of every
-   trick holds; holding for another seat, the claim of none holds.
+   sound without knowing which cards are legal. Holding for any seat, the round is settled: that
+   seat may claim every trick, and every other seat may claim none.
 3. Otherwise an exact search of the game tree, memoised on the hands and the trick on the
    table (the trick counts from there on do not depend on the past), with the test of step 2
    cutting every subtree whose leader surely takes the rest. It is bounded by
@@ -36,6 +38,7 @@ How the answer is found, cheapest first, and what it costs:
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 from typing import Protocol, Self
@@ -43,6 +46,7 @@ from typing import Protocol, Self
 from upriver.actions import Action, Phase, PlayAction, RoundResult
 from upriver.cards import SUIT_MASKS, Card, Suit, cards_in
 from upriver.errors import IllegalActionError
+from upriver.rules import Rules
 
 __all__ = ["SEARCH_BUDGET", "Claim", "ClaimKind", "claim_refusal", "play_out"]
 
@@ -87,6 +91,8 @@ class ClaimGame(Protocol):
     _broken: bool
     _trump_mask: int
     _tricks: list[int]
+    _blocked: int
+    _rules: Rules
     _finished: list[tuple[int, tuple[Card, ...], int]]
     _results: list[RoundResult]
     _log: list[Action]
@@ -185,14 +191,14 @@ def _beats_all(candidates: int, against: int, led: int, trump: int) -> bool:
     return against & led < low
 
 
-def _line(game: ClaimGame, seat: int, mine: int, theirs: int) -> tuple[int, ...]:
-    """Tricks each seat takes from here when ``seat`` always plays its legal card at position
-    ``mine`` (0 first, -1 last) and every other seat at ``theirs``."""
+def _line(game: ClaimGame, picks: tuple[int, int]) -> tuple[int, ...]:
+    """Tricks each seat takes from here when the even seats always play their legal card at position
+    ``picks[0]`` (0 first, -1 last) and the odd seats at ``picks[1]``."""
     twin = _search_copy(game)
     start = tuple(twin._tricks)
     while twin._phase is Phase.PLAYING:
         legal = twin.legal_cards()
-        twin.play(legal[mine if twin._to_act == seat else theirs])
+        twin.play(legal[picks[twin._to_act % 2]])
     return _since(twin, start)
 
 
@@ -328,18 +334,69 @@ def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
             phase=game._phase,
         )
     left = _remaining(game)
-    lines = [_line(game, seat, mine, theirs) for mine in (0, -1) for theirs in (0, -1)]
-    refused = _judge(game, seat, left, lines)
-    if refused is None:
-        if _takes_all(game, seat) or any(_takes_all(game, other) for other in range(n) if other != seat):
-            return None
-        try:
-            _Search(SEARCH_BUDGET).settle(_search_copy(game))
-        except _DifferError as differ:
-            refused = _judge(game, seat, left, [differ.first, differ.second])
-        except _TooBigError:
-            return _unproven(game, seat, left)
+    outcome = _analysis(game)
+    refused = _judge(game, seat, left, list(outcome.found))
+    if refused is None and outcome.status == "unproven":
+        return _unproven(game, seat, left)
     return refused
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Outcome:
+    """How a position may be played out, for every seat alike: ``found`` holds two ways that end
+    differently (``differ``), or the one way every line ends (``settled``: proven), or the one way
+    the quick lines agree on while the search ran out (``unproven``)."""
+
+    status: str
+    found: tuple[tuple[int, ...], ...]
+
+
+_KEPT = 256
+"""Positions whose outcome is kept, so the state of every seat at one version costs one analysis."""
+_analysed: collections.OrderedDict[tuple[object, ...], _Outcome] = collections.OrderedDict()
+
+
+def _analysis(game: ClaimGame) -> _Outcome:
+    """The outcome of the round from here (steps 1 to 3 of the module), kept per position."""
+    key = (
+        game._rules,
+        game._size,
+        len(game._finished),
+        tuple(game._hands),
+        tuple(game._trick_cards),
+        game._leader,
+        game._broken,
+        game._blocked,
+        game._trump_mask,
+    )
+    known = _analysed.get(key)
+    if known is None:
+        known = _analysed[key] = _analyse(game)
+        while len(_analysed) > _KEPT:
+            _analysed.popitem(last=False)
+    return known
+
+
+def _analyse(game: ClaimGame) -> _Outcome:
+    n = game._n
+    # Four quick lines: every seat its first legal card or its last, or the even seats one way and
+    # the odd seats the other.
+    lines = {_line(game, (even, odd)) for even, odd in ((0, 0), (-1, -1), (0, -1), (-1, 0))}
+    if len(lines) > 1:
+        return _Outcome("differ", tuple(sorted(lines))[:2])
+    found = lines.pop()
+    left = _remaining(game)
+    if not any(count in (0, left) for count in found):
+        return _Outcome("differ", (found,))  # nobody may claim: the one line is proof enough
+    if any(_takes_all(game, seat) for seat in range(n)):
+        return _Outcome("settled", (found,))
+    try:
+        _Search(SEARCH_BUDGET).settle(_search_copy(game))
+    except _DifferError as differ:
+        return _Outcome("differ", (differ.first, differ.second))
+    except _TooBigError:
+        return _Outcome("unproven", (found,))
+    return _Outcome("settled", (found,))
 
 
 def _unproven(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
