@@ -152,13 +152,13 @@ class Clock:
             self.tasks[table.id] = task
 
     def _to_stand_in(self, table: Table, now: float) -> Iterable[int]:
-        presence = getattr(table, "presence", None)
+        presence = table.presence
         for seat, kind in enumerate(table.kinds):
             if kind != HUMAN or table.standin_reason(seat) is not None:
                 continue
             if table.auto_moves(seat) >= TWO_IN_A_ROW:
                 yield seat
-            elif presence is not None and not presence.online(seat):
+            elif not presence.online(seat):
                 since = presence.away_since(seat)
                 if since is not None and now - since >= table.clock_seconds:
                     yield seat

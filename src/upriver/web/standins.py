@@ -173,8 +173,8 @@ def handover_refusal(table: Table, by: int, seat: int, now: float) -> str | None
         return f"{who} is a bot already"
     if table.standin_reason(seat) is not None:
         return f"a bot plays for {who} already"
-    presence = getattr(table, "presence", None)
-    if presence is None or presence.online(seat):
+    presence = table.presence
+    if presence.online(seat):
         return f"{who} is connected: a seat is handed to a bot only when its player is away"
     since = presence.away_since(seat)
     away = 0.0 if since is None else max(0.0, now - since)
