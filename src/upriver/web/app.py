@@ -69,7 +69,9 @@ from upriver.web.guard import (
     form_options,
     origin_allowed,
     read_body,
+    record_within,
     refusal,
+    rounds_within,
 )
 from upriver.web.hints import ask_hint
 from upriver.web.hosts import HostPolicy, refuse_host
@@ -173,12 +175,8 @@ def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
             raise InputError(
                 f"'{key}' is {len(value):,} characters long: an option's value has at most 64", field=key
             )
-        if isinstance(value, list) and len(value) > limits.schedule_rounds:
-            raise InputError(
-                f"'{key}' has {len(value):,} entries: a schedule has at most {limits.schedule_rounds} rounds "
-                "on this server (the longest any preset makes is 34)",
-                field=key,
-            )
+        if isinstance(value, list):
+            rounds_within(limits, len(value), f"'{key}'", key)
         if isinstance(value, dict | list) and len(str(value)) > 2000:
             raise InputError(f"'{key}' is too large to be a rule option", field=key)
 
@@ -527,6 +525,8 @@ def create_app(
             body = await read_body(request, CreateTable, limits)
             options = form_options(body.data(), _NOT_RULES)
             _option_limits(options, limits)
+            if body.record is not None:
+                record_within(body.record, limits)
         except InputError as error:
             return refusal(str(error), error.status, field=error.field)
         if not creations.allow(_client(request)):

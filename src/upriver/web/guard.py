@@ -31,7 +31,7 @@ from upriver.errors import RecordError
 from upriver.names import PlayerNameError, check_names, quoted
 from upriver.record import Record, RecordRuleError, loads, replay
 from upriver.web.hosts import HostPolicy
-from upriver.web.limits import Limits
+from upriver.web.limits import Limits, RoundsLimitError
 
 __all__ = [
     "SECURITY_HEADERS",
@@ -44,7 +44,9 @@ __all__ = [
     "origin_allowed",
     "parse_json",
     "read_body",
+    "record_within",
     "refusal",
+    "rounds_within",
 ]
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -254,22 +256,59 @@ def origin_allowed(
     return own[1] in _LOOPBACK and seen[1] in _LOOPBACK and own[2] == seen[2]
 
 
-def guarded_record(text: str) -> Record:
+def rounds_within(limits: Limits, rounds: int, what: str, field: str) -> None:
+    """:meth:`Limits.check_rounds` as the API refuses it: :class:`InputError` (400) naming ``field``."""
+    try:
+        limits.check_rounds(rounds, what, field)
+    except RoundsLimitError as error:
+        raise InputError(str(error), field=field) from None
+
+
+def _record_rounds(data: Mapping[str, object]) -> int:
+    """The most rounds a record's JSON object lists: its rounds, or its rules' schedule (a list)."""
+    rounds = data.get("rounds")
+    rules = data.get("rules")
+    schedule = rules.get("schedule") if isinstance(rules, dict) else None
+    return max(
+        len(rounds) if isinstance(rounds, list) else 0, len(schedule) if isinstance(schedule, list) else 0
+    )
+
+
+def record_within(text: str, limits: Limits) -> None:
+    """Refuse a record (to continue at a table, or to keep as a sheet) longer than the server plays
+    (:meth:`Limits.check_rounds`), counted from its JSON before the record is read; text that is no
+    record is left for the reader to refuse.
+
+    :raises InputError: (``field`` ``record``) the record has too many rounds.
+    """
+    try:
+        data = parse_json(AnyObject, text).data()
+    except InputError:
+        return
+    rounds_within(limits, _record_rounds(data), "the record", "record")
+
+
+def guarded_record(text: str, limits: Limits | None = None) -> Record:
     """A game record sent to the web (to continue at a table, or to keep as a sheet), read safely.
 
     Its JSON is first read by pydantic-core, so nesting too deep, a lone surrogate or a
-    number too large is an :class:`InputError` before the record reader sees it; then the
+    number too large is an :class:`InputError` before the record reader sees it, and a game
+    longer than ``limits`` allow is refused (:func:`record_within`); then the
     reader (:func:`upriver.record.loads`) reads it, and every player's name must be one a
     person could type here (:func:`upriver.names.check_names`).
 
-    :raises InputError: (``field`` ``record``) the JSON or a name; :raises RecordError,
+    :raises InputError: (``field`` ``record``) the JSON, the length or a name; :raises RecordError,
         RecordRuleError: as the reader refuses the record.
     """
     try:
-        parse_json(AnyObject, text)
+        data = parse_json(AnyObject, text).data()
     except InputError as error:
         raise InputError(f"the record: {error}", field="record") from None
+    if limits is not None:
+        rounds_within(limits, _record_rounds(data), "the record", "record")
     record = loads(text)
+    if limits is not None:
+        rounds_within(limits, record.rules.rounds, "the record's game", "record")
     try:
         check_names(record.players)
     except PlayerNameError as error:

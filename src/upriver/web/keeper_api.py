@@ -48,6 +48,7 @@ from upriver.web.guard import (
     guarded_record,
     read_body,
     refusal,
+    rounds_within,
 )
 from upriver.web.limits import Limits
 from upriver.web.protocol import restriction_json, rules_json
@@ -276,15 +277,19 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
                     f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names):,}"
                 )
             names = list(check_names(names))
+            if isinstance(body.get("schedule"), list):  # counted before the engine reads it
+                rounds_within(limits, len(body["schedule"]), "'schedule'", "schedule")
             if isinstance(body.get("title"), str) and len(body["title"]) > 80:
                 raise _BadRequestError(f"'title' has at most 80 characters, not {len(body['title']):,}")
             dealer = body.get("dealer")
             title = body.get("title") or ""
             if not isinstance(title, str):
                 raise _BadRequestError("'title' must be text")
+            rules = rules_from(body, len(names))
+            rounds_within(limits, rules.rounds, "the sheet's game", "schedule")
             sheet = KeptSheet.start(
                 names,
-                rules_from(body, len(names)),
+                rules,
                 dealer=None if dealer is None else _int(dealer, "'dealer'"),
                 first_jack=bool(body["first_jack"]) if "first_jack" in body else None,
                 title=title.strip(),
@@ -310,7 +315,7 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
             text = body.get("record")
             if not isinstance(text, str):
                 raise _BadRequestError("'record' must be the text of a game record")
-            sheet = KeptSheet.from_record(guarded_record(text))
+            sheet = KeptSheet.from_record(guarded_record(text, limits))
         except InputError as error:
             return _input(error)
         except _BadRequestError as error:

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 
-__all__ = ["Limits"]
+__all__ = ["Limits", "RoundsLimitError"]
+
+
+class RoundsLimitError(ValueError):
+    """A game longer than the server plays (:meth:`Limits.check_rounds`); ``field`` names the part of the
+    request at fault, ``limit`` the most rounds."""
+
+    def __init__(self, message: str, *, field: str, limit: int) -> None:
+        super().__init__(message)
+        self.field = field
+        self.limit = limit
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -27,3 +37,22 @@ class Limits:
     """Messages queued for a connection that does not read: one more and it is disconnected."""
     archive_after: float = 7 * 24 * 3600.0
     """Seconds after its last event that a finished table is archived (kept in the file, no longer loaded)."""
+
+    def check_rounds(self, rounds: int, what: str, field: str) -> None:
+        """Refuse a game of more than :attr:`schedule_rounds` rounds, whichever way it comes in: a table's
+        or a sheet's schedule, a record continued at a table or kept as a sheet. ``what`` names it.
+
+        >>> Limits(schedule_rounds=100).check_rounds(5_000, "the record", "record")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        upriver.web.limits.RoundsLimitError: the record has 5,000 rounds: a game has at most 100 rounds ...
+
+        :raises RoundsLimitError: naming ``what`` and the limit, with ``field``.
+        """
+        if rounds > self.schedule_rounds:
+            raise RoundsLimitError(
+                f"{what} has {rounds:,} rounds: a game has at most {self.schedule_rounds} rounds on this "
+                "server (the longest any preset makes is 34)",
+                field=field,
+                limit=self.schedule_rounds,
+            )
