@@ -178,7 +178,7 @@ def test_with_few_cards_left_a_claim_is_allowed_exactly_when_every_continuation_
     size_cards = rules.player_count * max(rules.hand_sizes)
     if not to_mid_round(game, rng, cut % size_cards):
         return
-    if sum(len(game.hand(seat)) for seat in range(rules.player_count)) > 14:
+    if sum(len(game.hand(seat)) for seat in range(rules.player_count)) > 12:
         return
     found = endings(game)
     left = game.hand_size - len(game.tricks)
