@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_web_api import Client, Room, manager_of
+from tests.test_web_api import Client, Room, create, manager_of
 from upriver.actions import Phase
 from upriver.cards import Card
 from upriver.record import loads, replay
@@ -120,6 +120,36 @@ def test_a_claim_that_does_not_hold_is_refused_with_the_claim_rule_and_changes_n
     assert "cannot claim the rest of the round" in error["message"]
     assert (room.game.log, room.table.version) == (log, version)
     assert room.game.phase is Phase.PLAYING
+
+
+def test_after_a_claim_at_a_table_with_bots_the_bots_play_on_into_the_next_round(
+    client: TestClient, stack: Any
+) -> None:
+    body = create(client, ["human", "basic", "basic", "basic"], schedule=[3, 1])
+    table = manager_of(client).tables[body["table"]]
+    me = Client(
+        stack.enter_context(client.websocket_connect(f"/ws/{body['table']}?token={body['token']}")), table, 0
+    )
+    state = me.state()
+    while not (
+        state["game"]["round"] == 1 and state["game"]["phase"] == "playing" and state["game"]["my_turn"]
+    ):
+        if state["game"]["my_turn"]:
+            me.act("bid", next(option["bid"] for option in state["game"]["bid_options"] if option["legal"]))
+        state = me.state()
+    while not state["game"]["can_claim"]:  # play on until the claim holds (at the last trick at worst)
+        me.act("play", next(card["card"] for card in state["game"]["hand"] if card["legal"]))
+        state = me.state()
+        while not (state["game"]["my_turn"] and state["game"]["phase"] == "playing"):
+            state = me.state()
+    me.send(type="claim", v=me.v, id="claim-1")
+    while not (state["game"]["round"] == 2 and state["game"]["my_turn"]):
+        state = me.state()
+    game = table.game
+    assert game is not None
+    assert len(game.results) == 1
+    assert sum(game.results[0].tricks_won) == 3
+    assert game.phase is Phase.BIDDING  # the bots bid on in round 2, and wait for the person
 
 
 def test_a_spectator_cannot_claim(client: TestClient, stack: Any) -> None:
