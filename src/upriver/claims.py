@@ -48,7 +48,7 @@ from upriver.cards import SUIT_MASKS, Card, Suit, cards_in
 from upriver.errors import IllegalActionError
 from upriver.rules import Rules
 
-__all__ = ["SEARCH_BUDGET", "Claim", "ClaimKind", "claim_refusal", "play_out"]
+__all__ = ["SEARCH_BUDGET", "Claim", "ClaimGame", "ClaimKind", "claim_refusal", "play_out"]
 
 SEARCH_BUDGET = 4000
 """The most cards the exact search plays before it gives up and refuses the claim as not proven."""
