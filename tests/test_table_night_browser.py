@@ -16,7 +16,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.test_table_geometry import VIEWPORTS
+from tests.test_table_i18n import assert_no_english, open_page
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
+from upriver.actions import Phase
 from upriver.web.app import create_app
 
 __all__ = ["browser"]  # the table page's Chromium fixture, shared
@@ -354,6 +356,45 @@ def test_the_chat_shows_hostile_text_as_text_refuses_past_its_limits_and_mutes_p
         watcher_context.close()
 
 
+def test_a_claim_accepted_shows_the_claimers_hand_to_everyone(live: LiveServer, browser: Browser) -> None:
+    # One card each: once the bids are in, the one trick's outcome is known, and the claim holds.
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[1, 2])
+    table_id = body["table"]
+    host_context, host = person(browser)
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        game = live.game(table_id)
+        held = [str(card) for card in game.hand(0)]
+
+        def claimable() -> bool:
+            return game.phase is Phase.PLAYING and game.round_number == 1 and game.can_claim(0)
+
+        deadline = time.monotonic() + 30
+        while not claimable():
+            assert time.monotonic() < deadline, "the claim never held"
+            for seat, page in ((0, host), (1, guest)):
+                if seat in game.awaiting and game.phase is Phase.BIDDING:
+                    play_one_move(page, live, table_id, seat=seat)
+            time.sleep(0.05)
+        claim = host.locator("#seat-tools button.claim")
+        expect(claim).to_have_text("Claim the rest")
+        claim.click()
+        expect(host.locator("#confirm-text")).to_contain_text("Your cards are shown to everyone")
+        host.click("#confirm-yes")
+        symbol = (
+            held[0].replace("T", "10").replace("H", "♥").replace("D", "♦").replace("C", "♣").replace("S", "♠")
+        )
+        for page in (host, guest):
+            news = page.locator("#claim-news")
+            expect(news).to_contain_text(f"Ann claims the rest: {symbol}")
+        shot(host, "night-claim-desktop")
+        shot(guest, "night-claim-phone")
+    finally:
+        host_context.close()
+        guest_context.close()
+
+
 def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
     live: LiveServer, browser: Browser
 ) -> None:
@@ -409,6 +450,65 @@ def test_watch_bots_opens_a_bot_only_table_as_a_spectator_and_it_plays_to_the_en
         shot(page, "night-watch-end-desktop")
     finally:
         context.close()
+
+
+def test_a_hint_shows_the_experts_choice_and_each_choices_expected_points(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "basic", "basic", "basic"], schedule=[2], hints=True)
+    for kind in ("desktop", "phone"):
+        context, page = person(browser, kind)
+        try:
+            page.goto(live.url + body["url"])
+            expect(page.locator("#bids button.playable").first).to_be_visible()
+            page.click("#seat-tools button.hint-button")
+            box = page.locator("#hint-box")
+            expect(box).to_contain_text("The expert would bid")
+            expect(page.locator("#bids .bid.hinted")).to_have_count(1)
+            points = page.locator("#bids .bid[data-points]")
+            expect(points).to_have_count(page.locator("#bids .bid.legal").count())
+            shot(page, f"night-hint-{kind}")
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "cs", "it", "sv"])
+def test_the_nights_marks_controls_and_chat_speak_the_browsers_language(
+    live: LiveServer, browser: Browser, lang: str
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[2], clock=60, hints=True)
+    table_id = body["table"]
+    errors: list[str] = []
+    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
+    host = open_page(browser, live.url + body["url"], lang, "desktop", errors)
+    watcher = open_page(browser, f"{live.url}/t/{table_id}", lang, "phone", errors)
+    try:
+        game = live.game(table_id)
+        play_until(guest, live, table_id, 1, lambda: 0 in game.awaiting, "Ann's turn never came")
+        host.fill("#chat-input", "hello")
+        host.click("#chat-form button[type=submit]")
+        host.click(".reactions button[data-reaction='thanks']")
+        expect(host.locator("#seat-tools button.hint-button")).to_be_visible()
+        host.click("#seat-tools button.hint-button")
+        expect(host.locator("#bids .bid.hinted")).to_have_count(1)
+        expect(label(host, 0).locator(".clock")).to_be_visible()
+        guest_context.close()
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away")
+        host.locator("#chat .chat-mute summary").click()
+        assert_no_english(host, lang, "table with its clock, hint, chat and presence")
+        shot(host, f"night-{lang}-desktop")
+        host.click("#seat-tools button.leave")
+        expect(host.locator("#confirm")).to_be_visible()
+        assert_no_english(host, lang, "question before leaving")
+        host.click("#confirm-no")
+        expect(watcher.locator("#chat-toggle")).to_be_visible()
+        watcher.click("#chat-toggle")
+        assert_no_english(watcher, lang, "spectator's chat")
+        shot(watcher, f"night-{lang}-spectator-phone")
+        assert errors == []
+    finally:
+        host.context.close()
+        watcher.context.close()
 
 
 def test_a_spectator_writes_under_a_name_only_where_the_table_lets_spectators_chat(
