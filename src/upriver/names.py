@@ -5,7 +5,11 @@ game record. Everywhere it must be text a person can read back and that every
 output (a terminal line, a JSON export, an error message) can carry: valid Unicode,
 no control or bidirectional-override characters, 1 to :data:`MAX_NAME_LENGTH`
 characters once the spaces around it are trimmed. Names at one table differ in more
-than case and spacing, so "Ann" and " ann " cannot both sit down.
+than case, spacing, invisible characters and letters that look alike, so "Ann" and " ann "
+cannot both sit down, nor "Host" and "Ηost" (a Greek capital Eta) or "H\u200bost" (a zero width
+space): names are compared by their Unicode confusable skeletons (UTS #39, from the
+``confusable_homoglyphs`` package's copy of Unicode's confusables.txt), in NFKC form, without
+default ignorable characters (:func:`name_keys`).
 
 >>> player_name("  Åsa ")
 'Åsa'
@@ -21,6 +25,7 @@ upriver.names.PlayerNameError: 'ANN' is already at the table as 'Ann' (seat 0); 
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -31,7 +36,9 @@ __all__ = [
     "PlayerNameError",
     "TextError",
     "check_names",
+    "compared",
     "name_key",
+    "name_keys",
     "player_name",
     "quoted",
     "text_line",
@@ -136,9 +143,104 @@ def text_line(value: object, limit: int) -> str:
     return _shown(value, "a line", limit, refuse)
 
 
-def name_key(name: str) -> str:
-    """What two names must not share at one table: the name without case or spaces."""
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters that show
+nothing (zero width space and joiners, word joiner, soft hyphen, variation selectors, tags, …)."""
+
+
+def _ignorable(char: str) -> bool:
+    point = ord(char)
+    return any(low <= point <= high for low, high in _DEFAULT_IGNORABLE)
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's prototype (UTS #39), from Unicode's confusables.txt as the
+    ``confusable_homoglyphs`` package keeps it: for each pair "source → prototype", both ways.
+
+    A source has one entry, its prototype; a prototype lists its sources. Where a pair stands alone
+    (each lists only the other) the package no longer says which way it went: both then map to the
+    smaller, which compares them alike all the same.
+    """
+    from confusable_homoglyphs import utils  # its data alone: the package's other modules load much more
+
+    data: dict[str, list[dict[str, str]]] = utils.load("confusables.json")
+
+    def others(key: str) -> list[str]:
+        return [entry["c"].replace("\u200e", "") for entry in data.get(key, ())]
+
+    mapped: dict[str, str] = {}
+    for raw in data:
+        char = raw.replace("\u200e", "")  # the package marks right-to-left text with left-to-right marks
+        found = others(raw)
+        if len(char) != 1 or len(found) != 1 or not found[0] or found[0] == char:
+            continue  # a prototype of several sources (or of a sequence) stays itself
+        target = found[0]
+        if len(target) > 1 or len(others(target)) > 1:
+            mapped[char] = target
+        else:
+            mapped[char] = min(char, target)
+    return mapped
+
+
+def _skeleton(text: str) -> str:
+    """UTS #39's skeleton of ``text``: each character replaced by its prototype, in NFD form."""
+    prototypes = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(prototypes.get(char, char) for char in decomposed))
+
+
+def compared(name: str) -> str:
+    """``name`` as names are compared: in NFKC form (fullwidth and superscript letters and brackets as
+    the plain ones), without default ignorable characters, each character as its confusable prototype.
+
+    >>> compared("Eve （ba\u200bsic）")
+    'Eve (basic)'
+    """
+    text = "".join(char for char in unicodedata.normalize("NFKC", name) if not _ignorable(char))
+    return unicodedata.normalize("NFC", _skeleton(text))
+
+
+def name_keys(name: str) -> tuple[str, str]:
+    """What two names must not share at one table (either key): the name as :func:`compared`, without
+    case or spaces, folded to lower case before the confusables, and between two passes of them (so
+    "Ian" is alike both "ian" and "lan", which are not alike each other).
+
+    >>> name_keys("Host"), name_keys("\u0397ost"), name_keys("H\u200bost")
+    (('host', 'host'), ('n\u0329ost', 'host'), ('host', 'host'))
+    """
+    folded_first = "".join(compared(name.casefold()).casefold().split())
+    folded_between = "".join(compared(compared(name).casefold()).split())
+    return folded_first, folded_between
+
+
+def _plain_key(name: str) -> str:
+    """The name without case or spaces only (to say which way two alike names are alike)."""
     return "".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def name_key(name: str) -> str:
+    """The first of :func:`name_keys`: the name without case (folded first), spaces, invisible characters
+    or lookalike letters."""
+    return name_keys(name)[0]
 
 
 def unique_name(name: str, seat: int, taken: Sequence[str | None]) -> str:
@@ -150,12 +252,17 @@ def unique_name(name: str, seat: int, taken: Sequence[str | None]) -> str:
 
     :raises PlayerNameError: (reason ``taken``, ``seat``) naming the seat that has it already.
     """
-    key = name_key(name)
+    keys = set(name_keys(name))
     for other, existing in enumerate(taken):
-        if other != seat and existing is not None and name_key(existing) == key:
+        if other != seat and existing is not None and keys.intersection(name_keys(existing)):
+            plainly = _plain_key(name) == _plain_key(existing)
             raise PlayerNameError(
                 f"{quoted(name)} is already at the table as {quoted(existing)} (seat {other}); "
-                "names must differ in more than case and spaces",
+                + (
+                    "names must differ in more than case and spaces"
+                    if plainly
+                    else "names must differ in more than invisible characters and letters that look alike"
+                ),
                 reason="taken",
                 seat=seat,
             )
@@ -171,9 +278,9 @@ def check_names(names: Sequence[object]) -> tuple[str, ...]:
     cleaned: list[str] = []
     for seat, value in enumerate(names):
         name = player_name(value, seat)
-        key = name_key(name)
-        if key in seen:  # a set first, so a long hostile list stays linear; unique_name words it
+        keys = name_keys(name)
+        if seen.intersection(keys):  # a set first, so a long hostile list stays linear; unique_name words it
             unique_name(name, seat, cleaned)
-        seen.add(key)
+        seen.update(keys)
         cleaned.append(name)
     return tuple(cleaned)

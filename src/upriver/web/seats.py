@@ -21,7 +21,7 @@ import hmac
 import re
 from collections.abc import Sequence
 
-from upriver.names import PlayerNameError, player_name, quoted, unique_name
+from upriver.names import PlayerNameError, compared, player_name, quoted, unique_name
 
 __all__ = [
     "CLOSE_BAD_TOKEN",
@@ -45,12 +45,13 @@ _BOT_LABEL = re.compile(r"\(\s*[\w-]+\s*\)\s*$")
 def seat_name(value: object, seat: int, taken: Sequence[str | None], bot_kinds: Sequence[str]) -> str:
     """The name a person may take ``seat`` under: :func:`upriver.names.player_name`, unlike every
     other name at the table (:func:`upriver.names.unique_name`), and not looking like a bot's label
-    (a name ending in a parenthesised word, as "Dee (basic)").
+    (a name ending in a parenthesised word, as "Dee (basic)", also once compared as names are:
+    :func:`upriver.names.compared`, so no fullwidth brackets or invisible characters make it another).
 
     :raises PlayerNameError: why the name may not be used.
     """
     name = player_name(value, seat)
-    if _BOT_LABEL.search(name):
+    if _BOT_LABEL.search(compared(name)):
         raise PlayerNameError(
             f"{quoted(name)} looks like a bot's label (a name ending in a word in brackets, "
             f"such as '(basic)'; the bots are {', '.join(bot_kinds)}): choose a name without one",
