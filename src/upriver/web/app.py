@@ -9,7 +9,7 @@ HTTP:
 
 - ``GET /`` the lobby page (create a table, import a record); ``GET /t/{id}`` a table's page.
 - ``GET /api/options`` presets, rule options, bot kinds and paces (``paces``, default ``pace``) for
-  the create form.
+  the create form; ``POST /api/scoring`` a scoring's worked examples (:mod:`upriver.web.scoring_api`).
 - ``POST /api/tables`` ``{"name", "seats": ["human", "basic", …], "creator": 0, "record": text?,
   "pace": "slow" | "normal" | "fast" (default normal; :mod:`upriver.web.bots`), …rule options
   spelled as in the game record ("preset", "schedule", "dealer_bid", …), and the table's own
@@ -79,6 +79,7 @@ from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.review_api import review_router
+from upriver.web.scoring_api import scoring_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.social import Social
 from upriver.web.store import open_table_store
@@ -476,6 +477,7 @@ def create_app(
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
     app.include_router(reviews)
+    app.include_router(scoring_router(limits))  # /api/scoring: a scoring's worked examples
     app.state.reviews = reviews.service
 
     @app.exception_handler(UnreadableSheetError)
