@@ -123,6 +123,7 @@ BROWSER_TESTS = (
     "test_accessibility.py",
     "test_audit_browser.py",
     "test_audit_keep_browser.py",
+    "test_house_rules_browser.py",
     "test_i18n_browser.py",
     "test_keep_browser.py",
     "test_lobby_browser.py",

@@ -3,6 +3,7 @@
 // The sheet itself is drawn by sheet.js, as on the table page.
 
 import { WORDS as W } from "./keep-words.js";
+import { houseRuleFields, rotatingTrump } from "./keep-house.js";
 import { paperSheet } from "./paper.js";
 import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, scrollsByKeyboard, suitText } from "./sheet.js";
 
@@ -186,6 +187,8 @@ function newSheetForm(options) {
   const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, W.fewerPlayers);
   const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
     el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, W.choice(v)))));
+  const presetOf = () => options.presets.find((p) => p.name === (form ? new FormData(form).get("preset") : DEFAULT_PRESET));
+  const house = houseRuleFields(options, { choice: W.choice, asPreset: W.asPreset, presetOf });
   const form = el("form", { class: "card-box", "aria-label": W.newSheet },
     el("h2", {}, W.newSheet),
     el("label", {}, W.title, el("input", { name: "title", placeholder: W.titleExample })),
@@ -197,10 +200,13 @@ function newSheetForm(options) {
       el("label", {}, W.mostCards, el("input", { name: "max_cards", inputmode: "numeric", placeholder: W.asPreset })),
       select("bidding", W.bidding, options.rules.bidding),
       select("dealer_bid", W.dealerBid, options.rules.dealer_bid),
-      select("scoring", W.scoring, options.rules.scoring)),
+      ...house.elements.slice(1)),
+    house.elements[0],
     el("label", {}, W.firstDealer, dealer),
     el("button", { type: "submit", class: "primary" }, W.startSheet),
   );
+  form.querySelector("select[name=preset]").addEventListener("change", house.refresh);
+  house.refresh();
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -214,7 +220,8 @@ function newSheetForm(options) {
     else if (schedule) body.schedule = schedule;
     const most = String(data.get("max_cards") || "").trim();
     if (most) body.max_cards = Number(most);
-    for (const key of ["bidding", "dealer_bid", "scoring"]) if (data.get(key)) body[key] = data.get(key);
+    for (const key of ["bidding", "dealer_bid"]) if (data.get(key)) body[key] = data.get(key);
+    Object.assign(body, house.values());
     const who = data.get("dealer");
     if (who === "jack") body.first_jack = true;
     else if (who !== "") body.dealer = Number(who);
@@ -345,7 +352,9 @@ function entryPanel() {
     return box;
   }
   box.append(roundHead());
-  if (!sheet.read_only) box.append(trumpPicker());
+  const rotating = rotatingTrump(sheet); // trump rotates: the round's suit is known, not asked
+  if (rotating) box.append(rotating);
+  else if (!sheet.read_only) box.append(trumpPicker());
   else if (sheet.current.trump) box.append(el("div", {}, W.trumpShown, suitText(sheet.current.trump)));
   if (sheet.phase === "bidding") box.append(sheet.rules.bidding === "simultaneous" ? allBids() : nextBid());
   if (sheet.phase === "tricks") box.append(trickEntry());

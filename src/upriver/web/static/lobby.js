@@ -7,6 +7,7 @@
 import { has, lang, number, reason, shownName, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
 import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
+import { scoringField } from "/static/scoring-form.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, props = {}, ...children) => {
@@ -92,14 +93,26 @@ function fillSeats() {
   estimate();
 }
 
+// The scoring is shown outside the folded options, with its worked examples (scoring-form.js).
+let scoring = null;
+
 function fillRuleOptions() {
   const box = $("rule-options");
   for (const [key, values] of Object.entries(options.rules)) {
+    if (key === "scoring") {
+      scoring = scoringField({ id: "rule-scoring", label: optionName(key), choices: values, words, asRules: t("lobby.as_rules_say"), fallback: () => preset().options.scoring });
+      scoring.element.querySelector("label").append(el("span", { className: "hint preset-value", id: "preset-scoring" }));
+      $("rule-options").closest("details").before(scoring.element);
+      continue;
+    }
     const select = el("select", { id: `rule-${key}` });
     select.append(new Option(t("lobby.as_rules_say"), ""));
     for (const v of values) select.append(new Option(words(v), v));
     box.append(el("label", {}, `${optionName(key)} `, select, el("span", { className: "hint preset-value", id: `preset-${key}` })));
   }
+  // The blind one-card round is on or off: a box to tick (left unticked, the round is played as usual).
+  const blind = el("input", { type: "checkbox", id: "rule-blind_one_card" });
+  box.append(el("label", { className: "check" }, blind, ` ${t("house.blind")}`));
 }
 
 // What each option is under the chosen preset, in words, next to its select.
@@ -110,6 +123,7 @@ function presetWords() {
     const value = chosen.options[key];
     if (span) span.textContent = value == null ? "" : ` ${t("lobby.these_rules", { words: words(value) })}`;
   }
+  if (scoring) scoring.refresh();
 }
 
 function addPace() {
@@ -309,7 +323,8 @@ $("create").addEventListener("submit", (event) => {
   // Rule options go as the game record spells them; a blank field is sent as "" and the server
   // reads it as "not given" (the one place blanks are translated).
   const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value, pace: $("pace").value, ...tableOptions() };
-  for (const key of Object.keys(options.rules)) body[key] = $(`rule-${key}`).value;
+  for (const key of Object.keys(options.rules)) body[key] = key === "scoring" ? scoring.value() : $(`rule-${key}`).value;
+  if ($("rule-blind_one_card").checked) body.blind_one_card = true;
   // Hand sizes typed in ("1,2,1") are the schedule; else the schedule chosen above (or the preset's).
   const sizes = $("schedule").value.trim();
   if (sizes) body.schedule = sizes.split(/[ ,]+/).filter(Boolean).map(Number);

@@ -20,6 +20,7 @@ const TEXT = {
   filledNote: t("paper.filledNote"),
   rounds: (rounds, fewest, most) => t("paper.rounds", { rounds, fewest, most }),
   date: t("paper.date"),
+  noTrump: t("house.noTrumpShort"),
 };
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -49,12 +50,12 @@ export function paperSheet(kept, { blank }) {
       el("th", { scope: "row", class: "rd" }, String(number)),
       el("td", { class: "cards" }, String(cards)),
       el("td", { class: "dealer" }, row ? players[row.dealer] : ""),
-      el("td", { class: "trump" }, row && row.trump ? SUITS[row.trump] : ""),
+      el("td", { class: "trump" }, trumpOf(kept.rules, index, row)),
       ...players.flatMap((_, seat) => cellsOf(row ? row.cells[seat] : null))));
   });
   const totals = el("tr", { class: "totals" },
     el("th", { scope: "row", colspan: "4" }, TEXT.total),
-    ...players.map((_, seat) => el("td", { colspan: "2" }, blank || !scored ? "" : String(kept.sheet.totals[seat]))));
+    ...players.map((_, seat) => el("td", { colspan: "2" }, blank || !scored ? "" : String(kept.sheet.totals[seat]).replace("-", "−"))));
   const wide = players.length > 5;
   const paper = el("section", { id: "paper", class: wide ? "wide" : "", "data-mode": blank ? "blank" : "filled", "aria-hidden": "true" },
     el("h1", {}, kept.title || TEXT.title),
@@ -66,13 +67,23 @@ export function paperSheet(kept, { blank }) {
   return paper;
 }
 
+// A round's trump: when trump rotates, the rules give every round's (blank sheets too; a round
+// without trump says so); otherwise the suit noted, if any.
+function trumpOf(rules, index, row) {
+  if (Array.isArray(rules.trumps)) return rules.trumps[index] ? SUITS[rules.trumps[index]] : TEXT.noTrump;
+  return row && row.trump ? SUITS[row.trump] : "";
+}
+
+// A round's points with their sign: +12, −4 (a scoring may take points away), 0.
+const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0");
+
 function cellsOf(cell) {
   if (!cell || cell.bid === null) return [el("td", { class: "bid" }), el("td", { class: "score" })];
   const took = cell.tricks === null ? "" : cell.made ? " ✓" : `/${cell.tricks}`;
   return [
     el("td", { class: "bid" }, `${cell.bid}${took}`),
     el("td", { class: "score" },
-      cell.score === null ? "" : el("span", { class: "points" }, `+${cell.score}`),
-      cell.total === null ? "" : el("strong", {}, String(cell.total))),
+      cell.score === null ? "" : el("span", { class: "points" }, signed(cell.score)),
+      cell.total === null ? "" : el("strong", {}, String(cell.total).replace("-", "−"))),
   ];
 }

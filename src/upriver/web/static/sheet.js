@@ -150,7 +150,7 @@ export function drawSheet(table, sheet, { onEdit = null, caption = false, colour
       el("td", { class: "trump" }, suitText(row.trump)));
     row.cells.forEach((cell, seat) => {
       const mark = cell.made === null ? "" : cell.made ? "made" : "missed";
-      const score = cell.score === null ? "" : ` +${cell.score}`;
+      const score = cell.score === null ? "" : ` ${cell.score < 0 ? "−" : "+"}${Math.abs(cell.score)}`; // a scoring may take points away
       tr.append(el("td", {
         class: mark, "data-cell": `${row.number}-${seat}`,
         "aria-label": TEXT.cell(sheet.players[seat], shown(cell.bid), shown(cell.tricks), cell.made, cell.total),

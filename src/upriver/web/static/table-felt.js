@@ -4,6 +4,7 @@
 import { cardName, t } from "/static/i18n.js";
 import { cardFace } from "./table-cards.js";
 import { placeWord } from "./table-panels.js";
+import { foreheadMark, showTrump } from "./table-house.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -93,7 +94,11 @@ function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
   marks.className = "marks";
   if (seat === game.dealer && !over) marks.append(badge("dealer", WORDS.dealer(), WORDS.dealerTitle()));
   if (seat === leader && !over) marks.append(badge("leader", WORDS.led(), WORDS.ledTitle()));
-  if (seat !== mySeat && !over) {
+  const forehead = over ? null : foreheadMark(game, seat); // a blind round: the card on their forehead
+  if (forehead) {
+    marks.append(forehead.element);
+    words += forehead.words;
+  } else if (seat !== mySeat && !over) {
     const backs = document.createElement("span");
     backs.className = "backs";
     backs.dataset.count = left;
@@ -141,12 +146,9 @@ export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
   for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, { mySeat, leader, thinking, decorate }));
   $("seats").replaceChildren(...labels);
   // A held trick is shown with the trump it was played under, not the next round's.
-  const turned = holding && heldTurned !== undefined ? heldTurned : game.turned;
-  if (!holding) heldTurned = game.turned;
-  const shownTurned = $("turned").firstElementChild;
-  if (!shownTurned || shownTurned.dataset.card !== (turned || undefined)) {
-    $("turned").replaceChildren(turned ? cardFace(turned) : document.createTextNode(WORDS.noTrump()));
-  }
+  const [turned, trump] = holding && heldTurned !== undefined ? heldTurned : [game.turned, game.trump];
+  if (!holding) heldTurned = [game.turned, game.trump];
+  showTrump($("turned"), turned, trump); // the card turned up, or (trump that rotates) the suit, or no trump
   // A card already on the table keeps its element (and so does not play its arrival again).
   const before = new Map([...$("trick").children].map((el) => [el.dataset.card, el]));
   const cards = shown.map(([seat, card]) => {

@@ -4,6 +4,7 @@
 
 import { cardName, reason as refusal, restrictionReason, t } from "/static/i18n.js";
 import { cardFace } from "./table-cards.js";
+import { blindRound, foreheadOwn } from "./table-house.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -131,8 +132,13 @@ export function renderBids(game, ctx) {
 
 export function renderHand(game, ctx) {
   const first = drawn.hand === "";
-  if (unchanged("hand", [game.hand, game.phase, ctx.canAct])) return;
+  if (unchanged("hand", [game.hand, game.phase, ctx.canAct, game.foreheads])) return;
   rememberFocus();
+  // A blind one-card round: this seat's card is on its forehead, a back it may not see or choose.
+  if (!game.hand.length && blindRound(game)) {
+    $("hand").replaceChildren(foreheadOwn());
+    return;
+  }
   $("hand").replaceChildren(
     ...game.hand.map((entry) => {
       const b = cardFace(entry.card, "button");

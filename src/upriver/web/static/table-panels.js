@@ -27,6 +27,7 @@ function presetOf(rules, presets) {
   let best = null;
   for (const p of presets || []) {
     const changed = CHOICES.filter((k) => p.options[k] !== rules[k]);
+    for (const k of ["trump", "blind_one_card"]) if (rules[k] !== undefined) changed.push(k); // no preset uses the house rules
     if (typeof rules.schedule !== "string" || p.options.schedule !== rules.schedule) changed.push("schedule");
     if (!best || changed.length < best[1].length) best = [p, changed];
   }
@@ -55,13 +56,31 @@ export function ruleItems(rules) {
         : t("table.panels.asChosen");
   const items = [
     t("table.panels.schedule", { rounds: sizes.length, schedule, sizes: sizes.join(", ") }),
-    ...CHOICES.map((k) => known(`rule.${k}.${rules[k]}`, t("table.panels.ruleValue", { option: optionName(k), value: known(`choice.${rules[k]}`, rules[k]) }))),
+    ...CHOICES.map((k) => typeof rules[k] === "object" ? customScoringWords(rules[k]) : known(`rule.${k}.${rules[k]}`, t("table.panels.ruleValue", { option: optionName(k), value: known(`choice.${rules[k]}`, rules[k]) }))),
   ];
+  const keys = ["schedule", ...CHOICES];
+  // The house rules, when the table plays them: trump that rotates, the blind one-card round.
+  for (const [k, on] of [["trump", rules.trump === "rotate"], ["blind_one_card", rules.blind_one_card === true]]) {
+    if (!on) continue;
+    items.push(t(`rule.${k}.${rules[k]}`));
+    keys.push(k);
+  }
   return items.map((text, i) => {
     const li = document.createElement("li");
     li.textContent = text;
-    li.dataset.rule = i ? CHOICES[i - 1] : "schedule";
+    li.dataset.rule = keys[i];
     return li;
+  });
+}
+
+// A custom scoring in words, from its numbers (the record's object).
+export function customScoringWords(s) {
+  const miss = s.per_trick_when === "always" ? "house.customMissAlways" : "house.customMissExact";
+  return t("house.customRule", {
+    bonus: s.exact_bonus,
+    perBid: s.per_bid,
+    perTrick: s.per_trick,
+    miss: t(miss, { perTrick: s.per_trick, off: s.miss_per_trick_off }),
   });
 }
 
@@ -84,7 +103,7 @@ export function summaryRows(game, last) {
         else {
           // "made ✓ +10": the word may be left out where the summary is narrow; the mark stays.
           const word = Object.assign(document.createElement("span"), { className: "verdict-word", textContent: `${exact ? t("table.panels.made") : t("table.panels.missed")} ` });
-          cell.append(word, `${exact ? "✓" : "✗"} ${score > 0 ? "+" : ""}${score}`);
+          cell.append(word, `${exact ? "✓" : "✗"} ${score > 0 ? "+" : score < 0 ? "−" : ""}${Math.abs(score)}`);
         }
         return cell;
       }),

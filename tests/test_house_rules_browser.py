@@ -1,0 +1,266 @@
+"""The house rules in Chromium: the start page offers every scoring with its worked examples (the
+server's points) and a scoring of the group's own, refused in the engine's words when it pays no
+exact bid more than a miss; a table whose trump rotates shows the round's suit, and "No trump" in
+its fifth round, with no card turned; a blind one-card round shows this seat's own card face down
+on its forehead and the others' face up on their seats; the score keeper keeps a sheet under
+``anderson`` with negative totals on screen and on paper, and shows the round's rotating trump."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.live import SHOTS
+from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live, play_one_move
+from upriver.scoring import Scoring
+
+__all__ = ["browser", "live"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DEVICES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+def opened(browser: Browser, device: str) -> Page:
+    phone = device == "phone"
+    context = browser.new_context(viewport=DEVICES[device], is_mobile=phone, has_touch=phone)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+@pytest.fixture(params=["desktop", "phone"])
+def device(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def page(browser: Browser, device: str) -> Iterator[Page]:
+    made = opened(browser, device)
+    yield made
+    assert made.errors == []  # type: ignore[attr-defined]
+    made.context.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.screenshot(
+        path=str(SHOTS / f"house-{name}-{'phone' if width < 600 else 'desktop'}.png"), full_page=True
+    )
+
+
+def table_of(page: Page) -> str:
+    return page.url.split("/t/")[1].split("#")[0]
+
+
+def examples_of(page: Page, box: str = "") -> list[list[str]]:
+    table = page.locator(f"{box} .scoring-examples").first
+    expect(table).to_be_visible()
+    rows = table.locator("tr").all()
+    return [[cell.inner_text() for cell in row.locator("th, td").all()] for row in rows]
+
+
+# ------------------------------------------------------------------ the start page
+
+
+def test_the_lobby_shows_a_scorings_examples_and_creates_a_table_under_squares(
+    live: LiveServer, page: Page
+) -> None:
+    page.goto(live.url + "/")
+    page.fill("#name", "Ann")
+    # Until a scoring is chosen, the preset's (classic: ten-plus-bid) is shown by its examples.
+    assert examples_of(page) == [
+        ["Bid 0", "took 0 → 10", "took 1 → 0"],
+        ["Bid 2", "took 2 → 12", "took 1 → 0", "took 3 → 0"],
+    ]
+    page.select_option("#rule-scoring", "squares")
+    expect(page.locator(".scoring-examples td").nth(3)).to_have_text("took 1 → -1")
+    assert examples_of(page) == [
+        ["Bid 0", "took 0 → 10", "took 1 → -1"],
+        ["Bid 2", "took 2 → 14", "took 1 → -1", "took 3 → -1"],
+    ]
+    shot(page, "lobby-squares")
+    page.click("#create summary")
+    page.fill("#schedule", "1,2")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#play")).to_be_visible()
+    assert live.game(table_of(page)).rules.scoring is Scoring.SQUARES
+    # The table's rules say the scoring in words.
+    page.click("#rules-button")
+    expect(page.locator("#rules-list")).to_contain_text("Exact bid: 10 + bid²; a miss: −(tricks off)²")
+
+
+def test_the_lobby_shows_anderson_by_round_and_refuses_an_own_scoring_in_the_engines_words(
+    live: LiveServer, page: Page
+) -> None:
+    page.goto(live.url + "/")
+    page.fill("#name", "Ann")
+    page.select_option("#rule-scoring", "anderson")
+    expect(page.locator(".scoring-examples th").nth(2)).to_have_text("Round 3, bid 0")
+    assert examples_of(page)[3] == ["Round 3, bid 2", "took 2 → 60", "took 1 → -30", "took 3 → -30"]
+    shot(page, "lobby-anderson")
+    page.select_option("#rule-scoring", "custom")
+    expect(page.locator(".custom-scoring")).to_be_visible()
+    # The numbers start as tricks-plus-ten's.
+    expect(page.locator(".scoring-examples td").first).to_have_text("took 0 → 10")
+    page.fill("#rule-scoring-exact_bonus", "0")
+    refusal = page.locator(".scoring-refusal")
+    expect(refusal).to_contain_text("a custom scoring must pay an exact bid more than a miss")
+    expect(page.locator(".scoring-field")).to_contain_text("This scoring cannot be played")
+    shot(page, "lobby-custom-refused")
+    before = len(live.manager.tables)
+    page.click("#create button[type=submit]")
+    expect(page.locator("#create-error")).to_contain_text("must pay an exact bid more than a miss")
+    assert len(live.manager.tables) == before  # a refusal makes nothing
+    # A playable own scoring: a bonus of 5 and 3 a trick bid.
+    page.fill("#rule-scoring-exact_bonus", "5")
+    page.fill("#rule-scoring-per_bid", "3")
+    expect(refusal).to_have_text("")
+    expect(page.locator(".scoring-examples td").nth(2)).to_have_text("took 2 → 13")
+    page.click("#create summary")
+    page.fill("#schedule", "1")
+    page.check("#rule-blind_one_card")
+    page.select_option("#rule-trump", "rotate")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#play")).to_be_visible()
+    rules = live.game(table_of(page)).rules
+    assert rules.options()["scoring"] == {
+        "exact_bonus": 5,
+        "per_trick": 1,
+        "per_trick_when": "always",
+        "per_bid": 3,
+        "miss_per_trick_off": 0,
+    }
+    assert rules.blind_one_card is True
+    page.click("#rules-button")
+    expect(page.locator("#rules-list")).to_contain_text(
+        "an exact bid scores 5 + 3 a trick bid + 1 a trick taken"
+    )
+    expect(page.locator("#rules-list")).to_contain_text("Trump rotates")
+    expect(page.locator("#rules-list")).to_contain_text("The one-card round is played blind")
+
+
+# ------------------------------------------------------------------ the table page
+
+
+def test_a_rotating_trump_shows_the_rounds_suit_and_no_trump_in_the_fifth_round(
+    live: LiveServer, page: Page
+) -> None:
+    made = live.create(
+        seats=["human", "easy", "easy", "easy"],
+        schedule=[1, 1, 1, 1, 1],
+        trump="rotate",
+        scoring="anderson",
+        pace="fast",
+    )
+    page.goto(live.url + made["url"])
+    expect(page.locator("#turned .trump-suit")).to_have_attribute("data-suit", "H")
+    expect(page.locator("#turned .card")).to_have_count(0)  # no card is turned up
+    expect(page.locator("#round-info")).to_contain_text("hearts")
+    shot(page, "table-rotate")
+    table_id = made["table"]
+    # Play (one-card rounds) until the page offers this seat a move in round 5.
+    offered = page.locator("#bids button.playable").or_(page.locator("#hand button.card.playable"))
+    for _ in range(12):
+        expect(offered.first).to_be_visible()
+        if page.locator("#round-info").get_attribute("data-round") == "5":
+            break
+        play_one_move(page, live, table_id)
+    expect(page.locator("#round-info")).to_have_attribute("data-round", "5")
+    expect(page.locator("#turned .trump-none")).to_have_text("No trump")
+    expect(page.locator("#turned .card")).to_have_count(0)
+    expect(page.locator("#round-info")).to_contain_text("no trump")
+    shot(page, "table-rotate-no-trump")
+
+
+def test_a_blind_round_shows_my_card_face_down_and_the_others_face_up(live: LiveServer, page: Page) -> None:
+    made = live.create(
+        seats=["human", "easy", "easy", "easy"], schedule=[1, 2], blind_one_card=True, pace="slow"
+    )
+    page.goto(live.url + made["url"])
+    expect(page.locator("#hand .own-forehead")).to_be_visible()
+    expect(page.locator("#hand .own-forehead")).to_contain_text("On your forehead")
+    game = live.game(made["table"])
+    hands = [list(game.hand(seat)) for seat in range(4)]
+    for seat in (1, 2, 3):
+        card = str(hands[seat][0])
+        expect(page.locator(f'#seats .seat[data-seat="{seat}"] .card.forehead')).to_have_attribute(
+            "data-card", card
+        )
+    own = str(hands[0][0])
+    assert page.locator(f'[data-card="{own}"]').count() == 0
+    assert own not in page.locator("body").inner_text()
+    expect(page.locator('#seats .seat[data-seat="0"] .card.forehead')).to_have_count(0)
+    shot(page, "table-blind")
+
+
+# ------------------------------------------------------------------ the score keeper
+
+
+def keep_round(server: str, sheet: dict[str, Any], bids: list[int], took: list[int]) -> dict[str, Any]:
+    for seat in sheet["current"]["bidding_order"]:
+        sheet = post(server, sheet, "bid", seat=seat, bid=bids[seat])
+    return post(server, sheet, "tricks", tricks=took)
+
+
+def post(server: str, sheet: dict[str, Any], action: str, **body: Any) -> dict[str, Any]:
+    answer = httpx.post(
+        f"{server}/api/sheets/{sheet['id']}/{action}", json={**body, "version": sheet["version"]}
+    )
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def test_the_keeper_keeps_a_sheet_under_anderson_with_negative_totals_and_a_rotating_trump(
+    live: LiveServer, page: Page
+) -> None:
+    page.goto(live.url + "/keep")
+    for seat, who in enumerate(["Ann", "Bob", "Cid", "Dee"], start=1):
+        page.get_by_label(f"Player {seat}").fill(who)
+    page.locator("#keep-scoring").select_option("anderson")
+    expect(page.locator(".scoring-examples th").nth(2)).to_have_text("Round 3, bid 0")
+    page.locator("details summary").first.click()
+    page.locator("input[name=schedule]").fill("1,2,3")
+    page.locator("select[name=trump]").select_option("rotate")
+    page.locator("select[name=dealer]").select_option("0")
+    shot(page, "keep-form")
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(page.locator("#round-trump")).to_contain_text("Trump this round: hearts")
+    sheet_id = page.url.rsplit("/", 1)[1]
+    sheet = httpx.get(f"{live.url}/api/sheets/{sheet_id}").json()
+    assert sheet["rules"]["scoring"] == "anderson"
+    assert sheet["rules"]["trumps"] == ["H", "D", "C"]
+    # Round 1 (10 a trick bid): Ann makes 1 (+10), Bob bids 1 and takes nothing (−10).
+    sheet = keep_round(live.url, sheet, [1, 1, 0, 0], [1, 0, 0, 0])
+    # Round 2 (20 a trick): Ann bids 2 and takes 0 (−40), Bob bids 0 and takes 1 (−20), Cid makes 1 (+20).
+    sheet = keep_round(live.url, sheet, [2, 0, 1, 0], [0, 1, 1, 0])
+    assert sheet["sheet"]["totals"] == [10 - 40, -10 - 20, 20, 0]
+    page.reload()
+    expect(page.locator("#round-trump")).to_contain_text("Trump this round: clubs")
+    expect(page.locator('[data-total="Ann"]')).to_have_text("-30")
+    expect(page.locator('[data-total="Bob"]')).to_have_text("-30")
+    expect(page.locator('[data-cell="2-0"] .pts')).to_have_text(" −40")
+    shot(page, "keep-anderson")
+    # On paper: the round's trump in every row (blank sheets too), and the points with their sign.
+    page.evaluate("window.print = () => {}")
+    page.get_by_role("button", name="Print the sheet").click()
+    page.emulate_media(media="print")
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('#paper tbody tr')]"
+        ".map((tr) => [...tr.children].map((c) => c.innerText))"
+    )
+    assert [row[3] for row in rows] == ["♥", "♦", "♣"]
+    assert rows[1][4:6] == ["2/0", "−40\n−30"]  # the round's points over the running total
+    shot(page, "keep-anderson-paper")
