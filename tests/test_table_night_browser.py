@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from tests.test_table_geometry import VIEWPORTS
 from tests.test_table_i18n import assert_no_english, open_page
@@ -544,3 +544,56 @@ def test_a_spectator_writes_under_a_name_only_where_the_table_lets_spectators_ch
     finally:
         host_context.close()
         watcher_context.close()
+
+
+def test_a_join_whose_answer_is_lost_is_recovered_by_the_page_with_its_invite(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[2])
+    table = live.table(body["table"])
+    invite = table.tokens[1]
+    context, page = person(browser, "phone")
+    opened: list[WebSocketRoute] = []
+
+    def cut_after_the_join(ws: WebSocketRoute) -> None:
+        """The first connection's join reaches the server, but nothing comes back: the line drops."""
+        server = ws.connect_to_server()
+        opened.append(ws)
+        if len(opened) > 1:
+            return  # later connections pass through as they are
+        lost: list[bool] = []
+
+        def from_page(message: str | bytes) -> None:
+            server.send(message)
+            if '"join"' in str(message):
+                lost.append(True)
+                ws.close()
+                server.close()
+
+        ws.on_message(from_page)
+        server.on_message(lambda message: None if lost else ws.send(message))
+
+    try:
+        page.route_web_socket("**/ws/**", cut_after_the_join)
+        page.goto(f"{live.url}/t/{table.id}#token={invite}")
+        page.fill("#join-name", "Bea")
+        page.click("#join-button")
+        # The join was stored; the page reconnects with the invite it still holds, is given its new
+        # link, keeps it and confirms: the invite is then spent.
+        # (The routes run while Playwright is called: wait in the page, not in a sleep.)
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while table.names[1] != "Bea" or table.joined_pending(1):
+            assert time.monotonic() < deadline, "the page never confirmed its new link"
+            page.wait_for_timeout(50)
+        assert len(opened) >= 2
+        token = table.tokens[1]
+        assert token is not None
+        assert token != invite
+        expect(page.locator("#hand button.card")).to_have_count(2)
+        assert page.url.endswith(f"#token={token}")
+        kept = page.evaluate("() => JSON.parse(localStorage.getItem('upriver.tables'))")
+        assert kept[0]["table"] == table.id
+        assert kept[0]["token"] == token
+        shot(page, "night-lost-join-recovered-phone")
+    finally:
+        context.close()
