@@ -221,6 +221,7 @@ POSTGRES_TESTS = (
     "test_store.py",
     "test_store_outage.py",
     "test_store_serve.py",
+    "test_table_night_browser.py",
     "test_web_accept.py",
     "test_web_api.py",
     "test_web_claims.py",

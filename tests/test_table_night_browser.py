@@ -7,21 +7,24 @@ hand; the start page's Play now and Watch bots; hints. Screenshots (desktop and 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from tests.test_table_geometry import VIEWPORTS
 from tests.test_table_i18n import assert_no_english, open_page
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
+from tests.test_web_workers import Server, database, stack
 from upriver.actions import Phase
 from upriver.web.app import create_app
 
-__all__ = ["browser"]  # the table page's Chromium fixture, shared
+__all__ = ["browser", "database", "stack"]  # fixtures shared: Chromium, a PostgreSQL database, exits
 
 
 class Shifted:
@@ -597,3 +600,40 @@ def test_a_join_whose_answer_is_lost_is_recovered_by_the_page_with_its_invite(
         shot(page, "night-lost-join-recovered-phone")
     finally:
         context.close()
+
+
+def test_over_postgresql_two_server_processes_show_presence_chat_and_the_clock_to_each_others_pages(
+    database: str, stack: contextlib.ExitStack, browser: Browser
+) -> None:
+    # Ann's page is served by one process, Bea's by another, over one database.
+    one = Server(database, stack, bot_delay=0.02)
+    other = Server(database, stack, bot_delay=0.02)
+    body = one.create(["human", "human", "basic", "basic"], schedule=[2, 2], clock=10)
+    table_id = body["table"]
+    summary = httpx.get(f"{one.url}/api/tables/{table_id}", params={"token": body["token"]}).json()
+    invite = next(found["url"] for found in summary["invites"] if found["seat"] == 1)
+    host_context, host = person(browser)
+    guest_context, guest = person(browser, "phone")
+    try:
+        host.goto(one.url + body["url"])
+        guest.goto(other.url + invite)
+        guest.fill("#join-name", "Bea")
+        guest.click("#join-button")
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
+        host.fill("#chat-input", "across the processes")
+        host.click("#chat-form button[type=submit]")
+        guest.click("#chat-toggle")
+        expect(guest.locator("#chat-log .chat-line.text .chat-text")).to_have_text("across the processes")
+        guest.click("#chat-close")
+        # A clock runs for whoever's turn it is, seen from both processes' pages.
+        expect(host.locator("#seats .clock").first).to_be_visible()
+        expect(guest.locator("#seats .clock").first).to_be_visible()
+        guest_context.close()
+        closed = time.monotonic()
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away", timeout=2500)
+        assert time.monotonic() - closed < 2.5
+        # Bea's clock runs out in the other process's absence: a bot plays her seat, marked on Ann's page.
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "bot", timeout=30_000)
+        shot(host, "night-two-processes-desktop")
+    finally:
+        host_context.close()
