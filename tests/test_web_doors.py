@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tests.conftest import random_action
 from tests.test_web_api import manager_of
 from upriver.game import Game
 from upriver.record import dumps, record_of
 from upriver.rules import Rules
-from upriver.web.app import create_app
+from upriver.web.app import CLOSE_FULL, create_app
 from upriver.web.limits import Limits
 
 
@@ -78,3 +80,25 @@ def test_a_record_whose_rounds_outnumber_the_limit_is_refused_before_it_is_read(
     refused = client.post("/api/sheets/import", json={"record": text})
     assert refused.status_code == 400
     assert "5,000 rounds" in refused.json()["error"]
+
+
+def test_one_seats_link_opens_a_bounded_number_of_connections_and_the_next_is_told_why(db: str) -> None:
+    with TestClient(create_app(db, bot_delay=0.0, limits=Limits(seat_connections=3))) as client:
+        body = client.post("/api/tables", json={"name": "Ann", "seats": ["human", "basic", "basic"]}).json()
+        url = f"/ws/{body['table']}?token={body['token']}"
+        with contextlib.ExitStack() as stack:
+            for _ in range(3):
+                ws = stack.enter_context(client.websocket_connect(url))
+                assert ws.receive_json()["role"] == "player"
+            with client.websocket_connect(url) as extra:
+                refused = extra.receive_json()
+                assert refused["rule"] == "connections"
+                assert refused["facts"] == {"limit": 3}
+                assert "seat 0 is open in 3 connections" in refused["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    extra.receive_json()
+                assert closed.value.code == CLOSE_FULL
+            with client.websocket_connect(f"/ws/{body['table']}") as spectator:
+                assert spectator.receive_json()["role"] == "spectator", "spectators are counted apart"
+        with client.websocket_connect(url) as again:
+            assert again.receive_json()["role"] == "player", "a closed tab frees its place"

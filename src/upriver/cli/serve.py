@@ -97,6 +97,9 @@ def serve(
     max_spectators: Annotated[
         int, typer.Option(help="Spectators of one table at once.")
     ] = _DEFAULT.spectators,
+    max_seat_connections: Annotated[
+        int, typer.Option(help="Connections one seat's link may hold open at once (tabs and devices).")
+    ] = _DEFAULT.seat_connections,
     outbox: Annotated[
         int, typer.Option(help="Messages queued for a client that does not read before it is disconnected.")
     ] = _DEFAULT.outbox,
@@ -134,6 +137,7 @@ def serve(
         schedule_rounds=max_rounds,
         creations_per_minute=creations_per_minute,
         spectators=max_spectators,
+        seat_connections=max_seat_connections,
         outbox=outbox,
         archive_after=archive_after_days * _DAY,
     )

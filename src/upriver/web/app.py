@@ -59,7 +59,7 @@ from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
 from upriver.storage import PostgresTarget, StoreError, Target
-from upriver.web import bots, protocol
+from upriver.web import admission, bots, protocol
 from upriver.web.cluster import cluster_for
 from upriver.web.guard import (
     SECURITY_HEADERS,
@@ -92,7 +92,7 @@ STATIC = Path(__file__).parent / "static"
 # WebSocket close codes in the application range: no such table, too many spectators
 # (and CLOSE_BAD_TOKEN, 4403: a token or origin that opens no seat; CLOSE_TOO_SLOW, 1008).
 CLOSE_NO_TABLE = 4404
-CLOSE_FULL = 4429
+CLOSE_FULL = admission.CLOSE_FULL  # too many spectators, or connections of one seat
 
 
 def _options(bot_delay: float) -> dict[str, object]:
@@ -636,14 +636,9 @@ def create_app(
             )
             await websocket.close(CLOSE_BAD_TOKEN)
             return
-        if seat is None and sum(c.seat is None for c in table.connections) >= limits.spectators:
-            await websocket.send_text(
-                protocol.error_message(
-                    table.version,
-                    "spectators",
-                    f"this table has {limits.spectators} spectators, this server's limit: try again later",
-                )
-            )
+        full = admission.refusal(table.connections, seat, limits, table.version)  # spectators, a seat's tabs
+        if full is not None:
+            await websocket.send_text(full)
             await websocket.close(CLOSE_FULL)
             return
         conn = Connection(seat, token=token if seat is not None else None, limit=limits.outbox)

@@ -33,6 +33,8 @@ class Limits:
     """Tables, and separately sheets, one client address may create per minute."""
     spectators: int = 50
     """Spectators connected to one table at once."""
+    seat_connections: int = 8
+    """Connections one seat's token holds open at once (a person's tabs and devices)."""
     outbox: int = 100
     """Messages queued for a connection that does not read: one more and it is disconnected."""
     archive_after: float = 7 * 24 * 3600.0

@@ -2,7 +2,11 @@
 
 A sheet's row holds what never changes (players, rules, title, its two links' ids);
 ``sheet_entries`` holds one row per entry with everything entered up to then, numbered
-from 1 (the start). The newest row is the sheet; undo deletes it. Each write is one
+from 1 (the start). The newest row is the sheet; undo deletes it. Only the newest
+:attr:`SheetStore.kept_entries` rows are kept (older ones are deleted as new ones come), so a
+sheet's storage and the time to read it stay bounded however long it is kept: undo goes back
+that many entries less one, and no further (a whole game is at most a few hundred entries, and
+each row already holds everything entered). Each write is one
 transaction committed before it returns, so a closed browser or a killed server loses
 nothing, and the row number doubles as a version: a write based on an older version
 (another phone, or the terminal, got there first) is refused with :class:`StaleSheetError`.
@@ -69,6 +73,9 @@ class StoredSheet:
     share: str
     version: int
     sheet: KeptSheet
+    first: int = 1
+    """The number of the oldest entry kept (the sheet's history starts there): ``version`` is
+    ``first + len(sheet.history)``."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -93,10 +100,6 @@ def _insert(tx: Transaction, sheet_id: str, seq: int, action: str, entries: Shee
     )
 
 
-def _version(sheet: KeptSheet) -> int:
-    return len(sheet.history) + 1
-
-
 def _summary(sheet: KeptSheet) -> str:
     scored = sheet.score_sheet
     return json.dumps(
@@ -110,6 +113,9 @@ def _summary(sheet: KeptSheet) -> str:
 
 class SheetStore(ABC):
     """The score sheets of one database (the web app's, by default); subclasses give the schema."""
+
+    kept_entries: int = 100
+    """How many of a sheet's newest entries are kept (its storage's bound; undo goes back one less)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -143,14 +149,23 @@ class SheetStore(ABC):
             "jack_procedure": sheet.jack_procedure,
         }
         now = time.time()
+        version = len(sheet.history) + 1
+        first = self._forget(sheet, 1, version)
         with self.db.transaction() as tx:
             tx.execute(
                 "INSERT INTO sheets (id, share, created, updated, config, summary) VALUES (?, ?, ?, ?, ?, ?)",
                 (sheet_id, share, now, now, json.dumps(config), _summary(sheet)),
             )
-            for seq, entries in enumerate([*sheet.history, sheet.entries], start=1):
+            for seq, entries in enumerate([*sheet.history, sheet.entries], start=first):
                 _insert(tx, sheet_id, seq, "start" if seq == 1 else "entry", entries, now)
-        return StoredSheet(sheet_id, share, _version(sheet), sheet)
+        return StoredSheet(sheet_id, share, version, sheet, first)
+
+    def _forget(self, sheet: KeptSheet, first: int, version: int) -> int:
+        """Drop from ``sheet``'s history (which starts at entry ``first``) what is older than the newest
+        :attr:`kept_entries` entries up to ``version``; the number of the oldest entry it then keeps."""
+        keep_from = max(first, version - self.kept_entries + 1)
+        del sheet.history[: keep_from - first]
+        return keep_from
 
     def _row(self, column: str, key: str) -> StoredSheet | None:
         row = self.db.fetch_one(f"SELECT id, share, config FROM sheets WHERE {column} = ?", (key,))
@@ -159,12 +174,11 @@ class SheetStore(ABC):
         sheet_id, share, config_text = row
         config = json.loads(config_text)
         record = _record(sheet_id, config)
-        states = [
-            SheetEntries.from_json(json.loads(text))
-            for (text,) in self.db.fetch(
-                "SELECT entries FROM sheet_entries WHERE sheet_id = ? ORDER BY seq", (sheet_id,)
-            )
-        ]
+        rows = self.db.fetch(
+            "SELECT seq, entries FROM sheet_entries WHERE sheet_id = ? ORDER BY seq DESC LIMIT ?",
+            (sheet_id, self.kept_entries),
+        )[::-1]
+        states = [SheetEntries.from_json(json.loads(text)) for _, text in rows]
         sheet = KeptSheet(
             record.rules,
             record.players,
@@ -174,7 +188,8 @@ class SheetStore(ABC):
             history=states[:-1],
             extras=record.extras,
         )
-        return StoredSheet(sheet_id, share, len(states), sheet)
+        first = rows[0][0]
+        return StoredSheet(sheet_id, share, first + len(states) - 1, sheet, first)
 
     def load(self, sheet_id: str) -> StoredSheet | None:
         """The sheet with this edit id, or ``None``.
@@ -194,9 +209,10 @@ class SheetStore(ABC):
         """Write ``sheet`` (changed from ``stored`` by one entry, edit or undo) in one transaction.
 
         Raises :class:`StaleSheetError`, writing nothing, if the stored sheet is no longer at
-        ``stored.version``.
+        ``stored.version``. Entries older than the newest :attr:`kept_entries` are deleted, and
+        dropped from ``sheet``'s history.
         """
-        version = _version(sheet)
+        version = stored.first + len(sheet.history)
         now = time.time()
         with self.db.transaction() as tx:
             # Lock the sheet's row, so two writers of one version are served one after the other.
@@ -215,7 +231,11 @@ class SheetStore(ABC):
             tx.execute(
                 "UPDATE sheets SET updated = ?, summary = ? WHERE id = ?", (now, _summary(sheet), stored.id)
             )
-        return StoredSheet(stored.id, stored.share, version, sheet)
+            first = max(stored.first, version - self.kept_entries + 1)
+            if first > stored.first:
+                tx.execute("DELETE FROM sheet_entries WHERE sheet_id = ? AND seq < ?", (stored.id, first))
+        self._forget(sheet, stored.first, version)
+        return StoredSheet(stored.id, stored.share, version, sheet, first)
 
     def sheets(self) -> list[SheetSummary]:
         """Every sheet, the most recently changed first; one that cannot be opened says why."""
