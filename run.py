@@ -127,6 +127,7 @@ BROWSER_TESTS = (
     "test_i18n_browser.py",
     "test_keep_browser.py",
     "test_lobby_browser.py",
+    "test_quick_start_browser.py",
     "test_review_browser.py",
     "test_table_geometry.py",
     "test_table_i18n.py",
