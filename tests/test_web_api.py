@@ -519,6 +519,7 @@ def test_simultaneous_bids_stay_hidden_from_other_seats_and_spectators(
     room = Room(client, stack, preset="closed-fists", schedule=[2])
     watcher = Client(stack.enter_context(client.websocket_connect(f"/ws/{room.id}")), room.table, None)
     watcher.state()
+    room.settle_all()  # (each seat is sent a state at the same version: one more watches)
     order = room.game.bidding_order
     for seat in order[:3]:
         room.clients[seat].act("bid", 1)
@@ -541,6 +542,7 @@ def test_simultaneous_bids_stay_hidden_from_other_seats_and_spectators(
         cells = fresh["game"]["sheet"]["rows"][-1]["cells"]
         assert [cell["bid"] for cell in cells] == [1 if s == seat else None for s in range(4)]
     # The others' bids did not make the last bidder's screen stale: it bids against its first state.
+    room.settle_all()  # (each seat was sent a state at the same version: a spectator came)
     room.clients[last].act("bid", 0, v=room.table.turn_version[last])
     revealed = room.settle(room.clients[order[0]])["game"]["bids"]
     assert revealed == [0 if s == last else 1 for s in range(4)]
