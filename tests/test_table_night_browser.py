@@ -183,9 +183,9 @@ def test_a_ten_second_clock_runs_out_and_a_bot_moves_for_the_idle_person_marked_
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "bot")
         expect(guest.locator("#seat-tools .standin-news")).to_have_text("A bot is playing for you.")
         shot(guest, "night-im-back-phone")
-        guest.click("#seat-tools button.back")
+        guest.click("#seat-tools button.im-back")
         wait_until(lambda: table.standin_status(1) is None, "Bea never took her seat back")
-        expect(guest.locator("#seat-tools button.back")).to_have_count(0)
+        expect(guest.locator("#seat-tools button.im-back")).to_have_count(0)
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
     finally:
         host_context.close()
@@ -212,9 +212,9 @@ def test_a_person_away_a_whole_clock_gets_a_stand_in_and_takes_the_seat_back_wit
         back_context, back = person(browser, "phone")
         back.goto(link)
         expect(back.locator("#seat-tools .standin-news")).to_have_text("A bot is playing for you.")
-        back.click("#seat-tools button.back")
+        back.click("#seat-tools button.im-back")
         wait_until(lambda: table.standin_status(1) is None, "Bea never took her seat back")
-        expect(back.locator("#seat-tools button.back")).to_have_count(0)
+        expect(back.locator("#seat-tools button.im-back")).to_have_count(0)
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
         assert not game.is_over
         back_context.close()
@@ -247,9 +247,15 @@ def test_a_person_leaves_after_saying_yes_and_comes_back_with_im_back(
         expect(guest.locator("#seat-tools .standin-news")).to_have_text(
             "You left the table: a bot is playing for you."
         )
+        # While the bot plays her seat, her cards are not hers to play: a tap says how to get them back.
+        expect(guest.locator("#hand button.card.playable")).to_have_count(0)
+        guest.locator("#hand button.card").first.click(force=True)  # aria-disabled: tapped all the same
+        expect(guest.locator("#notice")).to_have_text(
+            "A bot is playing for you: press “I'm back” to play again."
+        )
         shot(host, "night-left-desktop")
         shot(guest, "night-left-phone")
-        guest.click("#seat-tools button.back")
+        guest.click("#seat-tools button.im-back")
         wait_until(lambda: table.standin_status(1) is None, "Bea never came back")
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "online")
         expect(host.locator("#chat-log .chat-line.system").last).to_contain_text("Bea is back.")

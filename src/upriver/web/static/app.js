@@ -16,7 +16,7 @@ import { holds, rememberTable } from "./table-store.js";
 import { chatRefused, installChat, placeBubbles, renderChat, takeChat, takeReaction } from "./table-chat.js";
 import { markAutomaticCards, takeClock } from "./table-clock.js";
 import { decorateSeat } from "./table-marks.js";
-import { markLobbySeats, refreshPresence, renderWatching } from "./table-presence.js";
+import { markLobbySeats, presenceOf, refreshPresence, renderWatching } from "./table-presence.js";
 import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
 
 const $ = (id) => document.getElementById(id);
@@ -103,9 +103,11 @@ function showConnection(words, ok) {
 
 // A damaged table accepts no moves (the server refuses them): the page offers none.
 const damaged = () => Boolean(state && state.lobby.damaged);
-const canAct = () => connected && !waiting && !damaged();
+// A bot plays for this person (they left, or their clock ran out twice): no move until "I'm back".
+const standingIn = () => Boolean(state && state.seat !== null && ["bot", "left"].includes(presenceOf(state, state.seat)?.status));
+const canAct = () => connected && !waiting && !damaged() && !standingIn();
 // Why no move can be sent now, in words, or null.
-const blocked = () => (!connected ? WORDS.offline() : damaged() ? WORDS.damaged() : null);
+const blocked = () => (!connected ? WORDS.offline() : damaged() ? WORDS.damaged() : standingIn() ? t("table.seat.pressBack") : null);
 
 function act(type, value) {
   if (!connected) return notice(WORDS.offline());

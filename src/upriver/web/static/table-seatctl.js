@@ -118,7 +118,7 @@ export function renderSeatTools(state, ctx) {
   const items = [];
   if (offBot && started(state)) {
     const say = Object.assign(document.createElement("span"), { className: "standin-news", textContent: myStatus === "left" ? WORDS.youLeft() : WORDS.botForYou() });
-    items.push(say, button(WORDS.back(), "primary back", () => ctx.send({ type: "back" })));
+    items.push(say, button(WORDS.back(), "primary im-back", () => ctx.send({ type: "back" })));
   } else if (auto > 0 && started(state)) {
     items.push(Object.assign(document.createElement("span"), { className: "standin-news", textContent: WORDS.yourAuto(auto) }));
   }
