@@ -7,6 +7,8 @@ on its forehead and the others' face up on their seats; the score keeper keeps a
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +18,11 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.live import SHOTS
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live, play_one_move
+from upriver.actions import Phase
+from upriver.game import Game
+from upriver.record import dumps
+from upriver.record.writing import record_of
+from upriver.rules import Rules
 from upriver.scoring import Scoring
 
 __all__ = ["browser", "live"]
@@ -203,6 +210,73 @@ def test_a_blind_round_shows_my_card_face_down_and_the_others_face_up(live: Live
     assert own not in page.locator("body").inner_text()
     expect(page.locator('#seats .seat[data-seat="0"] .card.forehead')).to_have_count(0)
     shot(page, "table-blind")
+
+
+def two_rounds_lost_under_anderson() -> tuple[str, Game]:
+    """A record of a game under ``anderson`` (hand sizes 1, 2, 1) stopped before its last round, in
+    which Ann lost points and someone is more than 30 down: whatever the last round (30 a trick)
+    brings, a total stays below zero. Moves are drawn at random from a seed, so always the same."""
+    rules = Rules.from_options(
+        {"scoring": "anderson", "trump": "rotate", "schedule": [1, 2, 1]}, player_count=4
+    )
+    for seed in range(500):
+        # Dealt round by round, so the record ends with round 2 (a saved game goes on from a round's end).
+        game = Game(rules, ["Ann", "Bob", "Cid", "Dee"], seed=seed, auto_deal=False)
+        pick = random.Random(seed)
+        while len(game.results) < 2:
+            if game.phase is Phase.DEALING:
+                game.deal()
+            elif game.legal_bids():
+                game.bid(pick.choice(game.legal_bids()))
+            else:
+                game.play(pick.choice(game.legal_cards()))
+        if min(game.totals) < -30 and any(result.scores[0] < 0 for result in game.results):
+            return dumps(record_of(game)), game
+    raise AssertionError("no seed below 500 gives such a game")
+
+
+def test_negative_scores_and_totals_read_right_on_the_sheet_chart_podium_and_review(
+    live: LiveServer, page: Page
+) -> None:
+    record, before = two_rounds_lost_under_anderson()
+    made = live.create(seats=["human", "easy", "easy", "easy"], record=record)
+    table_id = made["table"]
+    page.goto(live.url + made["url"])
+    while play_one_move(page, live, table_id):
+        pass
+    game = live.game(table_id)
+    totals = list(game.totals)
+    assert min(totals) < 0
+    expect(page.locator("#final")).to_be_visible()
+    # The standings list every total in order, the lowest (below zero) last.
+    standings = page.locator("#standings li")
+    for index, (_place, _seat, total) in enumerate(game.standings()):
+        expect(standings.nth(index)).to_contain_text(f"{total} points")
+    expect(standings.last).to_contain_text(f"{min(totals)} points")
+    lowest = totals.index(min(totals))
+    shot(page, "table-negative-podium")
+    # The sheet's last row: each running total with its sign; the round's points with a minus.
+    last = page.locator("#sheet tbody tr[data-status]").last
+    expect(last.locator(f'td[data-cell="3-{lowest}"] .tot')).to_have_text(str(min(totals)))
+    lost = next(r for r in before.results if r.scores[0] < 0)
+    expect(page.locator(f'#sheet td[data-cell="{lost.number}-0"] .pts')).to_have_text(f" −{-lost.scores[0]}")
+    # The chart's lines end at the totals, below zero too.
+    canvas = page.locator("#sheet-box .sheet-chart canvas")
+    expect(canvas).to_have_attribute("aria-label", re.compile(str(min(totals))))
+    drawn = page.evaluate(
+        "(c) => Chart.getChart(c).data.datasets.map((d) => d.data.at(-1))", canvas.element_handle()
+    )
+    assert drawn == totals
+    # The review says the round Ann lost points in, with its minus.
+    page.locator("#review-final-button").click()
+    panel = page.locator("#review-panel")
+    panel.locator(".review-chip").nth(lost.number - 1).click()
+    expect(panel.locator(".review-outcome")).to_have_text(
+        f"Bid {lost.bids[0]}, took {lost.tricks_won[0]}: {lost.scores[0]} points"
+    )
+    # Trump rotated: the review shows that round's suit, no card turned.
+    expect(panel.locator(".review-trump .trump-suit")).to_have_attribute("data-suit", "HDC"[lost.number - 1])
+    shot(page, "table-negative-review")
 
 
 # ------------------------------------------------------------------ the score keeper

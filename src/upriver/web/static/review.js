@@ -5,6 +5,7 @@
 // ------------------------------------------------------------------ words (every string shown)
 
 import { cardName, lang, reason, shownName, t } from "/static/i18n.js";
+import { showTrump } from "/static/table-house.js";
 
 // From the page's language catalogue (i18n.js): review.* keys; a sentence about "you" or a named
 // seat is two keys (review.handYou, review.handOther).
@@ -468,8 +469,9 @@ function position(decision) {
   const box = el("div", `review-position ${decision.kind === "bid" ? "bid-step" : "card-step"}`);
   const table = el("div", "review-felt");
   const trump = el("div", "review-trump");
-  trump.append(el("span", "caption", pos.turned ? TEXT.trump : TEXT.noTrump));
+  trump.append(el("span", "caption", pos.turned || pos.trump ? TEXT.trump : TEXT.noTrump));
   if (pos.turned) trump.append(cardFace(pos.turned));
+  else if (pos.trump) showTrump(trump.appendChild(document.createElement("div")), null, pos.trump); // trump rotates: its suit
   const trick = el("div", "review-trick");
   if (decision.kind !== "bid") {
     trick.append(el("span", "caption", pos.trick.length ? TEXT.onTable(pos.trick_number) : TEXT.youLead(pos.trick_number, other())));
