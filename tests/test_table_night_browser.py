@@ -353,6 +353,13 @@ def test_the_chat_shows_hostile_text_as_text_refuses_past_its_limits_and_mutes_p
         guest.reload()  # muted in this browser, kept across a reload
         expect(guest.locator("#chat-log .chat-line.text")).to_have_count(0)
         expect(guest.locator("#chat-log .chat-empty")).to_be_attached()
+        # On a phone the chat is a sheet over the table: its button opens it, Escape closes it.
+        guest.click("#chat-toggle")
+        expect(guest.locator("#chat")).to_be_visible()
+        expect(guest.locator("#chat-toggle")).to_have_attribute("aria-expanded", "true")
+        guest.keyboard.press("Escape")
+        expect(guest.locator("#chat")).to_be_hidden()
+        expect(guest.locator("#chat-toggle")).to_be_focused()
         # A flood is refused past the rate limit, said under the input, and the line is given back.
         for n in range(8):
             host.fill("#chat-input", f"line {n}")

@@ -179,6 +179,10 @@ function build() {
   document.body.append(announce);
   const toggle = $("chat-toggle");
   if (toggle) toggle.addEventListener("click", () => openChat(!panel.classList.contains("open")));
+  // Escape closes the phone's sheet, as the ✕ does, and gives the keyboard back to its button.
+  panel.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && panel.classList.contains("open")) openChat(false);
+  });
 }
 
 function openChat(open) {
