@@ -139,10 +139,16 @@ class Room:
         return self.table.game
 
     def settle(self, member: Client) -> dict[str, Any]:
-        """Read states until this client has seen the table's current version."""
+        """Read states until this client has seen the table's current version, with no move of it
+        being committed (over PostgreSQL a move is committed off the event loop, and a state at the
+        same version may come before it: a seat's presence or the number watching changed)."""
         while True:
             message = member.state()
-            if message["v"] == self.table.version:
+            if (
+                message["v"] == self.table.version
+                and self.table.committing is None
+                and not self.table.waiting
+            ):
                 return message
 
     def settle_all(self) -> list[dict[str, Any]]:

@@ -78,8 +78,11 @@ class Finished:
         while True:
             message = member.state()
             game = self.table.game
-            if message["v"] == self.table.version and (
-                game is None or game.is_over or set(game.awaiting) & {0, 1}
+            if (
+                message["v"] == self.table.version
+                and self.table.committing is None  # (a state at the same version may come first)
+                and not self.table.waiting
+                and (game is None or game.is_over or set(game.awaiting) & {0, 1})
             ):
                 return message
 
