@@ -54,6 +54,8 @@ def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
         expect(page.locator("#play")).to_be_visible()
         page.goto(live.url + "/")
         expect(page.locator("#play-now-hint")).to_have_text("You against three bots (Easy), Countdown.")
+        expect(page.locator("#name")).to_have_value("Ann")  # the name given last time
+        page.fill("#name", "")  # Play now sits under the last name all the same
         page.click("#play-now")
         expect(page.locator("#play")).to_be_visible()
         again = live.table(page.url.split("/t/")[1].split("#")[0])

@@ -118,6 +118,12 @@ function playNowBody(options) {
 // table, remembers it and opens it).
 export function installQuickStart(ctx) {
   const s = lastSettings();
+  try {
+    // The name given last time, ready in the form (the others see it; it can be changed).
+    if (!$("name").value) $("name").value = localStorage.getItem("upriver.lastName") || "";
+  } catch {
+    // no storage: the field stays empty
+  }
   $("play-now-hint").textContent = t("lobby.play_now_hint", { level: levelWords(s.level), preset: presetWords(s.preset) });
   $("play-now").addEventListener("click", () => {
     const body = playNowBody(ctx.options);
