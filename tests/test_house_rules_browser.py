@@ -106,6 +106,7 @@ def test_the_lobby_shows_a_scorings_examples_and_creates_a_table_under_squares(
     # The table's rules say the scoring in words.
     page.click("#rules-button")
     expect(page.locator("#rules-list")).to_contain_text("Exact bid: 10 + bid²; a miss: −(tricks off)²")
+    shot(page, "table-squares")
 
 
 def test_the_lobby_shows_anderson_by_round_and_refuses_an_own_scoring_in_the_engines_words(
@@ -139,6 +140,7 @@ def test_the_lobby_shows_anderson_by_round_and_refuses_an_own_scoring_in_the_eng
     page.fill("#schedule", "1")
     page.check("#rule-blind_one_card")
     page.select_option("#rule-trump", "rotate")
+    shot(page, "lobby-rotate-blind-own-scoring")
     page.click("#create button[type=submit]")
     expect(page.locator("#play")).to_be_visible()
     rules = live.game(table_of(page)).rules
@@ -303,6 +305,9 @@ def test_the_keeper_keeps_a_sheet_under_anderson_with_negative_totals_and_a_rota
     page.goto(live.url + "/keep")
     for seat, who in enumerate(["Ann", "Bob", "Cid", "Dee"], start=1):
         page.get_by_label(f"Player {seat}").fill(who)
+    page.locator("#keep-scoring").select_option("squares")
+    expect(page.locator(".scoring-examples td").nth(2)).to_have_text("took 2 → 14")
+    shot(page, "keep-form-squares")
     page.locator("#keep-scoring").select_option("anderson")
     expect(page.locator(".scoring-examples th").nth(2)).to_have_text("Round 3, bid 0")
     page.locator("details summary").first.click()
