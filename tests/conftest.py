@@ -286,6 +286,7 @@ SLOW_TESTS = frozenset(
         "test_web_social_workers.py::test_a_person_connected_to_one_process_is_online_for_another_and_away_soon_after_closing",
         "test_web_social_workers.py::test_the_connections_of_a_killed_process_turn_away_within_seconds",
         "test_web_social_workers.py::test_lines_and_reactions_written_through_either_process_reach_the_clients_of_both",
+        "test_web_social.py::test_over_real_sockets_a_closed_page_is_away_for_the_others_within_two_seconds",
         "test_web_workers.py::test_the_owner_killed_mid_trick_is_taken_over_and_no_acknowledged_move_is_lost",
         "test_web_workers.py::test_two_workers_on_one_port_play_a_table_to_the_end",
         "test_web_workers.py::test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql",

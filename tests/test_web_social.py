@@ -3,7 +3,8 @@
 Each test runs on a fresh SQLite file and on a fresh PostgreSQL database (one server process;
 ``tests/test_web_social_workers.py`` has two). A client here reads messages in the order the
 server sent them, so "the next state after Bob's socket closed shows him away" is the whole
-claim: with one process the change is sent at once.
+claim: with one process the change is sent at once. One test runs a real server over SQLite and
+real sockets, and gives the change its 2 s.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from tests.test_web_api import create, manager_of
+from tests.test_web_workers import Server
 from upriver.web.app import create_app
 from upriver.web.chat import HISTORY, LINES, MAX_LINE, REACTIONS, REACTIONS_LIMIT
 from upriver.web.table import Table
@@ -388,3 +391,22 @@ def test_a_malformed_chat_message_is_refused_as_a_field(
     ann.send(type="react")
     assert ann.next("error")["facts"] == {"field": "reaction"}
     assert list(table.chat.recent) == []
+
+
+def test_over_real_sockets_a_closed_page_is_away_for_the_others_within_two_seconds(tmp_path: Path) -> None:
+    with contextlib.ExitStack() as stack:
+        server = Server(str(tmp_path / "tables.db"), stack)
+        table = server.create(["human", "human", "basic"])
+        ann = server.socket(table["table"], table["token"])
+        state = json.loads(ann.recv(timeout=10))
+        invite = state["lobby"]["invites"][0]["url"].split("#token=")[1]
+        tabs = [server.socket(table["table"], invite) for _ in range(2)]
+        deadline = time.monotonic() + 5
+        while state["presence"][1]["status"] != "online":
+            state = json.loads(ann.recv(timeout=max(0.1, deadline - time.monotonic())))
+        tabs[0].close()  # one of Bob's two tabs: he is still here
+        tabs[1].close()
+        closed = time.monotonic()
+        while state["presence"][1]["status"] != "away":
+            state = json.loads(ann.recv(timeout=max(0.01, closed + 2.0 - time.monotonic())))
+        assert [seat["status"] for seat in state["presence"]] == ["online", "away", "bot"]
