@@ -73,16 +73,19 @@ def test_a_seat_is_online_exactly_while_some_process_holds_a_connection_of_it(sc
             changed = presence.forget(step[1], now)
         else:
             now += step[1]
-            for process in [p for p, (_, _, heard) in remote.items() if heard < now - EXPIRY]:
+            expired = {p: heard for p, (_, _, heard) in remote.items() if heard < now - EXPIRY}
+            for process in expired:
                 del remote[process]
             changed = presence.expire(now - EXPIRY, now)
+        # A seat goes away when its last connection went: now, or when an expired process was last heard.
+        when = max(expired.values()) if kind == "wait" and expired else now
         online = [local[s] > 0 or any(seats[s] > 0 for seats, _, _ in remote.values()) for s in range(SEATS)]
         watching_now = spectators + sum(w for _, w, _ in remote.values())
         for seat in range(SEATS):
             if online[seat]:
                 away[seat] = None
             elif away[seat] is None:
-                away[seat] = now
+                away[seat] = when
         now_shown = ([not on for on in online], watching_now)
         assert changed == (now_shown != shown)
         shown = now_shown
@@ -125,13 +128,14 @@ def test_one_processs_notifications_bring_its_connections_to_another_until_they_
     assert json.loads(beat) == ["h", mine.process, [["t1", [0, 2, 0], 1]]]
     clock[0] += EXPIRY - 0.5
     theirs.heard(beat)
+    heard = clock[0]
     clock[0] += EXPIRY - 0.5
     assert theirs.beat() == []  # it holds no connection itself
     assert seen.online(1), "the heartbeat kept them"
     clock[0] += 1.0
     theirs.beat()
     assert not seen.online(1)
-    assert seen.away_since(1) == clock[0]
+    assert seen.away_since(1) == heard, "away since the process was last heard of"
     assert seen.watching() == 0
     theirs.heard(beat)
     theirs.heard(mine.goodbye())

@@ -130,11 +130,12 @@ class Presence:
         return self._settle(now)
 
     def expire(self, before: float, now: float) -> bool:
-        """Forget the other processes' counts not heard since ``before``; whether what shows changed."""
-        stale = [process for process, counts in self._remote.items() if counts.heard < before]
+        """Forget the other processes' counts not heard since ``before``; whether what shows changed.
+        A seat they held goes away since they were last heard (not ``now``, a few seconds later)."""
+        stale = {process: counts.heard for process, counts in self._remote.items() if counts.heard < before}
         for process in stale:
             del self._remote[process]
-        return bool(stale) and self._settle(now)
+        return bool(stale) and self._settle(min(now, max(stale.values())))
 
     def _settle(self, now: float) -> bool:
         changed = False
