@@ -8,6 +8,7 @@ once, in order of ``n``, whatever order the news comes in.
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,23 @@ def test_lines_stored_while_no_connection_was_open_here_come_with_the_history(st
     for line in room.missed(store):  # the notifications were lost: read what was missed
         room.heard(store, line)
     assert sent(conn) == [later.n]
+
+
+def test_a_database_made_before_the_chat_gets_its_chat_table_and_keeps_its_tables(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as old:  # the schema before table talk
+        old.executescript(
+            """
+            CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, config TEXT NOT NULL,
+                archived REAL);
+            CREATE TABLE events (table_id TEXT NOT NULL REFERENCES tables(id), version INTEGER NOT NULL,
+                kind TEXT NOT NULL, seat INTEGER NOT NULL, value TEXT NOT NULL, client_id TEXT,
+                at REAL NOT NULL, PRIMARY KEY (table_id, version)) WITHOUT ROWID;
+            INSERT INTO tables VALUES ('t0', 1.0, '{"kinds": []}', NULL);
+            """
+        )
+    old.close()
+    store = Store(path)
+    assert [row.id for row in store.tables()] == ["t0"]
+    assert add_line(store.db, "t0", seat=0, name="Ann", kind="text", text="still here").n == 1
+    store.close()
