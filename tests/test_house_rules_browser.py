@@ -211,7 +211,17 @@ def test_a_blind_round_shows_my_card_face_down_and_the_others_face_up(live: Live
     assert page.locator(f'[data-card="{own}"]').count() == 0
     assert own not in page.locator("body").inner_text()
     expect(page.locator('#seats .seat[data-seat="0"] .card.forehead')).to_have_count(0)
+    expect(page.locator("#turned .blind-note")).to_have_text("Blind round")
     shot(page, "table-blind")
+    # A spectator sees no card on any forehead (a player could open the spectators' page), only backs.
+    watcher = page.context.new_page()
+    watcher.goto(f"{live.url}/t/{made['table']}")
+    expect(watcher.locator("#turned .blind-note")).to_have_text("Blind round")
+    expect(watcher.locator("#seats .seat .backs")).to_have_count(4)
+    expect(watcher.locator(".card.forehead, .own-forehead")).to_have_count(0)
+    for hand in hands:
+        assert watcher.locator(f'[data-card="{hand[0]}"]').count() == 0
+    watcher.close()
 
 
 def two_rounds_lost_under_anderson() -> tuple[str, Game]:

@@ -4,7 +4,7 @@
 import { cardName, t } from "/static/i18n.js";
 import { cardFace } from "./table-cards.js";
 import { placeWord } from "./table-panels.js";
-import { foreheadMark, showTrump } from "./table-house.js";
+import { blindAtTable, foreheadMark, showTrump } from "./table-house.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -146,9 +146,10 @@ export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
   for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, { mySeat, leader, thinking, decorate }));
   $("seats").replaceChildren(...labels);
   // A held trick is shown with the trump it was played under, not the next round's.
-  const [turned, trump] = holding && heldTurned !== undefined ? heldTurned : [game.turned, game.trump];
-  if (!holding) heldTurned = [game.turned, game.trump];
-  showTrump($("turned"), turned, trump); // the card turned up, or (trump that rotates) the suit, or no trump
+  const now = [game.turned, game.trump, blindAtTable(game)];
+  const [turned, trump, blind] = holding && heldTurned !== undefined ? heldTurned : now;
+  if (!holding) heldTurned = now;
+  showTrump($("turned"), turned, trump, blind); // the card turned up, or (trump that rotates) the suit, or no trump
   // A card already on the table keeps its element (and so does not play its arrival again).
   const before = new Map([...$("trick").children].map((el) => [el.dataset.card, el]));
   const cards = shown.map(([seat, card]) => {

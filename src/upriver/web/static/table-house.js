@@ -20,16 +20,25 @@ export function blindRound(game) {
   return Array.isArray(game.foreheads) && game.foreheads.some((card) => card !== null);
 }
 
+/** Whether the round on the table is played blind (for everyone, a spectator too): the rules say
+ * so and each holds one card. */
+export function blindAtTable(game) {
+  return Boolean(game.rules && game.rules.blind_one_card === true && game.hand_size === 1 && !game.over);
+}
+
 /**
  * Fill the felt's trump box: the card turned up, else (trump that rotates) the round's suit as a
- * big symbol with its name, else the words for a round without trump.
+ * big symbol with its name, else the words for a round without trump; under it, in a blind round,
+ * words that say so (a spectator sees only backs, so the felt tells why nobody looks at a card).
  */
-export function showTrump(box, turned, trump) {
-  const key = turned ? `card:${turned}` : trump ? `suit:${trump}` : "none";
+export function showTrump(box, turned, trump, blind = false) {
+  const key = `${turned ? `card:${turned}` : trump ? `suit:${trump}` : "none"}${blind ? ":blind" : ""}`;
   if (box.dataset.shown === key) return;
   box.dataset.shown = key;
+  const note = blind ? Object.assign(document.createElement("div"), { className: "blind-note", textContent: t("house.blindNote") }) : null;
   if (turned) {
     box.replaceChildren(cardFace(turned));
+    if (note) box.append(note);
     return;
   }
   if (trump) {
@@ -43,10 +52,12 @@ export function showTrump(box, turned, trump) {
     const name = Object.assign(document.createElement("span"), { className: "suit-word", textContent: suitName(trump) });
     tile.append(pip, name);
     box.replaceChildren(tile);
+    if (note) box.append(note);
     return;
   }
   const none = Object.assign(document.createElement("div"), { className: "trump-none", textContent: WORDS.noTrump() });
   box.replaceChildren(none);
+  if (note) box.append(note);
 }
 
 /** The card on another seat's forehead, face up and small, for its label; with the words for it. */
