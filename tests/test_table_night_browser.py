@@ -594,3 +594,32 @@ def test_over_postgresql_two_server_processes_show_presence_chat_and_the_clock_t
         shot(host, "night-two-processes-desktop")
     finally:
         host_context.close()
+
+
+# This browser's clock two minutes ahead: the page counts an away person's time from its own clock.
+TWO_MINUTES_ON = "(() => { const now = Date.now.bind(Date); Date.now = () => now() + 125000; })()"
+
+
+def test_an_away_label_says_for_how_long_and_a_minute_away_offers_the_seat_to_a_bot(
+    live: LiveServer, browser: Browser, shifted: Shifted
+) -> None:
+    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[3, 3])
+    table = live.table(body["table"])
+    host_context, host = person(browser, "phone")
+    host_context.add_init_script(TWO_MINUTES_ON)
+    guest_context, _guest = sit_down(browser, live, body, 1, "Bea")
+    try:
+        host.goto(live.url + body["url"])
+        guest_context.close()
+        expect(label(host, 1).locator(".presence")).to_have_text("◌away 2 min")
+        # Away more than a minute (by this page's clock): her seat may go to a bot.
+        give = host.locator("#seat-tools button.handover[data-seat='1']")
+        expect(give).to_be_visible()
+        shot(host, "night-away-two-minutes-phone")
+        shifted.offset = 125.0  # and by the server's
+        give.click()
+        host.click("#confirm-yes")
+        wait_until(lambda: table.standin_status(1) == "bot", "the seat was never given to a bot")
+        expect(label(host, 1).locator(".presence")).to_have_text("🤖bot plays")
+    finally:
+        host_context.close()
