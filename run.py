@@ -132,6 +132,7 @@ BROWSER_TESTS = (
     "test_table_geometry.py",
     "test_table_i18n.py",
     "test_table_night_browser.py",
+    "test_table_night_i18n_browser.py",
     "test_table_page.py",
     "test_web_browser.py",
 )

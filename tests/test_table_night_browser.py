@@ -2,9 +2,8 @@
 server. A closed page shows its seat away to the others; a turn clock counts down and a bot moves
 for the person who is gone, marked automatic; a person leaves and comes back; an away seat is given
 to a bot; the chat shows hostile text as text, with reactions and mute; a claim shows the claimer's
-hand; hints; every word in the other four languages; a join whose answer is lost is recovered by the
-page; two server processes over PostgreSQL. Screenshots (desktop and phone) go to
-``artifacts/screenshots/night-*.png``."""
+hand; hints; a join whose answer is lost is recovered by the page; two server processes over
+PostgreSQL. Screenshots (desktop and phone) go to ``artifacts/screenshots/night-*.png``."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
 
 from tests.test_table_geometry import VIEWPORTS
-from tests.test_table_i18n import assert_no_english, open_page
 from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
 from tests.test_web_workers import Server, database, stack
 from upriver.actions import Phase
@@ -430,45 +428,6 @@ def test_a_hint_shows_the_experts_choice_and_each_choices_expected_points(
             shot(page, f"night-hint-{kind}")
         finally:
             context.close()
-
-
-@pytest.mark.parametrize("lang", ["fr", "cs", "it", "sv"])
-def test_the_nights_marks_controls_and_chat_speak_the_browsers_language(
-    live: LiveServer, browser: Browser, lang: str
-) -> None:
-    body = live.create(seats=["human", "human", "basic", "basic"], schedule=[2], clock=60, hints=True)
-    table_id = body["table"]
-    errors: list[str] = []
-    guest_context, guest = sit_down(browser, live, body, 1, "Bea")
-    host = open_page(browser, live.url + body["url"], lang, "desktop", errors)
-    watcher = open_page(browser, f"{live.url}/t/{table_id}", lang, "phone", errors)
-    try:
-        game = live.game(table_id)
-        play_until(guest, live, table_id, 1, lambda: 0 in game.awaiting, "Ann's turn never came")
-        host.fill("#chat-input", "hello")
-        host.click("#chat-form button[type=submit]")
-        host.click(".reactions button[data-reaction='thanks']")
-        expect(host.locator("#seat-tools button.hint-button")).to_be_visible()
-        host.click("#seat-tools button.hint-button")
-        expect(host.locator("#bids .bid.hinted")).to_have_count(1)
-        expect(label(host, 0).locator(".clock")).to_be_visible()
-        guest_context.close()
-        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away")
-        host.locator("#chat .chat-mute summary").click()
-        assert_no_english(host, lang, "table with its clock, hint, chat and presence")
-        shot(host, f"night-{lang}-desktop")
-        host.click("#seat-tools button.leave")
-        expect(host.locator("#confirm")).to_be_visible()
-        assert_no_english(host, lang, "question before leaving")
-        host.click("#confirm-no")
-        expect(watcher.locator("#chat-toggle")).to_be_visible()
-        watcher.click("#chat-toggle")
-        assert_no_english(watcher, lang, "spectator's chat")
-        shot(watcher, f"night-{lang}-spectator-phone")
-        assert errors == []
-    finally:
-        host.context.close()
-        watcher.context.close()
 
 
 def test_a_spectator_writes_under_a_name_only_where_the_table_lets_spectators_chat(
