@@ -353,3 +353,37 @@ def test_the_keeper_keeps_a_sheet_under_anderson_with_negative_totals_and_a_rota
     assert [row[3] for row in rows] == ["♥", "♦", "♣"]
     assert rows[1][4:6] == ["2/0", "−40\n−30"]  # the round's points over the running total
     shot(page, "keep-anderson-paper")
+
+
+def test_the_keeper_takes_a_scoring_of_your_own_and_shows_the_engines_refusal(
+    live: LiveServer, page: Page
+) -> None:
+    page.goto(live.url + "/keep")
+    for seat, who in enumerate(["Ann", "Bob", "Cid", "Dee"], start=1):
+        page.get_by_label(f"Player {seat}").fill(who)
+    page.locator("#keep-scoring").select_option("custom")
+    page.fill("#keep-scoring-exact_bonus", "0")
+    expect(page.locator(".scoring-refusal")).to_contain_text("must pay an exact bid more than a miss")
+    page.get_by_role("button", name="Start the sheet").click()
+    expect(page.locator("#error")).to_contain_text("must pay an exact bid more than a miss")
+    assert page.url.endswith("/keep")  # refused: no sheet was made
+    page.fill("#keep-scoring-exact_bonus", "10")
+    page.select_option("#keep-scoring-per_trick_when", "exact")
+    page.fill("#keep-scoring-miss_per_trick_off", "5")
+    expect(page.locator(".scoring-examples td").nth(1)).to_have_text("took 1 → -5")
+    page.locator("details summary").first.click()
+    page.locator("#keep-blind").check()
+    page.locator("select[name=trump_lead]").select_option("after-first-trick")
+    shot(page, "keep-own-scoring")
+    page.get_by_role("button", name="Start the sheet").click()
+    page.wait_for_url("**/keep/*")
+    rules = httpx.get(f"{live.url}/api/sheets/{page.url.rsplit('/', 1)[1]}").json()["rules"]
+    assert rules["scoring"] == {
+        "exact_bonus": 10,
+        "per_trick": 1,
+        "per_trick_when": "exact",
+        "per_bid": 0,
+        "miss_per_trick_off": 5,
+    }
+    assert rules["blind_one_card"] is True
+    assert rules["trump_lead"] == "after-first-trick"
