@@ -59,8 +59,8 @@ class StateTable(Protocol):
     def table_options(self) -> dict[str, object]:
         """The table's own options (clock, level, hints, spectator chat)."""
 
-    def automatic_json(self) -> list[dict[str, object]]:
-        """The automatic moves of the current round."""
+    def automatic_json(self, seat: int | None) -> list[dict[str, object]]:
+        """The automatic moves of the current round and the one before, as ``seat`` may know them."""
 
     presence: Presence
 
@@ -137,7 +137,7 @@ class SeatStates:
                 "trick_pause_ms": round(table.pace.trick_pause * 1000),
                 "thinking": table.thinking,
                 "options": table.table_options(),
-                "automatic": table.automatic_json(),
+                "automatic": table.automatic_json(seat),
                 "presence": presence_json(table),
                 "watching": table.presence.watching(),
                 "claim": claim_json(table.claim, game),

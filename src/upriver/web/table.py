@@ -18,7 +18,7 @@ from upriver.actions import Phase
 from upriver.bots import Bot, make_bot
 from upriver.game import Game, Move
 from upriver.record import loads, replay
-from upriver.rules import Rules
+from upriver.rules import Bidding, Rules
 from upriver.web import bots
 from upriver.web.chat import ChatRoom
 from upriver.web.claim_notice import ClaimNotice
@@ -354,14 +354,25 @@ class Table:
         )
         return f'{text[:-1]},"clock":{encode(clock)}}}'
 
-    def automatic_json(self) -> list[dict[str, object]]:
+    def automatic_json(self, seat: int | None) -> list[dict[str, object]]:
         """The automatic moves of the current round and the one before (a page shows the last trick of
-        a finished round a while): ``seat``, ``v``, ``round``, ``kind``."""
+        a finished round a while): ``seat``, ``v``, ``round``, ``kind`` and the move, as ``seat``
+        (``None``: a spectator) may know it. Under simultaneous bidding the others' bids are hidden
+        until every seat has bid, so until then an automatic bid not its own has no ``bid``."""
         game = self.game
         if game is None:
             return []
         since = game.round_number - 1
-        return [move.json() for move in self.control.automatic if move.round >= since]
+        hidden = game.phase is Phase.BIDDING and game.rules.bidding is Bidding.SIMULTANEOUS
+        listed = []
+        for move in self.control.automatic:
+            if move.round < since:
+                continue
+            entry = move.json()
+            if hidden and move.kind == "bid" and move.round == game.round_number and move.seat != seat:
+                del entry["bid"]
+            listed.append(entry)
+        return listed
 
 
 def damaged_refusal(table: Table, seat: int | None) -> TableRefusalError:

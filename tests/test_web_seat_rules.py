@@ -1,0 +1,65 @@
+"""What a seat may know and do at a web table with its clock, stand-ins and claims, proved on the
+manager itself (no server): the states each seat and a spectator are sent, and the requests a seat
+may make for itself only."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from upriver.web.store import Store
+from upriver.web.table import Table
+from upriver.web.tables import Manager
+
+
+@pytest.fixture
+def manager(tmp_path: Path) -> Iterator[Manager]:
+    store = Store(tmp_path / "tables.db")
+    try:
+        yield Manager(store, bot_delay=0.0)
+    finally:
+        store.close()
+
+
+def seated(manager: Manager, options: dict[str, object], **settings: object) -> Table:
+    """A table of three people, every seat joined."""
+    table, _token = manager.create(
+        name="Ann", seats=["human", "human", "human"], options=options, settings=settings
+    )
+    manager.join(table, 1, "Bea")
+    manager.join(table, 2, "Cid")
+    assert table.game is not None
+    return table
+
+
+def state_of(table: Table, seat: int | None) -> dict[str, Any]:
+    text, _rounds = table.states.message(table, seat, -1, "")
+    message: dict[str, Any] = json.loads(text)
+    return message
+
+
+def test_an_automatic_bid_stays_hidden_from_the_others_until_every_seat_has_bid(manager: Manager) -> None:
+    table = seated(manager, {"schedule": [2, 2], "bidding": "simultaneous", "dealer_bid": "free"}, clock=30)
+    game = table.game
+    assert game is not None
+    bid = game.legal_bids(0)[-1]
+    assert manager.automatic_move(table, 0, bid, table.version)
+    for viewer in (1, 2, None):
+        (entry,) = state_of(table, viewer)["automatic"]
+        assert entry["seat"] == 0
+        assert "bid" not in entry, f"seat {viewer} was told seat 0's hidden bid"
+    (own,) = state_of(table, 0)["automatic"]
+    assert own["bid"] == bid
+    manager.automatic_move(table, 1, game.legal_bids(1)[0], table.version)
+    manager.automatic_move(table, 2, game.legal_bids(2)[0], table.version)
+    assert game.phase.name == "PLAYING"
+    for viewer in (1, 2, None):  # every bid is shown now, so is the automatic one
+        assert [entry.get("bid") for entry in state_of(table, viewer)["automatic"]] == [
+            bid,
+            game.bids[1],
+            game.bids[2],
+        ]
