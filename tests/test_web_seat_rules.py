@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from upriver.web.protocol import ClientMessage
 from upriver.web.store import Store
-from upriver.web.table import Table
+from upriver.web.table import Table, TableRefusalError
 from upriver.web.tables import Manager
 
 
@@ -63,3 +64,44 @@ def test_an_automatic_bid_stays_hidden_from_the_others_until_every_seat_has_bid(
             game.bids[1],
             game.bids[2],
         ]
+
+
+def bid_all(manager: Manager, table: Table) -> None:
+    """Every seat makes its first legal bid, as the person at it."""
+    game = table.game
+    assert game is not None
+    while game.phase.name == "BIDDING":
+        seat = game.awaiting[0]
+        manager.act(
+            table, seat, ClientMessage("bid", id=f"b{seat}", v=table.version, bid=game.legal_bids(seat)[0])
+        )
+
+
+def test_a_person_a_bot_plays_for_may_not_claim_until_they_are_back(manager: Manager) -> None:
+    table = seated(manager, {"schedule": [1, 1]})
+    bid_all(manager, table)
+    game = table.game
+    assert game is not None
+    assert game.can_claim(0), "one card each: every seat's claim holds"
+    manager.leave(table, 0)
+    version = table.version
+    with pytest.raises(TableRefusalError) as refused:
+        manager.claim(table, 0, ClientMessage("claim", id="c1", v=version))
+    assert refused.value.rule == "back"
+    assert "back" in str(refused.value)
+    assert table.version == version
+    manager.back(table, 0)
+    manager.claim(table, 0, ClientMessage("claim", id="c2", v=table.version))
+    assert table.claim is not None
+
+
+def test_a_claim_may_not_use_the_servers_own_move_ids(manager: Manager) -> None:
+    table = seated(manager, {"schedule": [1, 1]})
+    bid_all(manager, table)
+    version = table.version
+    for server_id in ("clock", "standin"):
+        with pytest.raises(TableRefusalError) as refused:
+            manager.claim(table, 1, ClientMessage("claim", id=server_id, v=version))
+        assert refused.value.rule == "duplicate"
+        assert "server" in str(refused.value)
+    assert table.version == version

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from upriver.web import protocol
 from upriver.web.claim_notice import ClaimNotice
 from upriver.web.seats import Connection
+from upriver.web.standins import own_move_refusal
 from upriver.web.store import Event
 from upriver.web.table import Table, TableRefusalError, damaged_refusal
 
@@ -58,7 +59,8 @@ class ClaimActions(ABC):
     def claim(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
         """Claim the rest of the round for ``seat``, if the guards and the engine accept it.
 
-        :raises TableRefusalError: the message is stale or replayed, or the game has not started.
+        :raises TableRefusalError: the message is stale or replayed, the game has not started, or a
+            stand-in bot plays for the seat (rule ``back``: they say they are back first).
         :raises IllegalActionError: the claim does not hold (rule ``claim``); nothing changed.
         :raises CommitError: the store failed; nothing changed.
         """
@@ -66,6 +68,9 @@ class ClaimActions(ABC):
         def event() -> Event:
             if table.damaged is not None:
                 raise damaged_refusal(table, seat)
+            refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a server's id
+            if refusal is not None:
+                raise refusal
             if message.id is not None and message.id in table.seen[seat]:
                 raise TableRefusalError(
                     f"message {message.id!r} was already received", rule="duplicate", seat=seat

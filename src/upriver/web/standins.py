@@ -49,6 +49,7 @@ __all__ = [
     "check_control",
     "handover_refusal",
     "note_move",
+    "own_move_refusal",
 ]
 
 CONTROL_KINDS = ("confirm", "standin", "back", "start")
@@ -155,6 +156,23 @@ def note_move(table: Table, event: Event, round_number: int) -> None:
         )
     elif event.client_id != "standin" and table.kinds[event.seat] == HUMAN:
         table.control.auto[event.seat] = 0
+
+
+def own_move_refusal(table: Table, seat: int, client_id: str | None) -> TableRefusalError | None:
+    """Why the person at ``seat`` may not make a move or a claim of their own now, or ``None``: a
+    stand-in bot plays for them (they say they are back first), or the message uses an id of the
+    server's own moves (:data:`SERVER_IDS`, which tell the record's automatic moves apart)."""
+    if table.standin_reason(seat) is not None:
+        return TableRefusalError(
+            "a bot plays for this seat now: say you are back to play again", rule="back", seat=seat
+        )
+    if client_id in SERVER_IDS:
+        return TableRefusalError(
+            f"the id {client_id!r} is kept for the moves the server makes for a seat: use another",
+            rule="duplicate",
+            seat=seat,
+        )
+    return None
 
 
 def handover_refusal(table: Table, by: int, seat: int, now: float) -> str | None:

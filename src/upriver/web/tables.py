@@ -49,12 +49,12 @@ from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
 from upriver.web.standins import (
     CONTROL_KINDS,
-    SERVER_IDS,
     SeatActions,
     apply_control,
     automatic_extra,
     check_control,
     note_move,
+    own_move_refusal,
 )
 from upriver.web.store import Event, TableStore, VersionConflictError
 from upriver.web.table import (
@@ -327,16 +327,9 @@ class Manager(Following, SeatActions, ClaimActions):
                 raise TableRefusalError(
                     "the game has not started: some seats are still open", rule="turn order", seat=seat
                 )
-            if table.standin_reason(seat) is not None:
-                raise TableRefusalError(
-                    "a bot plays for this seat now: say you are back to play again", rule="back", seat=seat
-                )
-            if message.id in SERVER_IDS:
-                raise TableRefusalError(
-                    f"the id {message.id!r} is kept for the moves the server makes for a seat: use another",
-                    rule="duplicate",
-                    seat=seat,
-                )
+            refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a server's id
+            if refusal is not None:
+                raise refusal
             if message.id is not None and message.id in table.seen[seat]:
                 raise TableRefusalError(
                     f"message {message.id!r} was already received", rule="duplicate", seat=seat
