@@ -44,6 +44,8 @@ def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
         assert first.clock_seconds == 0
         # A table made from the form: its settings are the next Play now's.
         page.goto(live.url + "/")
+        expect(page.locator("#play-now-hint")).not_to_be_empty()  # the page is ready
+        expect(page.locator("#name")).to_have_value("")  # Play now's "Player" is not kept as a name
         page.fill("#name", "Ann")
         page.select_option("#preset", "countdown")
         for seat in (1, 2, 3):

@@ -56,7 +56,8 @@ export function rememberSettings(body) {
   kept.level = level; // the bots' level
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(kept));
-    if (body.name) localStorage.setItem("upriver.lastName", body.name);
+    // A name typed in is kept for next time; Play now's stand-in name ("Player") is not.
+    if (body.name && body.name !== t("lobby.default_name")) localStorage.setItem("upriver.lastName", body.name);
   } catch {
     // not kept (a private window): the next "Play now" starts from the first time's settings
   }
