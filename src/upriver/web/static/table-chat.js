@@ -129,6 +129,7 @@ function build() {
       lastSent = { id, text: null, at: Date.now() };
       send({ type: "react", reaction, id });
     });
+    if (reaction === "👍") reactions.append(el("span", { className: "react-break" }));
     reactions.append(b);
   }
   const name = el("input", { id: "chat-name", maxLength: 24, autocomplete: "nickname" });
