@@ -7,14 +7,19 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from typer.testing import CliRunner
 
 from tests.live import free_port
-from tests.test_web_api import manager_of
+from tests.test_web_api import Client, Room, manager_of
+from upriver.cli import app
+from upriver.cli import backup as _backup  # noqa: F401  (registers upriver backup and restore)
+from upriver.storage import StoreError
 from upriver.web.app import create_app
 from upriver.web.hosts import CLOSE_BAD_HOST, HostPolicy
 
@@ -139,3 +144,107 @@ def test_upriver_serve_refuses_another_host_by_default_and_answers_an_allowed_on
     with served(db, "--allowed-host", "evil.example") as url:
         assert httpx.post(f"{url}/api/tables", json=TABLE, headers=evil).status_code == 201
         assert httpx.get(f"{url}/").status_code == 400, "the loopback names are no longer answered"
+
+
+# ------------------------------------------------------------------ health
+
+
+def test_healthz_says_the_process_lives_and_readyz_that_its_store_answers(db: str) -> None:
+    with _guarded_app(db, "cards.example") as client:
+        alive = client.get("/healthz", headers={"host": "127.0.0.1:8000"})  # a probe asks by address
+        assert alive.status_code == 200
+        assert alive.json() == {"alive": True}
+        ready = client.get("/readyz", headers={"host": "127.0.0.1:8000"})
+        assert ready.status_code == 200
+        assert ready.json() == {"ready": True, "store": "ok", "kernel": "cold", "tables": 0}
+
+
+def test_readyz_is_503_saying_why_while_the_store_does_not_answer(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from upriver.web import health
+
+    with TestClient(create_app(db, bot_delay=0.0)) as client:
+
+        def fails(*args: object) -> None:
+            raise StoreError("the database server is away")
+
+        monkeypatch.setattr(health, "reach", fails)
+        answer = client.get("/readyz")
+        assert answer.status_code == 503
+        assert answer.json()["ready"] is False
+        assert answer.json()["store"] == "the database server is away"
+        assert client.get("/healthz").status_code == 200
+
+
+def test_readyz_waits_for_the_kernel_while_it_is_being_made_ready(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from upriver.web import bots
+
+    monkeypatch.setattr(bots, "kernel_state", lambda: "warming")
+    with TestClient(create_app(db, bot_delay=0.0)) as client:
+        answer = client.get("/readyz")
+        assert answer.status_code == 503
+        assert answer.json()["kernel"] == "warming"
+
+
+# ------------------------------------------------------------------ backups
+
+
+def _reopened(client: TestClient, stack: contextlib.ExitStack, table_id: str) -> Room:
+    """A :class:`Room` of every seat of a table that is already playing (on a restarted server)."""
+    room = Room.__new__(Room)
+    room.id = table_id
+    room.table = manager_of(client).tables[table_id]
+    room.clients = []
+    for seat, token in enumerate(room.table.tokens):
+        ws = stack.enter_context(client.websocket_connect(f"/ws/{table_id}?token={token}"))
+        member = Client(ws, room.table, seat)
+        member.ids = 1000  # message ids new to the table (ids are unique per seat)
+        room.clients.append(member)
+    room.settle_all()
+    return room
+
+
+def test_a_backup_taken_mid_game_is_restored_and_the_game_goes_on(tmp_path: Path) -> None:
+    live, copy, restored = tmp_path / "live.db", tmp_path / "copy.db", tmp_path / "restored.db"
+    with TestClient(create_app(str(live), bot_delay=0.0)) as client, contextlib.ExitStack() as stack:
+        room = Room(client, stack, schedule=[1, 2, 1])
+        for _ in range(5):
+            room.move()
+        taken = room.table.version
+        totals = list(room.game.totals)
+        result = CliRunner().invoke(app, ["backup", str(copy), "--db", str(live)])  # the server is serving
+        assert result.exit_code == 0, result.output
+        assert "1 tables" in result.output
+        for _ in range(3):  # moves after the backup, which the restored store does not hold
+            room.move()
+    again = CliRunner().invoke(app, ["backup", str(copy), "--db", str(live)])
+    assert again.exit_code == 1
+    assert "exists already" in again.output
+    result = CliRunner().invoke(app, ["restore", str(copy), "--db", str(restored)])
+    assert result.exit_code == 0, result.output
+    with TestClient(create_app(str(restored), bot_delay=0.0)) as client, contextlib.ExitStack() as stack:
+        room = _reopened(client, stack, room.id)
+        assert room.table.version == taken
+        assert list(room.game.totals) == totals
+        while not room.game.is_over:
+            room.move()
+        assert room.table.version > taken
+    refused = CliRunner().invoke(app, ["restore", str(copy), "--db", str(restored)])
+    assert refused.exit_code == 1
+    assert "--force" in refused.output
+
+
+def test_backup_refuses_a_file_that_is_no_store_and_a_postgresql_store(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    result = CliRunner().invoke(app, ["backup", str(tmp_path / "out.db"), "--db", str(junk)])
+    assert result.exit_code == 1
+    assert "not a SQLite database" in result.output
+    result = CliRunner().invoke(app, ["restore", str(junk), "--db", str(tmp_path / "new.db")])
+    assert result.exit_code == 1
+    result = CliRunner().invoke(app, ["backup", str(tmp_path / "out.db"), "--db", "postgresql://u@h/cards"])
+    assert result.exit_code == 2
+    assert "pg_dump" in result.output

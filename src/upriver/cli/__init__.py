@@ -9,6 +9,6 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Entry point of the ``upriver`` console script."""
-    from upriver.cli import arena, check, keep, play, review, selfplay, serve  # noqa: F401  (each module registers its command)
+    from upriver.cli import arena, backup, check, keep, play, review, selfplay, serve  # noqa: F401  (each registers its command)
 
     app()

@@ -73,6 +73,7 @@ from upriver.web.guard import (
     refusal,
     rounds_within,
 )
+from upriver.web.health import PROBES, health_router
 from upriver.web.hints import ask_hint
 from upriver.web.hosts import HostPolicy, refuse_host
 from upriver.web.keeper_api import keeper_router
@@ -343,7 +344,7 @@ class _Guard:
         self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.hosts is not None and scope["type"] in ("http", "websocket"):
+        if self.hosts is not None and scope["type"] in ("http", "websocket") and scope["path"] not in PROBES:
             host = dict(scope.get("headers", [])).get(b"host")
             if not self.hosts.allows(None if host is None else host.decode("latin-1")):
                 await refuse_host(self.hosts, scope, receive, send)
@@ -474,6 +475,7 @@ def create_app(
         store.close()
         raise
     app.include_router(keeper)
+    app.include_router(health_router(manager))  # /healthz and /readyz
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
     app.include_router(reviews)

@@ -208,11 +208,26 @@ def warm_search() -> float:
     return time.perf_counter() - start
 
 
+_warmed: str | None = None
+"""How warming ended in this process: ``"warm"``, ``"failed"``, or ``None`` (not ended, or not started)."""
+
+
 def _warm() -> None:
+    global _warmed
     try:
         log.info("upriver: the search bots' kernel is ready (%.1f s)", warm_search())
+        _warmed = "warm"
     except Exception:  # a bot then compiles on its first move, as without warming
         log.exception("the search bots' kernel could not be made ready at start")
+        _warmed = "failed"
+
+
+def kernel_state() -> str:
+    """The search bots' kernel in this process: ``"warm"``, ``"warming"``, ``"failed"`` (a bot compiles on
+    its first move) or ``"cold"`` (never warmed: ``upriver serve --no-warm``)."""
+    if _warmed is not None:
+        return _warmed
+    return "cold" if _warming is None else "warming"
 
 
 def warm_in_background() -> threading.Thread:
