@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from upriver.actions import Phase
-from upriver.bots import Bot, make_bot
+from upriver.bots import BOT_KINDS, Bot, make_bot
 from upriver.game import Game, Move
 from upriver.record import loads, replay
 from upriver.rules import Bidding, Rules
@@ -30,6 +30,7 @@ from upriver.web.store import Event
 __all__ = [
     "BOT_NAMES",
     "HUMAN",
+    "SEATING_KINDS",
     "AutoMove",
     "CommitError",
     "Refused",
@@ -47,6 +48,8 @@ Refused = Callable[[Exception], None]
 or the store's error), since its sender is no longer waiting for an answer."""
 
 HUMAN = "human"
+SEATING_KINDS = ("join", "revoke", "bot")
+"""The lobby's events: a person takes a seat, the host revokes an open seat's invite or gives it to a bot."""
 BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
@@ -285,6 +288,43 @@ class Table:
         self.names[seat] = self.bot_name(seat, kind)
         self.tokens[seat] = None
         self.bots[seat] = make_bot(kind, seed=self.seed ^ (seat + 1))
+
+    def check_seating(self, event: Event) -> Game | None:
+        """Raise unless the lobby's ``event`` (``join``, ``revoke`` or ``bot``) may be applied now (its
+        version is checked already); changes nothing. For the ``join`` or ``bot`` that fills the last
+        open seat, the game it starts (so stored options the engine refuses fail before anything is
+        stored).
+
+        :raises TableRefusalError: (rule ``join``, ``revoke`` or ``bot``) the seat is taken, not open
+            or not a person's, the game has started, or there is no such bot.
+        :raises RulesError: the table's stored options are not rules the engine plays.
+        """
+        if event.kind in ("revoke", "bot"):
+            if (
+                self.game is not None
+                or not 0 <= event.seat < self.seats
+                or event.seat == self.creator
+                or self.kinds[event.seat] != HUMAN
+                or self.names[event.seat] is not None
+            ):
+                what = "revoked" if event.kind == "revoke" else "given to a bot"
+                raise TableRefusalError(
+                    f"only the invite of an open seat can be {what}, before the game starts",
+                    rule=event.kind,
+                    seat=event.seat,
+                )
+            if event.kind == "revoke":
+                return None
+            if event.value not in BOT_KINDS:
+                raise TableRefusalError(
+                    f"unknown bot {event.value[:20]!r}: expected one of {', '.join(BOT_KINDS)}",
+                    rule="bot",
+                    seat=event.seat,
+                )
+            return self.started_by(event.seat, self.bot_name(event.seat, event.value))
+        if self.game is not None or not 0 <= event.seat < self.seats or self.names[event.seat] is not None:
+            raise TableRefusalError("this seat is already taken", rule="join", seat=event.seat)
+        return self.started_by(event.seat, event.value)  # a join
 
     def full(self) -> bool:
         """Whether every seat has a name, so the game can start."""

@@ -60,6 +60,7 @@ from upriver.web.store import Event, TableStore, VersionConflictError
 from upriver.web.table import (
     BOT_NAMES,
     HUMAN,
+    SEATING_KINDS,
     CommitError,
     Refused,
     Table,
@@ -482,37 +483,8 @@ class Manager(Following, SeatActions, ClaimActions):
             )
         if event.kind in CONTROL_KINDS:
             return check_control(table, event)
-        if event.kind in ("revoke", "bot"):
-            if (
-                table.game is not None
-                or not 0 <= event.seat < table.seats
-                or event.seat == table.creator
-                or table.kinds[event.seat] != HUMAN
-                or table.names[event.seat] is not None
-            ):
-                what = "revoked" if event.kind == "revoke" else "given to a bot"
-                raise TableRefusalError(
-                    f"only the invite of an open seat can be {what}, before the game starts",
-                    rule=event.kind,
-                    seat=event.seat,
-                )
-            if event.kind == "revoke":
-                return None
-            if event.value not in BOT_KINDS:
-                raise TableRefusalError(
-                    f"unknown bot {event.value[:20]!r}: expected one of {', '.join(BOT_KINDS)}",
-                    rule="bot",
-                    seat=event.seat,
-                )
-            return table.started_by(event.seat, table.bot_name(event.seat, event.value))
-        if event.kind == "join":
-            if (
-                table.game is not None
-                or not 0 <= event.seat < table.seats
-                or table.names[event.seat] is not None
-            ):
-                raise TableRefusalError("this seat is already taken", rule="join", seat=event.seat)
-            return table.started_by(event.seat, event.value)
+        if event.kind in SEATING_KINDS:
+            return table.check_seating(event)
         if event.kind == CLAIM:
             check_claim(table, event)
             return None
