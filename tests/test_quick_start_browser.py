@@ -81,7 +81,7 @@ def test_watch_bots_opens_a_bot_only_table_as_a_spectator_and_it_plays_to_the_en
         assert "token=" not in page.url
         expect(page.locator("#play")).to_be_visible()
         expect(page.locator("#hand button.card")).to_have_count(0)
-        expect(page.locator("#chat-form")).to_be_hidden()
+        expect(page.locator("#chat")).to_be_hidden()  # bots only: nobody to talk to
         shot(page, "night-watch-desktop")
         expect(page.locator("#final")).to_be_visible(timeout=90_000)
         expect(page.locator("#standings li")).to_have_count(4)

@@ -368,7 +368,11 @@ function drawMute() {
 // Each state: who may write (a spectator only where the table allows), and the mute list's names.
 export function renderChat(next) {
   state = next;
-  $("chat").hidden = false;
+  // A table of bots only has nobody to talk to: no chat there (unless its spectators may write).
+  const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((s) => s.kind);
+  const quiet = !kinds.includes("human") && !(state.options && state.options.spectator_chat);
+  $("chat").hidden = quiet;
+  if ($("chat-toggle")) $("chat-toggle").hidden = quiet;
   const spectator = state.seat === null;
   const mayWrite = !spectator || Boolean(state.options && state.options.spectator_chat);
   $("chat-form").hidden = !mayWrite;
