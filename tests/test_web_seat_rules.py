@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from upriver.web.protocol import ClientMessage
-from upriver.web.store import Store
+from upriver.web.seats import Connection
+from upriver.web.store import Event, Store
 from upriver.web.table import Table, TableRefusalError
 from upriver.web.tables import Manager
 
@@ -105,3 +106,19 @@ def test_a_claim_may_not_use_the_servers_own_move_ids(manager: Manager) -> None:
         assert refused.value.rule == "duplicate"
         assert "server" in str(refused.value)
     assert table.version == version
+
+
+def test_a_confirm_another_server_process_stored_first_keeps_the_confirming_page(manager: Manager) -> None:
+    table, _token = manager.create(name="Ann", seats=["human", "human", "random"], options={"schedule": [2]})
+    invite = table.tokens[1]
+    assert invite is not None
+    manager.join(table, 1, "Bea")
+    assert table.joined_pending(1)
+    page = Connection(1, token=invite)  # a tab that opened the seat with the invite and saved its new token
+    table.connections.add(page)
+    # Bea's other tab, on another server process, confirms first.
+    manager.store.append(table.id, Event(table.version + 1, "confirm", 1, "", None))
+    manager.confirm(table, 1, page)  # never an error: the join is confirmed either way
+    assert not table.joined_pending(1)
+    assert page.closing is None, "the page that confirmed was closed as if it held only the invite"
+    assert page.token == table.tokens[1]

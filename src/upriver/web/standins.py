@@ -244,9 +244,18 @@ class SeatActions(ABC):
     def confirm(self, table: Table, seat: int, conn: Connection | None = None) -> None:
         """The joined page at ``seat`` saved its token: the invite stops opening the seat (nothing
         to do if it was confirmed already, as when two tabs confirm). ``conn``, which says so, holds
-        the seat's own token from now on, even if it opened the seat with the invite."""
-        if seat in table.control.pending:
+        the seat's own token from now on, even if it opened the seat with the invite: it holds it
+        before the event is stored, so a confirm another server process stores first (the news then
+        closes the connections still holding the invite) does not close the page that saved it."""
+        if conn is not None and conn.seat == seat and seat in table.control.pending:
+            conn.token = table.tokens[seat]  # its state carried this token; the invite opened the seat too
+        if seat not in table.control.pending:
+            return
+        try:
             self._accept(table, lambda: Event(table.version + 1, "confirm", seat, "", None), joiner=conn)
+        except TableRefusalError:
+            if seat in table.control.pending:
+                raise  # not the news of another confirm: say why
 
     def leave(self, table: Table, seat: int) -> None:
         """The person at ``seat`` leaves: a bot of the table's level plays for them at once.
