@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from upriver.web.protocol import ClientMessage
+from upriver.web.protocol import ClientMessage, ProtocolError, parse_client
 from upriver.web.seats import Connection
 from upriver.web.store import Event, Store
 from upriver.web.table import Table, TableRefusalError
@@ -122,3 +122,10 @@ def test_a_confirm_another_server_process_stored_first_keeps_the_confirming_page
     assert not table.joined_pending(1)
     assert page.closing is None, "the page that confirmed was closed as if it held only the invite"
     assert page.token == table.tokens[1]
+
+
+def test_a_handover_without_a_seat_is_refused_naming_its_message_id() -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse_client('{"type": "handover", "id": "h-1"}')
+    assert refused.value.client_id == "h-1"
+    assert refused.value.facts == {"field": "seat"}

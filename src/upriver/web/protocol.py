@@ -296,7 +296,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if kind == "handover":
         if seat is None:
             raise ProtocolError(
-                "a handover needs the 'seat' to hand to a bot", rule="field", facts={"field": "seat"}
+                "a handover needs the 'seat' to hand to a bot",
+                rule="field",
+                client_id=client_id,
+                facts={"field": "seat"},
             )
         return ClientMessage("handover", id=client_id, seat=seat)
     if kind == "revoke":
