@@ -197,6 +197,7 @@ def keeper_api(client: TestClient, case: Case) -> Outcome:
         return Outcome(refusal=response.json()["error"])
     rules = dict(response.json()["rules"])
     rules.pop("hand_sizes", None)
+    rules.pop("trumps", None)  # each round's trump when it rotates, for the sheet: not a rule option
     return Outcome(rules=rules)
 
 
