@@ -248,3 +248,42 @@ def test_backup_refuses_a_file_that_is_no_store_and_a_postgresql_store(tmp_path:
     result = CliRunner().invoke(app, ["backup", str(tmp_path / "out.db"), "--db", "postgresql://u@h/cards"])
     assert result.exit_code == 2
     assert "pg_dump" in result.output
+
+
+# ------------------------------------------------------------------ metrics
+
+
+def _figure(text: str, name: str) -> float:
+    """The value of the sample ``name`` (with its labels, as written) in a Prometheus text page."""
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"{name} is not in /metrics")
+
+
+def test_metrics_show_tables_connections_events_message_times_and_refusals_by_rule(db: str) -> None:
+    with _guarded_app(db, "testserver") as client, contextlib.ExitStack() as stack:
+        room = Room(client, stack, schedule=[1, 1])
+        watcher = stack.enter_context(client.websocket_connect(f"/ws/{room.id}"))
+        watcher.receive_json()
+        before = client.get("/metrics", headers={"host": "127.0.0.1:9100"}).text
+        for _ in range(3):
+            room.move()
+        client.post("/api/tables", json=TABLE, headers={"host": "evil.example"})  # refused: rule host
+        room.clients[0].act("bid", 0, v=0)  # refused: stale
+        room.clients[0].error()
+        page = client.get("/metrics", headers={"host": "127.0.0.1:9100"})
+        assert page.status_code == 200
+        assert page.headers["content-type"].startswith("text/plain")
+        text = page.text
+        assert _figure(text, "upriver_tables") == 1
+        assert _figure(text, 'upriver_connections{role="player"}') == 4
+        assert _figure(text, 'upriver_connections{role="spectator"}') == 1
+        assert _figure(text, "upriver_table_events_total") == room.table.version
+        moved = _figure(text, "upriver_message_seconds_count") - _figure(
+            before, "upriver_message_seconds_count"
+        )
+        assert moved >= 4, "three moves and a stale one were timed"
+        assert _figure(text, 'upriver_refusals_total{rule="host"}') >= 1
+        assert _figure(text, 'upriver_refusals_total{rule="stale"}') >= 1
+        assert "token" not in text

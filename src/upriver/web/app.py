@@ -59,7 +59,7 @@ from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
 from upriver.storage import PostgresTarget, StoreError, Target
-from upriver.web import admission, bots, protocol
+from upriver.web import admission, bots, metrics, protocol
 from upriver.web.cluster import cluster_for
 from upriver.web.guard import (
     SECURITY_HEADERS,
@@ -222,7 +222,8 @@ async def _serve_socket(
             text = frame.get("text")
             if text is None:
                 text = (frame.get("bytes") or b"").decode("utf-8", "replace")
-            _handle(manager, table, conn, text, social)
+            with metrics.timed():  # the event loop's time per message (/metrics)
+                _handle(manager, table, conn, text, social)
         if conn.closing is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(closed.wait(), 2.0)
@@ -476,6 +477,7 @@ def create_app(
         raise
     app.include_router(keeper)
     app.include_router(health_router(manager))  # /healthz and /readyz
+    app.include_router(metrics.metrics_router(manager))  # /metrics, for Prometheus
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
     app.include_router(reviews)

@@ -30,6 +30,7 @@ from upriver.actions import Phase
 from upriver.errors import RecordError
 from upriver.names import PlayerNameError, check_names, quoted
 from upriver.record import Record, RecordRuleError, loads, replay
+from upriver.web import refusals
 from upriver.web.hosts import HostPolicy
 from upriver.web.limits import Limits, RoundsLimitError
 
@@ -172,7 +173,9 @@ def form_options(body: Mapping[str, object], not_options: Iterable[str]) -> dict
 
 
 def refusal(message: str, status: int = 400, **data: object) -> JSONResponse:
-    """The API's error reply: ``{"error": sentence, …data}``."""
+    """The API's error reply: ``{"error": sentence, …data}``, counted (:mod:`upriver.web.refusals`)."""
+    rule = data.get("rule")
+    refusals.count(rule if isinstance(rule, str) else f"http {status}")
     return JSONResponse({"error": message, **data}, status_code=status)
 
 

@@ -25,8 +25,9 @@ from upriver.web.tables import Manager
 
 __all__ = ["PROBES", "STORE_SECONDS", "health_router", "reach"]
 
-PROBES = frozenset({"/healthz", "/readyz"})
-"""The paths of the probes (answered whatever the Host header: :mod:`upriver.web.hosts`)."""
+PROBES = frozenset({"/healthz", "/readyz", "/metrics"})
+"""The paths of the probes and the metrics (read only, answered whatever the Host header:
+:mod:`upriver.web.hosts`)."""
 
 STORE_SECONDS = 3.0
 """How long ``/readyz`` waits for the store's answer before it calls it unreachable."""

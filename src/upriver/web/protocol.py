@@ -110,6 +110,7 @@ from upriver.names import PlayerNameError, quoted
 from upriver.rules import Rules, Trump
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView, TableView
+from upriver.web import refusals
 from upriver.web.guard import AnyObject, InputError, parse_json
 
 __all__ = [
@@ -355,7 +356,9 @@ def error_message(
     facts: Mapping[str, object] | None = None,
 ) -> str:
     """An ``error`` message as JSON text: the sentence, and the rule, seat and facts it is made of
-    (JSON data, as :meth:`IllegalActionError.facts_json` gives them), so a page can word it again."""
+    (JSON data, as :meth:`IllegalActionError.facts_json` gives them), so a page can word it again.
+    Each is counted under its rule (:mod:`upriver.web.refusals`, for ``/metrics``)."""
+    refusals.count(rule)
     return json.dumps(
         {
             "type": "error",

@@ -1,0 +1,29 @@
+"""How many refusals this server process has answered, by rule: the figures behind ``/metrics``.
+
+Every WebSocket ``error`` message is made by :func:`upriver.web.protocol.error_message` and every
+HTTP refusal by :func:`upriver.web.guard.refusal`; each counts itself here under its rule (an HTTP
+refusal without one under its status, ``http 404``). Standard library only, so the protocol
+stays free of the metrics library; :mod:`upriver.web.metrics` reads :func:`counts`.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+
+__all__ = ["count", "counts"]
+
+_counts: collections.Counter[str] = collections.Counter()
+_lock = threading.Lock()  # a PostgreSQL commit's refusal may be made on a worker thread
+
+
+def count(rule: str) -> None:
+    """Count one refusal for ``rule``."""
+    with _lock:
+        _counts[rule[:40]] += 1
+
+
+def counts() -> dict[str, int]:
+    """Every rule's refusals so far in this process."""
+    with _lock:
+        return dict(_counts)
