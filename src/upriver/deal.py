@@ -1,4 +1,4 @@
-"""Dealing: the seeded shuffle, the first-Jack draw for the dealer, each round's trump, checking a deal.
+"""Dealing: the seeded shuffle, the first dealer (the first-Jack draw), each round's trump, checking a deal.
 
 These are the parts of a deal that do not depend on the game's state, kept apart
 from :mod:`upriver.game` so that the state machine reads as the rules of play.
@@ -13,12 +13,14 @@ from collections.abc import Sequence
 
 from upriver.cards import DECK, Card, Rank, Suit, mask_of
 from upriver.errors import IllegalActionError
+from upriver.rules import FirstDealer
 
 __all__ = [
     "DEALER_DRAW",
     "ROTATION",
     "check_hands",
     "draw_for_dealer",
+    "first_dealer",
     "rotating_trump",
     "seeded_deal",
     "seeded_rng",
@@ -79,6 +81,23 @@ def draw_for_dealer(rng: Random, players: int) -> tuple[tuple[int, Card], ...]:
         if card.rank is Rank.JACK:
             break
     return tuple(draw)
+
+
+def first_dealer(
+    method: FirstDealer, seed: int, players: int, keeper: int | None, chosen: int | None = None
+) -> tuple[int, tuple[tuple[int, Card], ...]]:
+    """The first dealer's seat by the rules' ``method``, and the draw that chose it: the seat dealt
+    the first Jack (:func:`draw_for_dealer`, from the game's ``seed``), the seat left of the
+    ``keeper`` (default: the last seat), or seat 0 (the draw is empty for these two); a ``chosen``
+    seat deals first whatever the method (no draw)."""
+    if chosen is not None:
+        return chosen, ()
+    if method is FirstDealer.FIRST_JACK:
+        draw = draw_for_dealer(seeded_rng(seed, DEALER_DRAW), players)
+        return draw[-1][0], draw
+    if method is FirstDealer.LEFT_OF_KEEPER:
+        return ((players - 1 if keeper is None else keeper) + 1) % players, ()
+    return 0, ()
 
 
 def check_hands(

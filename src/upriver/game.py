@@ -32,10 +32,16 @@ from upriver.actions import (
 )
 from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.claims import Claim, claim_refusal, play_out
-from upriver.deal import DEALER_DRAW, check_hands, draw_for_dealer, rotating_trump, seeded_deal, seeded_rng
+from upriver.deal import check_hands, first_dealer, rotating_trump, seeded_deal, seeded_rng
 from upriver.errors import IllegalActionError, NotationError, RulesError
-from upriver.legality import BidRestriction, check_trick_counts, follow_suit_refusal, trump_lead_refusal
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Trump, TrumpLead
+from upriver.legality import (
+    BidRestriction,
+    check_trick_counts,
+    follow_suit_refusal,
+    out_of_phase_refusal,
+    trump_lead_refusal,
+)
+from upriver.rules import Bidding, DealerBid, Rules, Trump, TrumpLead
 from upriver.state import GameState
 from upriver.view import SeatView, TableView, view_of
 
@@ -107,15 +113,7 @@ class Game(GameState):
         self._free_bids = rules.dealer_bid is DealerBid.FREE
         self._last_bid = -1 if self._simultaneous else n - 1
         self._win_seat = self._win_mask = self._win_suit = self._lead_mask = self._lead_shift = 0
-        self._dealer_draw = ()
-        if dealer is None:
-            if rules.first_dealer is FirstDealer.FIRST_JACK:
-                self._dealer_draw = draw_for_dealer(seeded_rng(self._seed, DEALER_DRAW), n)
-                dealer = self._dealer_draw[-1][0]
-            elif rules.first_dealer is FirstDealer.LEFT_OF_KEEPER:
-                dealer = ((n - 1 if keeper is None else keeper) + 1) % n
-            else:
-                dealer = 0
+        dealer, self._dealer_draw = first_dealer(rules.first_dealer, self._seed, n, keeper, dealer)
         self._first_dealer = dealer
         self._totals = [0] * n
         self._results = []
@@ -247,7 +245,7 @@ class Game(GameState):
     def _bidder(self, seat: int | None) -> int:
         """The seat a bid is for, or raise if that seat may not bid now."""
         if self._phase is not Phase.BIDDING:
-            raise self._out_of_phase(seat, "bid")
+            raise out_of_phase_refusal(self, seat, "bid")
         if seat is None:
             return self._to_act
         if not 0 <= seat < self._n:
@@ -264,17 +262,6 @@ class Game(GameState):
                 seat=seat,
             )
         return seat
-
-    def _out_of_phase(self, seat: int | None, doing: str) -> IllegalActionError:
-        """The refusal of an action the phase does not allow, naming the seat (default: the seat to act)."""
-        actor = self.to_act if seat is None else seat
-        if actor is None:
-            who = "no one may"
-        else:
-            who = f"{self.players[actor] if 0 <= actor < self._n else f'seat {actor}'} may not"
-        return IllegalActionError(
-            f"{who} {doing} now: the game is {self._phase.value}", rule="turn order", seat=seat
-        )
 
     def legal_bids(self, seat: int | None = None) -> tuple[int, ...]:
         """The bids ``seat`` (default: the seat to act) may make now; empty if it may not bid."""
@@ -420,7 +407,7 @@ class Game(GameState):
             "follow suit" or "trump broken", and the facts of the refusal.
         """
         if self._phase is not Phase.PLAYING:
-            raise self._out_of_phase(seat, "play a card")
+            raise out_of_phase_refusal(self, seat, "play a card")
         actor = self._to_act
         name = self.players[actor]
         if seat is not None and seat != actor:

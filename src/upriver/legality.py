@@ -15,6 +15,7 @@ from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError
 from upriver.names import quoted
 from upriver.rules import DealerBid
+from upriver.state import GameState
 
 __all__ = ["BidRestriction", "check_trick_counts", "spoken"]
 
@@ -79,6 +80,20 @@ class BidRestriction:
             seat=self.seat,
             facts={"bid": bid, "tricks": self.tricks, "others": self.others, "allowed": self.allowed},
         )
+
+
+def out_of_phase_refusal(state: GameState, seat: int | None, doing: str) -> IllegalActionError:
+    """The refusal of an action the game's phase does not allow now, naming ``seat`` (default: the
+    seat to act; no one when none is)."""
+    actor = state.to_act if seat is None else seat
+    if actor is None:
+        who = "no one may"
+    else:
+        players = state.players
+        who = f"{players[actor] if 0 <= actor < len(players) else f'seat {actor}'} may not"
+    return IllegalActionError(
+        f"{who} {doing} now: the game is {state.phase.value}", rule="turn order", seat=seat
+    )
 
 
 def follow_suit_refusal(player: str, seat: int, led: Suit, held: tuple[Card, ...]) -> IllegalActionError:
