@@ -269,6 +269,46 @@ def test_leaving_before_the_game_starts_is_refused_and_changes_nothing(
     assert table.standin_reason(0) is None
 
 
+@pytest.mark.parametrize("kind", ["leave", "back", "confirm", "claim", "hint"])
+def test_a_seats_own_request_naming_another_seat_is_refused_and_changes_nothing(
+    client: TestClient, stack: Any, kind: str
+) -> None:
+    table, token = create(client, ["human", "human", "random"], hints=True)
+    host = seat_in(client, table, token, stack)
+    join(client, table, 1, stack)
+    wait_for(lambda: table.game is not None)
+    version = table.version
+    host.send_text(json.dumps({"type": kind, "seat": 1, "v": version, "id": "x-1"}))
+    refusal = error_of(host)
+    assert (refusal["rule"], refusal["id"]) == ("seat", "x-1")
+    assert "seat 0's token, not seat 1's" in refusal["message"]
+    assert table.standin_reason(0) is None
+    assert table.standin_reason(1) is None
+    assert table.version == version
+
+
+@pytest.mark.parametrize(
+    "message",
+    [{"type": "leave"}, {"type": "back"}, {"type": "confirm"}, {"type": "handover", "seat": 1}],
+)
+def test_a_spectator_may_not_leave_come_back_confirm_or_hand_a_seat_over(
+    client: TestClient, now: FakeNow, stack: Any, message: dict[str, Any]
+) -> None:
+    table, token = create(client, ["human", "human", "random"])
+    seat_in(client, table, token, stack)
+    guest, _own = join(client, table, 1, stack)
+    guest.close()
+    wait_for(lambda: not table.presence.online(1))
+    now.advance(600)  # long enough away for a person to hand their seat over
+    watcher = stack.enter_context(client.websocket_connect(f"/ws/{table.id}"))
+    version = table.version
+    watcher.send_text(json.dumps(message))
+    refusal = error_of(watcher)
+    assert refusal["rule"] == "spectator"
+    assert table.standin_reason(1) is None
+    assert table.version == version
+
+
 def test_a_seat_is_never_handed_to_a_bot_while_its_person_is_connected(
     client: TestClient, now: FakeNow, stack: Any
 ) -> None:

@@ -255,8 +255,8 @@ def _handle(manager: Manager, table: Table, conn: Connection, text: str, social:
     if message.type in ("chat", "react"):  # spectators too, as the table allows
         social.handle(table, conn, message)
         return
-    if message.type == "hint":  # refused to spectators with the hint's own rule
-        ask_hint(table, conn, message)
+    if message.type == "hint" and (conn.seat is None or message.seat in (None, conn.seat)):
+        ask_hint(table, conn, message)  # refused to spectators with the hint's own rule
         return
     seat = conn.seat
     if seat is None:

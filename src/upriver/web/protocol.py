@@ -270,15 +270,15 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if kind == "sync":
         return ClientMessage("sync", id=client_id)
     if kind == "hint":
-        return ClientMessage("hint", id=client_id, v=message.v)
+        return ClientMessage("hint", id=client_id, v=message.v, seat=seat)
     if kind == "join":
         if message.name is None:
             raise ProtocolError(
                 "a join needs a 'name'", rule="field", client_id=client_id, facts={"field": "name"}
             )
         return ClientMessage("join", id=client_id, name=message.name, seat=seat)
-    if kind in ("confirm", "leave", "back"):
-        return ClientMessage(kind, id=client_id)
+    if kind in ("confirm", "leave", "back"):  # the sender's own seat: a 'seat' given must be it
+        return ClientMessage(kind, id=client_id, seat=seat)
     if kind == "chat":
         if message.text is None:
             raise ProtocolError(
@@ -326,7 +326,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
             "'v' must be a whole number, not None", rule="field", client_id=client_id, facts={"field": "v"}
         )
     if kind == "claim":
-        return ClientMessage("claim", id=client_id, v=message.v)
+        return ClientMessage("claim", id=client_id, v=message.v, seat=seat)
     if kind == "bid":
         if message.bid is None:
             raise ProtocolError(
