@@ -218,7 +218,10 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
 
 
 POSTGRES_TESTS = (
+    "test_hosting.py",
     "test_keep_api.py",
+    "test_keeper_growth.py",
+    "test_name_lookalikes.py",
     "test_one_sheet.py",
     "test_store.py",
     "test_store_outage.py",
@@ -227,6 +230,7 @@ POSTGRES_TESTS = (
     "test_web_accept.py",
     "test_web_api.py",
     "test_web_claims.py",
+    "test_web_doors.py",
     "test_web_hostile.py",
     "test_web_limits.py",
     "test_web_lobby.py",
