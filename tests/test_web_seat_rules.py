@@ -129,3 +129,24 @@ def test_a_handover_without_a_seat_is_refused_naming_its_message_id() -> None:
         parse_client('{"type": "handover", "id": "h-1"}')
     assert refused.value.client_id == "h-1"
     assert refused.value.facts == {"field": "seat"}
+
+
+def test_a_person_who_left_may_not_hand_another_seat_to_a_bot(tmp_path: Path) -> None:
+    clock = [1_000_000.0]
+    store = Store(tmp_path / "left.db")
+    try:
+        manager = Manager(store, bot_delay=0.0, now=lambda: clock[0])
+        table = seated(manager, {"schedule": [2, 2]})
+        clock[0] += 61  # nobody has connected: every seat has been away a minute
+        manager.leave(table, 1)
+        version = table.version
+        with pytest.raises(TableRefusalError) as refused:
+            manager.handover(table, 1, 2)
+        assert refused.value.rule == "handover"
+        assert "you left the table" in str(refused.value)
+        assert table.version == version
+        assert table.standin_reason(2) is None
+        manager.handover(table, 0, 2)  # a person still at the table may
+        assert table.standin_reason(2) == "handover:0"
+    finally:
+        store.close()

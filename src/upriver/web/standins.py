@@ -186,6 +186,8 @@ def handover_refusal(table: Table, by: int, seat: int, now: float) -> str | None
         return "this is your own seat: to let a bot play for you, leave the table"
     if table.kinds[by] != HUMAN:
         return "only a person at the table can hand a seat to a bot"
+    if table.standin_reason(by) == "left":
+        return "you left the table: say you are back before handing another seat to a bot"
     who = _who(table, seat)
     if table.kinds[seat] != HUMAN:
         return f"{who} is a bot already"
