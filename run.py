@@ -232,6 +232,7 @@ POSTGRES_TESTS = (
     "test_web_claims.py",
     "test_web_doors.py",
     "test_web_hostile.py",
+    "test_web_join.py",
     "test_web_limits.py",
     "test_web_lobby.py",
     "test_web_pace.py",

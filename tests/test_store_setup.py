@@ -12,8 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 import run  # noqa: E402 - run.py lives at the checkout's root, beside no package
 
-POSTGRES_FIXTURES = frozenset({"db", "postgres_server"})
-"""The fixtures of tests/pg.py that put a test on the private PostgreSQL server."""
+POSTGRES_FIXTURES = frozenset({"db", "postgres_server", "database"})
+"""The fixtures that put a test on the private PostgreSQL server: tests/pg.py's, and ``database`` (a
+fresh database on it, made in the worker tests' modules and imported by others)."""
 
 
 def is_test_or_fixture(node: ast.FunctionDef) -> bool:
