@@ -150,3 +150,19 @@ def test_a_person_who_left_may_not_hand_another_seat_to_a_bot(tmp_path: Path) ->
         assert table.standin_reason(2) == "handover:0"
     finally:
         store.close()
+
+
+def test_a_claim_is_the_persons_own_move_and_ends_their_automatic_moves_in_a_row(manager: Manager) -> None:
+    table = seated(manager, {"schedule": [1, 1]}, clock=30)
+    game = table.game
+    assert game is not None
+    while game.phase.name == "BIDDING":
+        seat = game.awaiting[0]
+        bid = game.legal_bids(seat)[0]
+        if seat == 0:
+            assert manager.automatic_move(table, 0, bid, table.version)
+        else:
+            manager.act(table, seat, ClientMessage("bid", id=f"b{seat}", v=table.version, bid=bid))
+    assert table.auto_moves(0) == 1
+    manager.claim(table, 0, ClientMessage("claim", id="c", v=table.version))
+    assert table.auto_moves(0) == 0

@@ -41,10 +41,12 @@ def check_claim(table: Table, event: Event) -> None:
 
 
 def apply_claim(table: Table, event: Event) -> None:
-    """Finish the round by the checked claim and show the claimer's cards."""
+    """Finish the round by the checked claim and show the claimer's cards. The claim is the person's
+    own move, so it ends their automatic moves in a row (:mod:`upriver.web.clock`)."""
     game = table.game
     assert game is not None
     claim = game.claim(event.seat)
+    table.control.auto[event.seat] = 0
     table.claim = ClaimNotice(claim.seat, claim.round, claim.cards)
     table.gathered = event.version  # the round's last trick stays up before a bot deals on
 
