@@ -4,9 +4,10 @@ Presence is not an event and nothing of it is stored: it is counted from the Web
 connections. Each server process counts its own per table — per seat, so a person with two
 tabs is one seat with two connections and online once, and its spectators — in the table's
 :class:`Presence`. A seat is ``online`` while any process holds a connection of it; when the
-last one goes it is ``away``, since that moment (``away_since``; a seat nobody connected since
-this process started is away since the start). A change that shows (a seat's online or away, the
-number watching) refreshes every connection's state at the same version
+last one goes it is ``away``, since that moment (``away_since``; a seat nobody connected to since
+the table was loaded here — made, or read at start-up — is away since then). A change that
+shows (a seat's online or away, the number watching) refreshes every connection's state at the
+same version
 (:meth:`upriver.web.table.Table.announce`, which bumps the states' epoch).
 
 With one process (SQLite) that is all. Over PostgreSQL (:mod:`upriver.web.cluster`) each process
