@@ -1,8 +1,9 @@
 """The WebSocket protocol: what clients may send, and the per-seat state the server sends back.
 
 Client → server (one JSON object per message). A message acts for the seat of the connection's
-token only: a ``seat`` in any message but ``revoke``, ``bot`` and ``handover`` (which name the seat
-they act on) must be that seat, or it is refused with rule ``seat`` and changes nothing.
+token only: a ``seat`` given in a ``join``, ``bid``, ``play``, ``claim``, ``hint``, ``confirm``,
+``leave`` or ``back`` must be that seat, or it is refused with rule ``seat`` and changes nothing
+(``revoke``, ``bot`` and ``handover`` name the seat they act on; ``chat`` and ``react`` read none).
 
 - ``{"type": "join", "name": "Bea"}`` — claim the seat of the connection's token, before the game starts.
 - ``{"type": "bid", "bid": 2, "v": 17, "id": "c-5"}`` — bid; ``v`` is the state version the
