@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import logging
 import subprocess
 import sys
 import time
@@ -287,3 +289,33 @@ def test_metrics_show_tables_connections_events_message_times_and_refusals_by_ru
         assert _figure(text, 'upriver_refusals_total{rule="host"}') >= 1
         assert _figure(text, 'upriver_refusals_total{rule="stale"}') >= 1
         assert "token" not in text
+
+
+# ------------------------------------------------------------------ the access log
+
+
+def test_the_access_log_is_one_json_line_per_request_without_tokens_or_sheet_ids(
+    db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="upriver.access")
+    with _guarded_app(db, "testserver") as client:
+        body = client.post("/api/tables", json=TABLE).json()
+        sheet = client.post("/api/sheets", json={"players": ["A", "B", "C"]}).json()
+        client.get(f"/api/sheets/{sheet['id']}")
+        client.get("/", headers={"host": "evil.example"})
+        with client.websocket_connect(f"/ws/{body['table']}?token={body['token']}") as ws:
+            ws.receive_json()
+    lines = [json.loads(record.getMessage()) for record in caplog.records if record.name == "upriver.access"]
+    assert [(line["kind"], line["method"], line["status"]) for line in lines] == [
+        ("http", "POST", 201),
+        ("http", "POST", 201),
+        ("http", "GET", 200),
+        ("http", "GET", 400),
+        ("ws", "GET", 101),
+    ]
+    assert lines[2]["path"] == "/api/sheets/…"
+    assert lines[4]["path"] == f"/ws/{body['table']}"
+    text = caplog.text
+    assert body["token"] not in text
+    assert sheet["id"] not in text
+    assert all(line["ms"] >= 0 and line["client"] for line in lines)

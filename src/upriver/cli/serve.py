@@ -87,6 +87,13 @@ def serve(
             "implies --proxy-headers.",
         ),
     ] = None,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log",
+            help="Write one JSON line per request and WebSocket to standard error (no tokens in it).",
+        ),
+    ] = False,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes.")] = _DEFAULT.body_bytes,
     max_rounds: Annotated[
         int, typer.Option(help="Longest explicit schedule, in rounds.")
@@ -148,6 +155,7 @@ def serve(
         allowed_origins=tuple(allow_origin or ()),
         allowed_hosts=tuple(allowed_host or ()),
         bind=host,
+        access_log=access_log,
         warm=warm,
     )
     try:

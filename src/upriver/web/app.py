@@ -60,6 +60,7 @@ from upriver.names import PlayerNameError
 from upriver.rules import Rules, rules_catalogue
 from upriver.storage import PostgresTarget, StoreError, Target
 from upriver.web import admission, bots, metrics, protocol
+from upriver.web.accesslog import AccessLog
 from upriver.web.cluster import cluster_for
 from upriver.web.guard import (
     SECURITY_HEADERS,
@@ -506,6 +507,7 @@ def create_app(
         return refusal(f"{error}; nothing changed: try again", status=503, rule="store")
 
     app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins), hosts=hosts)
+    app.add_middleware(AccessLog)  # outermost, so refusals are logged too (upriver serve --access-log)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

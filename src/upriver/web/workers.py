@@ -39,6 +39,8 @@ class ServeSettings:
     """``--allowed-host`` values; none: the default for ``bind`` (:class:`upriver.web.hosts.HostPolicy`)."""
     bind: str = "127.0.0.1"
     """The address the server listens on."""
+    access_log: bool = False
+    """Write the JSON access log to standard error (:mod:`upriver.web.accesslog`)."""
     warm: bool = True
 
     def app(self) -> FastAPI:
@@ -46,8 +48,12 @@ class ServeSettings:
 
         :raises upriver.storage.StoreError: the store cannot be opened (one sentence saying why).
         """
+        from upriver.web import accesslog
         from upriver.web.app import create_app
         from upriver.web.hosts import HostPolicy
+
+        if self.access_log:
+            accesslog.enable()
 
         return create_app(
             self.db,
@@ -82,6 +88,7 @@ class ServeSettings:
             allowed_origins=tuple(data["allowed_origins"]),
             allowed_hosts=tuple(data["allowed_hosts"]),
             bind=str(data["bind"]),
+            access_log=bool(data.get("access_log", False)),
             warm=bool(data["warm"]),
         )
 
