@@ -8,7 +8,13 @@ HTTP:
   ``{"status": "running", "done", "total"}`` (decisions reviewed so far, of how many); asked again,
   it answers the same until the review is ready, then ``200`` with ``{"status": "done", "seat",
   "others", "review"}``. A round reviewed once is kept (per table, seat and round) and answered at
-  once.
+  once; a whole answer once ready is kept too (:data:`ANSWERS_KEPT`), so asking again costs nothing.
+
+The work is shared fairly: one table has at most :attr:`ReviewService.table_in_flight` rounds under
+way at once (whoever asks, for whichever seats; the rest start as those finish), so one client
+holding every seat of a 30-round table never queues ahead of another table's one round; and the
+server at most :attr:`ReviewService.most_in_flight`: past that, a request none of whose rounds is
+under way yet is answered 503 with a sentence, to ask again in a moment.
 
 Who may see what, as the game's own visibility rules: a review needs a seat's token (a spectator
 gets none); a round is reviewed once it is finished (never the round being played, whose review
@@ -32,7 +38,7 @@ import logging
 import threading
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from upriver.record import record_of
 from upriver.review import (
@@ -57,6 +63,12 @@ log = logging.getLogger("upriver.web")
 CACHED_ROUNDS = 4096
 """Round reviews kept in memory (a 22-round game of 4 seats needs 88); the oldest go first."""
 
+ANSWERS_KEPT = 32
+"""Whole answers kept ready to send again (each up to about half a megabyte); the oldest go first."""
+
+BUSY = "the reviewer is busy with other tables' reviews: ask again in a moment"
+"""What a request is told when the server has as many rounds under way as it takes."""
+
 Key = tuple[str, int, int]
 """(table id, seat, round number)."""
 
@@ -69,7 +81,7 @@ POOL_BROKEN = (
 
 
 class ReviewUnavailableError(Exception):
-    """The review cannot be computed now (its workers cannot start); the sentence says why."""
+    """The review cannot be computed now (its workers cannot start, or are busy); the sentence says why."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,9 +99,18 @@ class ReviewService:
     the first request) and kept per table, seat and round."""
 
     def __init__(
-        self, settings: Settings | None = None, executor: concurrent.futures.Executor | None = None
+        self,
+        settings: Settings | None = None,
+        executor: concurrent.futures.Executor | None = None,
+        *,
+        table_in_flight: int = 4,
+        most_in_flight: int = 32,
     ) -> None:
         self.settings = settings or Settings()
+        self.table_in_flight = table_in_flight
+        """Rounds of one table under way at once."""
+        self.most_in_flight = most_in_flight
+        """Rounds under way at once on this server."""
         self._executor = executor
         self._own = executor is None
         """Whether this service made its executor (and so may replace it once broken)."""
@@ -125,8 +146,11 @@ class ReviewService:
         with self._lock:
             missing = [n for n in rounds if (table.id, seat, n) not in self._done]
             unstarted = [n for n in missing if (table.id, seat, n) not in self._running]
+            waiting: dict[int, int] = {}  # rounds not started yet (past a bound), and their sizes
             if unstarted:
-                self._start(table, seat, unstarted)
+                waiting = self._start(table, seat, unstarted)
+                if len(waiting) == len(missing) and self._under_way() >= self.most_in_flight:
+                    raise ReviewUnavailableError(BUSY)
             done = total = 0
             error = None
             for number in rounds:
@@ -135,6 +159,9 @@ class ReviewService:
                     size = len(self._done[key].decisions)
                     done += size
                     total += size
+                    continue
+                if number in waiting:
+                    total += waiting[number]
                     continue
                 future, size = self._running[key]
                 total += size
@@ -164,13 +191,26 @@ class ReviewService:
         while len(self._done) > CACHED_ROUNDS:
             self._done.popitem(last=False)
 
-    def _start(self, table: Table, seat: int, numbers: list[int]) -> None:
+    def _under_way(self, table_id: str | None = None) -> int:
+        """Rounds submitted and not finished: of ``table_id``, or of every table."""
+        return sum(
+            1
+            for key, (future, _) in self._running.items()
+            if not future.done() and (table_id is None or key[0] == table_id)
+        )
+
+    def _start(self, table: Table, seat: int, numbers: list[int]) -> dict[int, int]:
+        """Start reviewing ``numbers`` for ``seat``, as many as the bounds allow (the longest first);
+        the rounds left waiting, with their decisions' counts."""
         game = table.game
         assert game is not None
         record = record_of(game)
         record = dataclasses.replace(record, rounds=record.rounds[: len(game.results)])
         tasks: dict[int, RoundTask] = {task.round_number: task for task in round_tasks(record, (seat,))}
-        for number in sorted(numbers, key=lambda n: -len(tasks[n].moments)):
+        room = min(self.table_in_flight - self._under_way(table.id), self.most_in_flight - self._under_way())
+        ordered = sorted(numbers, key=lambda n: -len(tasks[n].moments))
+        waiting = {number: len(tasks[number].moments) for number in ordered[max(room, 0) :]}
+        for number in ordered[: max(room, 0)]:
             task = tasks[number]
             try:
                 future = self.executor.submit(review_round, task, self.settings)
@@ -180,6 +220,7 @@ class ReviewService:
                 self._broken()
                 raise ReviewUnavailableError(POOL_BROKEN) from None
             self._running[(table.id, seat, number)] = (future, len(task.moments))
+        return waiting
 
 
 class ReviewRouter(APIRouter):
@@ -194,11 +235,13 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
     """The review's route over ``manager``'s tables (``service``: where reviews are computed and kept)."""
     reviews = service or ReviewService()
     router = ReviewRouter(reviews)
+    answers: collections.OrderedDict[tuple[object, ...], bytes] = collections.OrderedDict()
+    """Whole answers once ready, by (table, seat, rounds, others, over): a finished review never changes."""
 
     @router.get("/api/tables/{table_id}/review")
     async def review(
         table_id: str, token: str | None = None, round: int | None = None, seat: int | None = None
-    ) -> JSONResponse:
+    ) -> Response:
         table = manager.find(table_id)
         if table is None:
             return refusal("no such table (or it was archived)", 404)
@@ -239,6 +282,10 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
             return refusal(
                 "no round has finished yet: a round's review opens when it ends", 409, rule="review"
             )
+        kept = (table.id, target, rounds, others, game.is_over)
+        if kept in answers:
+            answers.move_to_end(kept)
+            return Response(answers[kept], media_type="application/json")
         try:
             progress = reviews.progress(table, target, rounds)
             if progress.error is not None:
@@ -259,8 +306,12 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
             return refusal(
                 f"the review could not be computed ({type(error).__name__}): try again", 503, rule="review"
             )
-        return JSONResponse(
+        ready = JSONResponse(
             {"status": "done", "seat": target, "others": others, "over": game.is_over, "review": answer}
         )
+        answers[kept] = bytes(ready.body)
+        while len(answers) > ANSWERS_KEPT:
+            answers.popitem(last=False)
+        return ready
 
     return router
