@@ -288,6 +288,7 @@ def test_metrics_show_tables_connections_events_message_times_and_refusals_by_ru
         assert moved >= 4, "three moves and a stale one were timed"
         assert _figure(text, 'upriver_refusals_total{rule="host"}') >= 1
         assert _figure(text, 'upriver_refusals_total{rule="stale"}') >= 1
+        assert _figure(text, "upriver_review_rounds") == 0
         assert "token" not in text
 
 

@@ -478,12 +478,12 @@ def create_app(
         raise
     app.include_router(keeper)
     app.include_router(health_router(manager))  # /healthz and /readyz
-    app.include_router(metrics.metrics_router(manager))  # /metrics, for Prometheus
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
     app.include_router(reviews)
     app.include_router(scoring_router(limits))  # /api/scoring: a scoring's worked examples
     app.state.reviews = reviews.service
+    app.include_router(metrics.metrics_router(manager, reviews.service))  # /metrics, for Prometheus
 
     @app.exception_handler(UnreadableSheetError)
     async def unreadable_sheet(request: Request, error: UnreadableSheetError) -> JSONResponse:

@@ -8,6 +8,8 @@
   (a move: checked by the engine, committed over SQLite, and every connection told of it);
 - ``upriver_refusals_total{rule}``: refusals answered, by rule (``stale``, ``rate``, ``host``, …:
   :mod:`upriver.web.refusals`);
+- ``upriver_review_rounds``: rounds of reviews under way or waiting for a worker
+  (:mod:`upriver.web.review_api`);
 - and the client library's own process figures (CPU, memory, open files).
 
 Each server process answers for itself (with ``--workers``, a scrape reaches one of them: give
@@ -29,6 +31,7 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
 from upriver.web import refusals
+from upriver.web.review_api import ReviewService
 from upriver.web.tables import Manager
 
 __all__ = ["MESSAGE_SECONDS", "metrics_router", "timed"]
@@ -55,8 +58,9 @@ class timed:  # noqa: N801 - used as a context manager, like a function
 class _Tables(Collector):
     """The figures read from the manager's tables at each scrape."""
 
-    def __init__(self, manager: Manager) -> None:
+    def __init__(self, manager: Manager, reviews: ReviewService | None) -> None:
         self.manager = manager
+        self.reviews = reviews
 
     def collect(self) -> Iterator[Metric]:
         tables = list(self.manager.tables.values())
@@ -76,12 +80,18 @@ class _Tables(Collector):
         for rule, count in sorted(refusals.counts().items()):
             refused.add_metric([rule], count)
         yield refused
+        if self.reviews is not None:
+            yield GaugeMetricFamily(
+                "upriver_review_rounds",
+                "Rounds of reviews under way or waiting for a worker.",
+                value=self.reviews.under_way(),
+            )
 
 
-def metrics_router(manager: Manager) -> APIRouter:
-    """``GET /metrics`` over ``manager``'s tables, in Prometheus's text format."""
+def metrics_router(manager: Manager, reviews: ReviewService | None = None) -> APIRouter:
+    """``GET /metrics`` over ``manager``'s tables and ``reviews``' queue, in Prometheus's text format."""
     registry = CollectorRegistry()
-    registry.register(_Tables(manager))
+    registry.register(_Tables(manager, reviews))
     registry.register(MESSAGE_SECONDS)
     registry.register(ProcessCollector(registry=None))
     router = APIRouter()

@@ -191,6 +191,11 @@ class ReviewService:
         while len(self._done) > CACHED_ROUNDS:
             self._done.popitem(last=False)
 
+    def under_way(self) -> int:
+        """Rounds being reviewed or waiting for a worker now (``/metrics``: the review's queue)."""
+        with self._lock:
+            return self._under_way()
+
     def _under_way(self, table_id: str | None = None) -> int:
         """Rounds submitted and not finished: of ``table_id``, or of every table."""
         return sum(
