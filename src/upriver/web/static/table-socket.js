@@ -1,8 +1,8 @@
 // The table's one WebSocket: it reconnects after a loss, waiting longer each time (0.5 s doubling up
 // to 10 s), and the server's fresh state on reconnecting redraws the page. Closed for good: no seat,
-// no table, full.
+// no table, full, or a host name the server does not answer to.
 
-const FINAL_CLOSES = [4403, 4404, 4429];
+const FINAL_CLOSES = [4400, 4403, 4404, 4429];
 
 // `onMessage(message)` gets every message the server sends; `onStatus(ok, final, delayMs)` is told
 // when the socket opens (ok) or closes (final: it will not try again; else it retries after delayMs).
