@@ -4,13 +4,17 @@ may make for itself only."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from upriver.web import hints
 from upriver.web.protocol import ClientMessage, ProtocolError, parse_client
 from upriver.web.seats import Connection
 from upriver.web.store import Event, Store
@@ -166,3 +170,37 @@ def test_a_claim_is_the_persons_own_move_and_ends_their_automatic_moves_in_a_row
     assert table.auto_moves(0) == 1
     manager.claim(table, 0, ClientMessage("claim", id="c", v=table.version))
     assert table.auto_moves(0) == 0
+
+
+def test_hints_take_at_most_two_of_the_bots_threads_at_once(
+    manager: Manager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = seated(manager, {"schedule": [2], "bidding": "simultaneous", "dealer_bid": "free"}, hints=True)
+    busy = 0
+    most = 0
+    lock = threading.Lock()
+
+    def slow(view: Any, *, deals: int, seed: int) -> Any:
+        nonlocal busy, most
+        with lock:
+            busy += 1
+            most = max(most, busy)
+        time.sleep(0.2)
+        with lock:
+            busy -= 1
+        raise RuntimeError("no evaluation in this test")
+
+    monkeypatch.setattr(hints, "evaluate", slow)
+
+    async def ask_all() -> list[Connection]:
+        pages = [Connection(seat) for seat in range(3) for _tab in range(2)]  # two tabs a seat
+        for page in pages:
+            hints.ask_hint(table, page, ClientMessage("hint"))
+        while hints._tasks:
+            await asyncio.sleep(0.02)
+        return pages
+
+    pages = asyncio.run(ask_all())
+    assert most == hints.HINTS_AT_ONCE == 2
+    for page in pages:  # each was answered (here: that it failed), none forgotten
+        assert any('"case": "failed"' in message for message in page.outbox)

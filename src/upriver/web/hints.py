@@ -6,7 +6,9 @@ has a bid or a card to choose. The answer, ``{"type": "hint", "v", "choice", "op
 built from ``game.view(seat)`` alone — the seat's hand and what the table has shown, never a hidden
 card — by playing every legal choice out in the same deals of the hidden cards. It runs in a
 thread, off the event loop (some tens of milliseconds; the first of a server's life loads the
-compiled kernel), and is kept per table, version and seat, so asking twice costs nothing.
+compiled kernel), and is kept per table, version and seat, so asking twice costs nothing. At most
+:data:`HINTS_AT_ONCE` are worked out at once in a server process (the others wait their turn), so
+hints never take every thread of the pool the bots choose their moves in.
 
 Refused with rule ``hint`` and the fact ``case``: ``off`` (the table has no hints), ``spectator``,
 ``turn`` (the seat has nothing to decide now), ``busy`` (its last hint is still being worked out)
@@ -28,7 +30,7 @@ from upriver.web import protocol
 from upriver.web.seats import Connection
 from upriver.web.table import Table
 
-__all__ = ["HINT_DEALS", "ask_hint", "hint_message"]
+__all__ = ["HINTS_AT_ONCE", "HINT_DEALS", "ask_hint", "hint_message"]
 
 log = logging.getLogger("upriver.web")
 
@@ -36,10 +38,15 @@ HINT_DEALS = DEFAULT_DEALS
 """Deals of the hidden cards each hint plays every choice out in: the review's own number."""
 _KEPT = 256
 """Hints kept (per table, version and seat) so a repeated request is answered at once."""
+HINTS_AT_ONCE = 2
+"""Hints worked out at once per server process: asyncio's default thread pool, which the bots' and
+the clock's moves are chosen in too, has a few more threads than cores."""
 
 _kept: collections.OrderedDict[tuple[str, int, int], str] = collections.OrderedDict()
 _busy: weakref.WeakSet[Connection] = weakref.WeakSet()
 _tasks: set[asyncio.Task[None]] = set()
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+"""Per event loop, the turns of :data:`HINTS_AT_ONCE` hints (a semaphore belongs to one loop)."""
 
 
 def _move(choice: int | Card) -> int | str:
@@ -108,7 +115,9 @@ async def _answer(
     """Work the hint out in a thread and send it (a sentence if it cannot be worked out)."""
     version = key[1]
     try:
-        evaluation = await asyncio.to_thread(evaluate, view, deals=HINT_DEALS, seed=seed)
+        slots = _slots.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(HINTS_AT_ONCE))
+        async with slots:
+            evaluation = await asyncio.to_thread(evaluate, view, deals=HINT_DEALS, seed=seed)
     except Exception as error:  # a hint that fails is said in a sentence, never a closed connection
         log.exception("table %s: the hint for seat %d failed", key[0], key[2])
         _busy.discard(conn)
