@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import signal
 import subprocess
 import sys
 import time
@@ -16,6 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from tests.live import free_port
 from tests.test_web_api import Client, Room, manager_of
@@ -31,6 +34,13 @@ TABLE = {"name": "Ann", "seats": ["human", "basic", "basic"]}
 @contextlib.contextmanager
 def served(db: str, *args: str) -> Iterator[str]:
     """``upriver serve`` on a free loopback port with ``args``; yields its base URL."""
+    with serving(db, *args) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def serving(db: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``upriver serve`` on a free loopback port with ``args``; yields its base URL and its process."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", db, *args]
@@ -44,7 +54,7 @@ def served(db: str, *args: str) -> Iterator[str]:
                 break
             assert time.monotonic() < deadline, "the server did not start in 30 s"
             time.sleep(0.1)
-        yield url
+        yield url, server
     finally:
         server.terminate()
         try:
@@ -320,3 +330,40 @@ def test_the_access_log_is_one_json_line_per_request_without_tokens_or_sheet_ids
     assert body["token"] not in text
     assert sheet["id"] not in text
     assert all(line["ms"] >= 0 and line["client"] for line in lines)
+
+
+# ------------------------------------------------------------------ stopping
+
+
+def _read_until_closed(ws: ClientConnection, seen: int) -> tuple[int, int | None]:
+    """Read until the server closes: the newest version seen, and the close code."""
+    try:
+        while True:
+            seen = max(seen, json.loads(ws.recv(timeout=10)).get("v", 0))
+    except ConnectionClosed as closed:
+        return seen, None if closed.rcvd is None else closed.rcvd.code
+
+
+@pytest.mark.slow
+def test_on_sigterm_every_page_is_told_to_reconnect_and_no_accepted_move_is_lost(db: str) -> None:
+    watched = {"creator": None, "seats": ["basic", "basic", "basic"], "schedule": [3] * 12}
+    with serving(db, "--bot-delay", "0.02") as (url, server):
+        table = httpx.post(f"{url}/api/tables", json=watched).json()["table"]
+        with connect(f"ws://127.0.0.1:{url.rsplit(':', 1)[1]}/ws/{table}") as ws:
+            seen = 0
+            while seen < 10:  # the bots are playing: moves are in flight when the signal comes
+                message = json.loads(ws.recv(timeout=10))
+                seen = max(seen, message.get("v", 0))
+            server.send_signal(signal.SIGTERM)
+            seen, code = _read_until_closed(ws, seen)
+            assert code == 1012, "service restart: the page reconnects to the next process"
+        server.wait(timeout=20)
+    with served(db, "--bot-delay", "0.02") as url:
+        after = httpx.get(f"{url}/api/tables/{table}").json()
+        assert not after["damaged"]
+        with connect(f"ws://127.0.0.1:{url.rsplit(':', 1)[1]}/ws/{table}") as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["v"] >= seen, "every move a page was told of is still there"
+            while True:  # and the game goes on
+                if json.loads(ws.recv(timeout=10)).get("v", 0) > first["v"]:
+                    break
