@@ -19,7 +19,7 @@ do). Each run:
    since the last install: a hash of them is kept in ``.venv/upriver-install-<lock>.sha256``;
 3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium, the
    PostgreSQL tests start their own server from Debian's PostgreSQL, LightGBM loads Debian's
-   libgomp1), installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
+   libgomp1, the deployment test puts Debian's nginx-light in front of the server), installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
 4. runs the command with the environment's Python in the checkout, so its exit code is this
    script's exit code.
 
@@ -223,6 +223,7 @@ POSTGRES_TESTS = (
     "test_keeper_growth.py",
     "test_name_lookalikes.py",
     "test_one_sheet.py",
+    "test_proxy.py",
     "test_store.py",
     "test_store_outage.py",
     "test_store_serve.py",
@@ -287,6 +288,26 @@ def libgomp(again: str, args: Sequence[str]) -> None:
         raise SetupError(f"{needed_for}, and `apt-get install libgomp1` did not put it there.")
 
 
+PROXY_TESTS = ("test_proxy.py",)
+"""The test files that run ``upriver serve`` behind Debian's nginx (``tests/test_proxy.py``)."""
+
+
+def nginx(again: str, args: Sequence[str]) -> None:
+    """Debian's nginx-light, the reverse proxy the deployment test puts in front of ``upriver serve``
+    (it fails, never skips, without it). Not needed when ``args`` name test files none of which is in
+    :data:`PROXY_TESTS`, or leave slow tests out (``-m "not slow"``)."""
+    if shutil.which("nginx") or Path("/usr/sbin/nginx").exists():
+        return
+    if not selects_marked_tests(args, "slow", PROXY_TESTS):
+        return
+    needed_for = "The deployment test runs upriver serve behind Debian's nginx"
+    apt_install("nginx-light", needed_for, again)
+    if not Path("/usr/sbin/nginx").exists():
+        raise SetupError(
+            f"{needed_for}, and `apt-get install nginx-light` did not put /usr/sbin/nginx there."
+        )
+
+
 @dataclass(frozen=True)
 class Command:
     """One of the README's commands: what it installs, what else it needs, what it runs."""
@@ -305,7 +326,7 @@ DOCS_ADDRESS = "127.0.0.1:8001"
 COMMANDS: dict[str, Command] = {
     "serve": Command(lock="requirements.lock", prerequisites=(compiled_kernel,), module=("upriver", "serve")),
     "test": Command(
-        lock="requirements-dev.lock", prerequisites=(chromium, postgresql, libgomp), module=("pytest",)
+        lock="requirements-dev.lock", prerequisites=(chromium, postgresql, libgomp, nginx), module=("pytest",)
     ),
     "docs": Command(
         lock="requirements-dev.lock", prerequisites=(), module=("mkdocs", "serve", "--dev-addr", DOCS_ADDRESS)
