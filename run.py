@@ -19,7 +19,8 @@ do). Each run:
    since the last install: a hash of them is kept in ``.venv/upriver-install-<lock>.sha256``;
 3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium, the
    PostgreSQL tests start their own server from Debian's PostgreSQL, LightGBM loads Debian's
-   libgomp1, the deployment test puts Debian's nginx-light in front of the server), installing each with ``apt-get`` if it may, and otherwise stopping with one sentence;
+   libgomp1, the deployment test puts Debian's nginx-light in front of the server), installing each
+   with ``apt-get`` if it may, and otherwise stopping with one sentence;
 4. runs the command with the environment's Python in the checkout, so its exit code is this
    script's exit code.
 
