@@ -15,6 +15,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.live import free_port
+from tests.pg import PostgresServer
 from tests.test_hosting import TABLE, serving
 
 NGINX = "/usr/sbin/nginx"
@@ -110,3 +111,34 @@ def test_behind_nginx_pages_websockets_client_addresses_and_hosts_work_and_a_res
             with connect(f"ws://127.0.0.1:{port}/ws/{table['table']}?token={table['token']}") as ws:
                 assert json.loads(ws.recv(timeout=10))["role"] == "player"
             assert httpx.get(f"{url}/readyz").json()["ready"] is True
+
+
+@pytest.mark.slow
+def test_behind_nginx_two_workers_over_postgresql_serve_one_table_to_pages_on_either(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    database = postgres_server.url(postgres_server.create_database())
+    args = (
+        "--workers",
+        "2",
+        "--allowed-host",
+        "cards.example",
+        "--allowed-host",
+        "127.0.0.1",
+        "--proxy-headers",
+    )
+    with serving(database, *args) as (upstream, _):
+        port = free_port()
+        with nginx(tmp_path / "nginx", port, int(upstream.rsplit(":", 1)[1])) as url:
+            site = {"host": "cards.example", "origin": "https://cards.example"}
+            made = httpx.post(f"{url}/api/tables", json=TABLE, headers=site)
+            assert made.status_code == 201
+            table = made.json()
+            for _ in range(4):  # each new connection may land on either process; every one serves it
+                with connect(f"ws://127.0.0.1:{port}/ws/{table['table']}?token={table['token']}") as ws:
+                    assert json.loads(ws.recv(timeout=15))["role"] == "player"
+            assert (
+                httpx.post(f"{url}/api/tables", json=TABLE, headers={"host": "evil.example"}).status_code
+                == 400
+            )
+            assert httpx.get(f"{url}/readyz").status_code == 200
