@@ -1,4 +1,5 @@
-"""How many connections a table admits: spectators per table, and connections per seat.
+"""Who is admitted: requests for a host this server answers to, spectators per table, and
+connections per seat.
 
 A seat's token is a secret, but whoever holds it may open the seat in as many tabs as they
 like; each connection costs the server a writer and a state message per change. So one seat
@@ -13,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from upriver.web import protocol
+from starlette.types import Receive, Scope, Send
+
+from upriver.web import guard, protocol
+from upriver.web.hosts import CLOSE_BAD_HOST, HostPolicy
 from upriver.web.limits import Limits
 from upriver.web.seats import Connection
 
-__all__ = ["CLOSE_FULL", "refusal"]
+__all__ = ["CLOSE_FULL", "refusal", "refuse_host"]
 
 CLOSE_FULL = 4429
 """WebSocket close code: the table has as many spectators, or the seat as many connections, as allowed."""
@@ -40,3 +44,19 @@ def refusal(
         facts = {"limit": limits.seat_connections}
         return protocol.error_message(version, "connections", sentence, seat=seat, facts=facts)
     return None
+
+
+async def refuse_host(policy: HostPolicy, scope: Scope, receive: Receive, send: Send) -> None:
+    """Answer a request for a host ``policy`` does not allow: HTTP 400 with the API's error shape, or a
+    WebSocket accepted only to be told why (an ``error`` message, rule ``host``) and closed with
+    :data:`CLOSE_BAD_HOST`."""
+    headers = dict(scope.get("headers", []))
+    raw = headers.get(b"host")
+    sentence = policy.sentence(None if raw is None else raw.decode("latin-1"))
+    if scope["type"] == "websocket":
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": protocol.error_message(0, "host", sentence)})
+        await send({"type": "websocket.close", "code": CLOSE_BAD_HOST})
+        return
+    await guard.refusal(sentence, 400, rule="host")(scope, receive, send)

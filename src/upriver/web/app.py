@@ -76,7 +76,7 @@ from upriver.web.guard import (
 )
 from upriver.web.health import PROBES, health_router
 from upriver.web.hints import ask_hint
-from upriver.web.hosts import HostPolicy, refuse_host
+from upriver.web.hosts import HostPolicy
 from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
@@ -349,7 +349,7 @@ class _Guard:
         if self.hosts is not None and scope["type"] in ("http", "websocket") and scope["path"] not in PROBES:
             host = dict(scope.get("headers", [])).get(b"host")
             if not self.hosts.allows(None if host is None else host.decode("latin-1")):
-                await refuse_host(self.hosts, scope, receive, send)
+                await admission.refuse_host(self.hosts, scope, receive, send)
                 return
         if scope["type"] == "websocket":
             scope.setdefault("state", {})["origin_ok"] = self._origin_ok(scope)

@@ -22,9 +22,7 @@ import ipaddress
 import socket
 from collections.abc import Iterable
 
-from starlette.types import Receive, Scope, Send
-
-__all__ = ["CLOSE_BAD_HOST", "LOOPBACK_NAMES", "HostPolicy", "refuse_host"]
+__all__ = ["CLOSE_BAD_HOST", "LOOPBACK_NAMES", "HostPolicy"]
 
 CLOSE_BAD_HOST = 4400
 """WebSocket close code: the connection named a host this server does not answer to."""
@@ -106,22 +104,3 @@ class HostPolicy:
             f"this server does not answer to {shown}: it answers to {', '.join(allowed)} "
             "(the host's --allowed-host option adds a name)"
         )
-
-
-async def refuse_host(policy: HostPolicy, scope: Scope, receive: Receive, send: Send) -> None:
-    """Answer a request for a host ``policy`` does not allow: HTTP 400 with the API's error shape, or a
-    WebSocket accepted only to be told why (an ``error`` message, rule ``host``) and closed with
-    :data:`CLOSE_BAD_HOST`."""
-    from upriver.web import protocol
-    from upriver.web.guard import refusal
-
-    headers = dict(scope.get("headers", []))
-    raw = headers.get(b"host")
-    sentence = policy.sentence(None if raw is None else raw.decode("latin-1"))
-    if scope["type"] == "websocket":
-        await receive()  # websocket.connect
-        await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": protocol.error_message(0, "host", sentence)})
-        await send({"type": "websocket.close", "code": CLOSE_BAD_HOST})
-        return
-    await refusal(sentence, 400, rule="host")(scope, receive, send)
