@@ -360,7 +360,8 @@ def test_any_valid_sheet_scores_by_the_rules_and_exports_a_record_the_engine_agr
     for bids, tricks in rounds:
         enter_round(sheet, bids, tricks)
     expected = [
-        sum(expected_score(rules.scoring, b[s], t[s]) for b, t in rounds) for s in range(rules.player_count)
+        sum(expected_score(rules.scoring, b[s], t[s], k) for k, (b, t) in enumerate(rounds, start=1))
+        for s in range(rules.player_count)
     ]
     assert list(sheet.totals) == expected
     assert sheet.flag is None
@@ -390,7 +391,8 @@ def test_an_edit_of_an_earlier_rounds_tricks_never_flags_a_later_round_and_resco
     rounds[k - 1] = (rounds[k - 1][0], new)
     assert sheet.flag is None
     expected = [
-        sum(expected_score(rules.scoring, b[s], t[s]) for b, t in rounds) for s in range(rules.player_count)
+        sum(expected_score(rules.scoring, b[s], t[s], k) for k, (b, t) in enumerate(rounds, start=1))
+        for s in range(rules.player_count)
     ]
     assert list(sheet.totals) == expected
 

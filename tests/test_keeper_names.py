@@ -165,7 +165,8 @@ def test_keep_takes_the_player_count_bounds_from_the_rules(tmp_path: Path) -> No
         code, out = keep(tmp_path, "--players", names)
         assert code == 2
         assert f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}" in out
-    help_text = runner.invoke(app, ["keep", "--help"], terminal_width=200).output
+    # Wide enough that rich does not wrap the option's help inside its panel.
+    help_text = runner.invoke(app, ["keep", "--help"], env={"COLUMNS": "400"}).output
     assert f"({MIN_PLAYERS} to {MAX_PLAYERS})" in help_text
 
 

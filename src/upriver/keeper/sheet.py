@@ -56,7 +56,7 @@ from upriver.legality import BidRestriction
 from upriver.names import check_names
 from upriver.record import Record, RoundRecord, replay
 from upriver.record.model import canonical_rules
-from upriver.rules import Bidding, FirstDealer, Rules
+from upriver.rules import Bidding, FirstDealer, Rules, Trump
 from upriver.sheet import RowStatus, ScoreSheet, SheetCell, SheetRow
 
 __all__ = ["KeptSheet"]
@@ -146,9 +146,14 @@ class KeptSheet:
         """
         game = replay(record)
         n = len(record.players)
-        rounds = [KeptRound(bids=r.bids, tricks=r.tricks_won, trump=r.trump) for r in game.results]
+        # Under a rotating trump the rules name each round's trump: the sheet notes none, as when kept.
+        noted = record.rules.trump is not Trump.ROTATE
+        rounds = [
+            KeptRound(bids=r.bids, tricks=r.tricks_won, trump=r.trump if noted else None)
+            for r in game.results
+        ]
         if game.phase in (Phase.BIDDING, Phase.TRICKS, Phase.PLAYING):
-            rounds.append(KeptRound(bids=game.bids, trump=game.trump))
+            rounds.append(KeptRound(bids=game.bids, trump=game.trump if noted else None))
         info = record.extras.get(EXTRA)
         info = info if isinstance(info, Mapping) else {}
         jack = info.get("first_jack")
