@@ -1,39 +1,39 @@
-"""Claiming the rest of a round: when it holds, and the round finished at once.
+"""Claiming the rest of a round: when a seat may, and the round finished at once.
 
-A player may claim the rest of the round when the round's outcome is settled whatever anyone
-plays: on every legal continuation of the real hands (every seat's choices, the claimer's own
-included) the claimer takes every remaining trick, or takes none of them. A claim of none must
-also settle the other seats' tricks, since finishing the round at once must not choose for
-them: it holds only when every continuation gives every seat the same tricks (someone else
-takes them all, say). "Remaining" counts the trick on the table. So a claim that holds gives
-exactly the round scores of every way the round could be played out.
+A seat may claim only what it can see holds. It sees its own hand and the cards played; every
+other card (the other seats' hands and the undealt stock alike) may, for all it knows, be in any
+other seat's hand. So a claim holds when the claimer takes every remaining trick on EVERY
+placement of the cards it cannot see and every way anyone plays them; "remaining" counts the
+trick on the table. Such a claim holds on the real hands too, and gives exactly the round scores
+of every way the round could be played out. Whether a seat may claim is therefore decided from
+what that seat may know, never from the other hands: the answer (sent to the seat in every
+state) tells it nothing about the cards it cannot see.
 
-:meth:`upriver.Game.can_claim`, :meth:`~upriver.Game.check_claim` and
-:meth:`~upriver.Game.claim` are the game's thin doors to this module. The legality of each card
-stays with its owner: the search asks the game for the legal cards and plays them on copies
-(:meth:`upriver.Game.copy`), never deciding a card's legality itself.
+There is no claim of none: a seat could prove it takes no trick only by knowing who takes them
+(finishing the round must not choose for the others), which its view almost never settles. In a
+blind one-card round a seat cannot see its own card, so it can never claim.
 
-How the answer is found, cheapest first, and what it costs. The position is analysed once for
-every seat (the outcome of the round from here does not depend on who asks) and the last
-:data:`_KEPT` positions are kept, so the states of all seats at one version cost one analysis:
+The test (:func:`claim_refusal`) is a sufficient one on bit sets: each of the claimer's cards
+must beat every unseen card (higher in its suit, and no unseen trump unless the card is a trump),
+and the claimer must win the trick on the table against every unseen card the seats still to
+play to it might hold. It reads each hand as a superset of what may be played, so it is sound
+without knowing which cards are legal, and costs a few bit operations.
+
+:func:`settled` keeps the exact analysis of the real hands (for the tests that prove the claims
+sound): whether every legal continuation gives the same round with the seat taking every trick
+left or none. Cheapest first:
 
 1. Four quick lines are played out on copies (every seat playing its first legal card, or its
    last, or the even seats one way and the odd seats the other): two different outcomes, or a
-   line where a seat takes some but not all of the tricks, refuse that seat's claim at once. This
-   costs at most four times the remaining cards' plays (well under a millisecond) and refuses
-   almost every claim that does not hold.
-2. A sufficient test on the hands as bit sets: a seat whose every card beats every card the
-   others hold (higher in its suit, and no trump left with the others unless the card is trump)
-   and that also wins the trick on the table whatever is in the others' hands takes every
-   remaining trick. It reads each hand as a superset of what may still be played, so it is
-   sound without knowing which cards are legal. Holding for any seat, the round is settled: that
-   seat may claim every trick, and every other seat may claim none.
+   line where a seat takes some but not all of the tricks, settle the answer at once.
+2. The bit-set test above with "the others" the other seats' real hands.
 3. Otherwise an exact search of the game tree, memoised on the hands and the trick on the
-   table (the trick counts from there on do not depend on the past), with the test of step 2
-   cutting every subtree whose leader surely takes the rest. It is bounded by
-   :data:`SEARCH_BUDGET` plays (some 30 ms on a small machine): a tree larger than that (many
-   cards left, hands that interleave) is not searched to the end and the claim is refused as
-   not proven — never allowed unless it holds.
+   table, with the test of step 2 cutting every subtree whose leader surely takes the rest. It
+   is bounded by :data:`SEARCH_BUDGET` plays; a larger tree is not proven settled.
+
+:meth:`upriver.Game.can_claim`, :meth:`~upriver.Game.check_claim` and
+:meth:`~upriver.Game.claim` are the game's thin doors to this module. The legality of each card
+stays with its owner: the search and :func:`play_out` ask the game for the legal cards.
 """
 
 from __future__ import annotations
@@ -48,16 +48,18 @@ from upriver.cards import SUIT_MASKS, Card, Suit, cards_in
 from upriver.errors import IllegalActionError
 from upriver.rules import Rules
 
-__all__ = ["SEARCH_BUDGET", "Claim", "ClaimGame", "ClaimKind", "claim_refusal", "play_out"]
+__all__ = ["SEARCH_BUDGET", "Claim", "ClaimGame", "ClaimKind", "claim_refusal", "play_out", "settled"]
 
 SEARCH_BUDGET = 4000
 """The most cards the exact search plays before it gives up and refuses the claim as not proven."""
 
 _SUITS = tuple(SUIT_MASKS[suit] for suit in Suit)
+_DECK = sum(_SUITS)
 
 
 class ClaimKind(enum.Enum):
-    """What a claim says the claimer takes of the remaining tricks."""
+    """What a claim says the claimer takes of the remaining tricks (a claim now is always of all;
+    ``NONE`` names the claims of none that records may hold)."""
 
     ALL = "all"
     NONE = "none"
@@ -90,6 +92,7 @@ class ClaimGame(Protocol):
     _to_act: int
     _broken: bool
     _trump_mask: int
+    _blind: bool
     _tricks: list[int]
     _blocked: int
     _rules: Rules
@@ -136,15 +139,19 @@ def _search_copy(game: ClaimGame) -> ClaimGame:
     return twin
 
 
-def _takes_all(game: ClaimGame, seat: int) -> bool:
-    """Whether ``seat`` surely takes every remaining trick (step 2 of the module: sufficient, cheap)."""
+def _takes_all(game: ClaimGame, seat: int, unseen: int | None = None) -> bool:
+    """Whether ``seat`` surely takes every remaining trick (sufficient, cheap). With ``unseen`` (the
+    cards the seat cannot see) each other seat may hold any of those cards; without it, its real hand."""
     hands = game._hands
     trump = game._trump_mask
     mine = hands[seat]
-    others = 0
-    for other, hand in enumerate(hands):
-        if other != seat:
-            others |= hand
+    if unseen is None:
+        others = 0
+        for other, hand in enumerate(hands):
+            if other != seat:
+                others |= hand
+    else:
+        others = unseen
     # Every later trick is led by the seat: each of its cards must beat everything the others hold.
     for suit in _SUITS:
         held = mine & suit
@@ -165,13 +172,27 @@ def _takes_all(game: ClaimGame, seat: int) -> bool:
     against = 0
     for other in order:
         if other != seat:
-            against |= played.get(other, hands[other])
-    leads = [cards[0].mask] if cards else [card.mask for card in cards_in(hands[game._leader])]
+            against |= played.get(other, hands[other] if unseen is None else unseen)
+    if cards:
+        leads = [cards[0].mask]
+    else:
+        leads = [card.mask for card in cards_in(hands[game._leader] if unseen is None else unseen)]
     for lead in leads:
         led = next(suit for suit in _SUITS if suit & lead)
         if not _beats_all(candidates, against, led, trump):
             return False
     return True
+
+
+def _unseen(game: ClaimGame, seat: int) -> int:
+    """The cards ``seat`` cannot see: neither in its hand nor played this round."""
+    played = 0
+    for _, cards, _ in game._finished:
+        for card in cards:
+            played |= card.mask
+    for card in game._trick_cards:
+        played |= card.mask
+    return _DECK & ~game._hands[seat] & ~played
 
 
 def _beats_all(candidates: int, against: int, led: int, trump: int) -> bool:
@@ -264,58 +285,14 @@ def _refusal(game: ClaimGame, seat: int, case: str, message: str, **facts: objec
     )
 
 
-def _spoken(counts: set[int]) -> str:
-    words = [str(count) for count in sorted(counts)]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def _open(game: ClaimGame, seat: int, left: int, counts: set[int]) -> IllegalActionError:
-    """The refusal of a claim the play can still decide: the claimer could take ``counts`` tricks."""
-    name = game.players[seat]
-    return _refusal(
-        game,
-        seat,
-        "open",
-        f"of the {left} tricks left, {name} could take {_spoken(counts)} depending on the play; "
-        "a claim needs all of them or none of them to be taken whatever anyone plays",
-        remaining=left,
-        could_take=tuple(sorted(counts)),
-    )
-
-
-def _unsettled(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
-    """The refusal of a claim while the other seats' share of the tricks left depends on the play."""
-    return _refusal(
-        game,
-        seat,
-        "unsettled",
-        f"how the {left} tricks left are shared still depends on the play, so the round's scores "
-        "are not settled yet: play on",
-        remaining=left,
-    )
-
-
-def _judge(
-    game: ClaimGame, seat: int, left: int, outcomes: list[tuple[int, ...]]
-) -> IllegalActionError | None:
-    """The refusal that different or partial outcomes prove, or ``None`` if they agree on a claim."""
-    counts = {outcome[seat] for outcome in outcomes}
-    if counts - {0, left} or len(counts) > 1:
-        return _open(game, seat, left, counts)
-    if len(set(outcomes)) > 1:
-        return _unsettled(game, seat, left)
-    return None
-
-
 def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
-    """Why ``seat`` may not claim the rest of the round now, or ``None`` when the claim holds.
+    """Why ``seat`` may not claim the rest of the round now, or ``None`` when the claim holds,
+    judged from what the seat may know (see the module).
 
-    The refusal has rule ``claim`` and the fact ``case``: ``seat`` (no such seat), ``phase`` (no
-    round is being played; fact ``phase``), ``open`` (the claimer could take some of the tricks
-    left: facts ``remaining`` and ``could_take``, the counts found), ``unsettled`` (two lines share
-    the tricks left differently among the other seats; ``remaining``) or ``unproven`` (too many
-    cards are left to prove it within :data:`SEARCH_BUDGET`; ``remaining``). See the module for
-    how it is decided and what it costs.
+    The refusal has rule ``claim`` and the fact ``case``: ``seat`` (no such seat), ``blind`` (a
+    blind one-card round: nobody sees their own card), ``phase`` (no round is being played; fact
+    ``phase``) or ``unseen`` (the cards the seat cannot see could still take one of the tricks
+    left, as far as it can tell; fact ``remaining``).
     """
     n = game._n
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
@@ -325,6 +302,13 @@ def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
             seat=None,
             facts={"case": "seat", "seat": seat, "seats": n},
         )
+    if game._blind and game._size == 1:
+        return _refusal(
+            game,
+            seat,
+            "blind",
+            "in a blind one-card round nobody sees their own card, so nobody can claim",
+        )
     if game._phase is not Phase.PLAYING:
         return _refusal(
             game,
@@ -333,12 +317,31 @@ def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
             f"a claim is made while the cards of a round are played, and the game is {game._phase.value}",
             phase=game._phase,
         )
+    if _takes_all(game, seat, _unseen(game, seat)):
+        return None
     left = _remaining(game)
+    name = game.players[seat]
+    return _refusal(
+        game,
+        seat,
+        "unseen",
+        f"the cards {name} cannot see could still take one of the {left} tricks left; a claim needs "
+        f"{name}'s cards to take every one of them whatever the others hold",
+        remaining=left,
+    )
+
+
+def settled(game: ClaimGame, seat: int) -> bool:
+    """Whether the real hands settle ``seat``'s share of the round: every legal continuation gives
+    every seat the same tricks, and ``seat`` takes all of those left or none (the exact analysis of
+    the module; ``False`` too when the search ran out). Not for a seat: it reads every hand."""
+    if game._phase is not Phase.PLAYING:
+        return False
     outcome = _analysis(game)
-    refused = _judge(game, seat, left, list(outcome.found))
-    if refused is None and outcome.status == "unproven":
-        return _unproven(game, seat, left)
-    return refused
+    if outcome.status != "settled":
+        return False
+    (found,) = outcome.found
+    return found[seat] in (0, _remaining(game))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -397,16 +400,6 @@ def _analyse(game: ClaimGame) -> _Outcome:
     except _TooBigError:
         return _Outcome("unproven", (found,))
     return _Outcome("settled", (found,))
-
-
-def _unproven(game: ClaimGame, seat: int, left: int) -> IllegalActionError:
-    return _refusal(
-        game,
-        seat,
-        "unproven",
-        f"with {left} tricks left there are too many ways to play them to prove the claim: play on a little",
-        remaining=left,
-    )
 
 
 def play_out(game: ClaimGame, seat: int) -> Claim:

@@ -536,7 +536,8 @@ class Game(GameState):
         return self.play(move, seat)  # type: ignore[arg-type]
 
     def can_claim(self, seat: int) -> bool:
-        """Whether ``seat`` may claim the rest of the round now (:mod:`upriver.claims` says when)."""
+        """Whether ``seat`` may claim the rest of the round now: judged from what the seat may know,
+        its cards taking every trick left whatever the cards it cannot see (:mod:`upriver.claims`)."""
         return claim_refusal(self, seat) is None
 
     def check_claim(self, seat: int) -> None:

@@ -1,8 +1,9 @@
 """Claims at a web table: the ``claim`` message and stored event, through the manager's one path.
 
 A player sends ``{"type": "claim", "v": …, "id": …}``; the engine decides whether the claim holds
-(:meth:`upriver.Game.check_claim`: the claimer's cards take every remaining trick whatever anyone
-plays, or none of them and the round is settled) and refuses it otherwise with rule ``claim``.
+(:meth:`upriver.Game.check_claim`: judged from the claimer's own view, its cards take every remaining
+trick whatever anyone plays and wherever the cards it cannot see lie) and refuses it otherwise with
+rule ``claim``, whose facts hold only what the claimer may know.
 An accepted claim is stored as the event ``claim`` (seat, value ``""``) and applied by
 :meth:`upriver.Game.claim`, which finishes the round at once as ordinary plays: the game record
 does not change, and replaying the stored events after a restart makes the same plays. The

@@ -30,8 +30,8 @@ token only: a ``seat`` given in a ``join``, ``bid``, ``play``, ``claim``, ``hint
   the seat, one of ``well-played``, ``good-luck``, ``oops``, ``thanks``, 👍, 😂, 😮, 🎉. Both are
   rate-limited; a refusal has rule ``chat`` and its ``case`` in the facts (:mod:`upriver.web.chat`).
 - ``{"type": "claim", "v": 18, "id": "c-7"}`` — claim the rest of the round: allowed when the
-  seat's ``can_claim`` is true (the engine's :meth:`~upriver.Game.can_claim`: its cards take every
-  remaining trick whatever anyone plays, or none of them with the round settled). The round is
+  seat's ``can_claim`` is true (the engine's :meth:`~upriver.Game.can_claim`, judged from the seat's
+  own view: its cards take every remaining trick wherever the cards it cannot see lie). The round is
   played out at once as ordinary plays; refused with rule ``claim`` and its ``case`` otherwise
   (:mod:`upriver.web.claims`).
 - ``{"type": "hint"}`` — at a table whose ``hints`` option is on, the seat's hint for its current
