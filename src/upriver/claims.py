@@ -355,7 +355,7 @@ class _Outcome:
 
 
 _KEPT = 256
-"""Positions whose outcome is kept, so the state of every seat at one version costs one analysis."""
+"""Positions whose outcome is kept, so asking :func:`settled` for every seat costs one analysis."""
 _analysed: collections.OrderedDict[tuple[object, ...], _Outcome] = collections.OrderedDict()
 
 
