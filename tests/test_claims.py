@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tests.conftest import custom_rules, preset_and_players
 from upriver import Card, Game, IllegalActionError, Phase, PlayAction, Rules, Schedule, preset
 from upriver.cards import DECK, parse_cards
-from upriver.claims import ClaimKind, settled
+from upriver.claims import settled
 from upriver.i18n import LANGUAGES, reason, translate
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -89,7 +89,6 @@ def test_the_top_trumps_claim_every_remaining_trick_and_the_round_ends_in_ordina
     assert game.can_claim(0)
     logged = len(game.log)
     claim = game.claim(0)
-    assert claim.takes is ClaimKind.ALL
     assert claim.tricks == 3
     assert claim.cards == parse_cards(["QS", "KS", "AS"])
     assert claim.round == 1
@@ -137,7 +136,7 @@ def test_a_card_played_is_seen_by_everyone_so_once_the_king_of_trumps_falls_the_
         game.play(card)
     assert game.can_claim(0)
     claim = game.claim(0)
-    assert claim.takes is ClaimKind.ALL
+    assert claim.tricks == 1
     assert claim.cards == parse_cards(["QS"])
     assert game.results[-1].tricks_won == (2, 0, 0)
 

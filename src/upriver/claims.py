@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import enum
 from typing import Protocol, Self
 
 from upriver.actions import Action, Phase, PlayAction, RoundResult
@@ -48,7 +47,7 @@ from upriver.cards import SUIT_MASKS, Card, Suit, cards_in
 from upriver.errors import IllegalActionError
 from upriver.rules import Rules
 
-__all__ = ["SEARCH_BUDGET", "Claim", "ClaimGame", "ClaimKind", "claim_refusal", "play_out", "settled"]
+__all__ = ["SEARCH_BUDGET", "Claim", "ClaimGame", "claim_refusal", "play_out", "settled"]
 
 SEARCH_BUDGET = 4000
 """The most cards the exact search plays before it gives up and refuses the claim as not proven."""
@@ -57,25 +56,16 @@ _SUITS = tuple(SUIT_MASKS[suit] for suit in Suit)
 _DECK = sum(_SUITS)
 
 
-class ClaimKind(enum.Enum):
-    """What a claim says the claimer takes of the remaining tricks (a claim now is always of all;
-    ``NONE`` names the claims of none that records may hold)."""
-
-    ALL = "all"
-    NONE = "none"
-
-
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Claim:
     """A claim made: the claimer's seat, the round, the cards it held when it claimed (shown to
-    everyone), what it takes, and the plays that finished the round (ordinary plays of the record)."""
+    everyone), the tricks it took, and the plays that finished the round (ordinary plays of the record)."""
 
     seat: int
     round: int
     cards: tuple[Card, ...]
-    takes: ClaimKind
     tricks: int
-    """How many tricks the claimer takes of those that remained (all of them or 0)."""
+    """How many tricks the claimer took: every one that remained."""
     plays: tuple[PlayAction, ...]
 
 
@@ -407,7 +397,6 @@ def play_out(game: ClaimGame, seat: int) -> Claim:
     legal card in the engine's order until the round ends. Returns what was claimed."""
     cards = cards_in(game._hands[seat])
     number = game.round_number
-    left = _remaining(game)
     start = tuple(game._tricks)
     plays = []
     while game._phase is Phase.PLAYING:
@@ -417,7 +406,6 @@ def play_out(game: ClaimGame, seat: int) -> Claim:
         seat=seat,
         round=number,
         cards=cards,
-        takes=ClaimKind.ALL if tricks == left else ClaimKind.NONE,
         tricks=tricks,
         plays=tuple(plays),
     )

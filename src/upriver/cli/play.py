@@ -307,8 +307,7 @@ class Session:
             f"[bold]{escape(self.t('play.you_claim'))}[/bold]",
             *(tui.card_text(card) for card in tui.in_display_order(claim.cards)),
         )
-        took = "play.you_take_all" if claim.tricks else "play.you_take_none"
-        self.console.print(escape(self.t(took, tricks=left)))
+        self.console.print(escape(self.t("play.you_take_all", tricks=left)))
         self._round_over()
 
     def _ask_card(self) -> Card | None:
