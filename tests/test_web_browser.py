@@ -223,8 +223,9 @@ def test_reloading_the_page_mid_trick_resumes_the_same_trick_and_hand(live: Live
 
 
 def test_the_dealers_hooked_bid_is_disabled_with_the_reason(live: LiveServer, page: Page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})  # wide enough for the table talk's column
     for _attempt in range(20):
-        body = live.create(seats=["human", "basic", "basic"], schedule=[4], dealer_bid="hook")
+        body = live.create(seats=["human", "basic", "basic"], schedule=[10], dealer_bid="hook")
         page.goto(live.url + body["url"])
         expect(page.locator("#bids button").first).to_be_visible()
         game = live.game(body["table"])
@@ -238,6 +239,14 @@ def test_the_dealers_hooked_bid_is_disabled_with_the_reason(live: LiveServer, pa
     assert "hook" in str(button.get_attribute("title"))
     assert "not allowed" in str(button.get_attribute("aria-label"))
     expect(page.locator("#bid-reason")).to_contain_text("hook")
+    # The reason is read whole: on screen and clear of the table talk's column on a wide screen.
+    reason = page.locator("#bid-reason").bounding_box()
+    talk = page.locator("#chat").bounding_box()
+    assert reason is not None
+    assert reason["x"] >= 0
+    if talk is not None and page.locator("#chat").is_visible():
+        assert reason["x"] >= talk["x"] + talk["width"], (reason, talk)
+    shot(page, "07-hook-reason")
     button.click(force=True)  # Playwright holds back on an aria-disabled button; a person's click does not
     expect(page.locator("#notice")).to_be_visible()
     expect(page.locator("#notice")).to_contain_text("hook")
