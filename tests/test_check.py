@@ -439,7 +439,7 @@ def test_real_command_in_a_subprocess_prints_json_for_a_golden_game() -> None:
     assert result["complete"] is True
 
 
-# ------------------------------------------------------------------ hostile input (issue 11)
+# ------------------------------------------------------------------ hostile input
 
 LINE_LIMIT = 300
 """The most characters of a refusal line after ``FILE: ``, whatever the input held."""

@@ -1,4 +1,4 @@
-"""The record reader against hostile input (issue 11): whatever a document holds, the answer is a
+"""The record reader against hostile input: whatever a document holds, the answer is a
 :class:`RecordError` (or a rule breach) of one bounded line quoting an excerpt, never a hang or a crash."""
 
 from __future__ import annotations

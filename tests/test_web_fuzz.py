@@ -1,5 +1,5 @@
 """A protocol fuzz test against a live app: every message gets a reply, none is logged as an error
-or a traceback, and a refused message changes nothing (issue 11)."""
+or a traceback, and a refused message changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hostile input and a hostile host (issue 11): each defect found on loopback, as a named regression test.
+"""Hostile input and a hostile host: each defect found on loopback, as a named regression test.
 
 Every refusal is a clear error in the API's shape (``{"error", "field"/"rule"}``) with a 4xx
 status, never a 500 or a traceback, and stores nothing; a refused WebSocket message gets an

@@ -1,4 +1,4 @@
-"""The web server's limits (issue 11): each refuses with a clear error; the server serves the others."""
+"""The web server's limits: each refuses with a clear error; the server serves the others."""
 
 from __future__ import annotations
 
