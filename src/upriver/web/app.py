@@ -50,10 +50,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocketDisconnect
 
 from upriver.bots import BOT_KINDS
-from upriver.errors import IllegalActionError, RulesError
+from upriver.errors import RulesError
 from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
 from upriver.names import PlayerNameError
@@ -75,7 +74,6 @@ from upriver.web.guard import (
     rounds_within,
 )
 from upriver.web.health import PROBES, health_router
-from upriver.web.hints import ask_hint
 from upriver.web.hosts import HostPolicy
 from upriver.web.keeper_api import keeper_router
 from upriver.web.limits import Limits
@@ -84,6 +82,7 @@ from upriver.web.review_api import review_router
 from upriver.web.scoring_api import scoring_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
 from upriver.web.social import Social
+from upriver.web.sockets import serve_socket
 from upriver.web.store import open_table_store
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
 
@@ -182,155 +181,6 @@ def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
             rounds_within(limits, len(value), f"'{key}'", key)
         if isinstance(value, dict | list) and len(str(value)) > 2000:
             raise InputError(f"'{key}' is too large to be a rule option", field=key)
-
-
-async def _serve_socket(
-    manager: Manager, table: Table, websocket: WebSocket, conn: Connection, social: Social
-) -> None:
-    """Read a client's messages and keep it sent the newest state, until it goes away.
-
-    A client whose queued replies reach its limit (it does not read) is disconnected and
-    its queue dropped; a connection whose seat someone else took is told so and closed.
-    Its coming and going is the table's presence, and it gets the chat's last lines at once
-    (:mod:`upriver.web.social`).
-    """
-    conn.refresh()  # the first state goes out at once
-    greeting = social.connected(table, conn)
-    if greeting is not None:
-        conn.push(greeting)
-    table.connections.add(conn)
-    closed = asyncio.Event()
-
-    async def write() -> None:
-        while conn.closing is None or conn.outbox:
-            await conn.wake.wait()
-            conn.wake.clear()
-            while conn.outbox:
-                await websocket.send_text(conn.outbox.popleft())
-            if conn.dirty and conn.closing is None:
-                conn.dirty = False
-                await websocket.send_text(table.state(conn, manager.base_url))
-        with contextlib.suppress(Exception):
-            await websocket.close(conn.closing)
-        closed.set()
-
-    writer = asyncio.create_task(write())
-    try:
-        while conn.closing is None:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text")
-            if text is None:
-                text = (frame.get("bytes") or b"").decode("utf-8", "replace")
-            with metrics.timed():  # the event loop's time per message (/metrics)
-                _handle(manager, table, conn, text, social)
-        if conn.closing is not None:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(closed.wait(), 2.0)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        table.connections.discard(conn)
-        social.disconnected(table, conn)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
-        if conn.closing == CLOSE_TOO_SLOW and not closed.is_set():
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(websocket.close(CLOSE_TOO_SLOW), 1.0)
-
-
-def _handle(manager: Manager, table: Table, conn: Connection, text: str, social: Social) -> None:
-    """Apply one client message, or queue the error reply; a refusal changes nothing."""
-    try:
-        message = protocol.parse_client(text)
-    except protocol.ProtocolError as error:
-        conn.push(
-            protocol.error_message(table.version, error.rule, str(error), error.client_id, facts=error.facts)
-        )
-        return
-    if message.type == "sync":
-        conn.refresh()
-        return
-    if message.type in ("chat", "react"):  # spectators too, as the table allows
-        social.handle(table, conn, message)
-        return
-    if message.type == "hint" and (conn.seat is None or message.seat in (None, conn.seat)):
-        ask_hint(table, conn, message)  # refused to spectators with the hint's own rule
-        return
-    seat = conn.seat
-    if seat is None:
-        conn.push(
-            protocol.error_message(
-                table.version, "spectator", "spectators watch; they cannot act", message.id
-            )
-        )
-        return
-    if (
-        message.type not in ("revoke", "bot", "handover")
-        and message.seat is not None
-        and message.seat != seat
-    ):
-        conn.push(
-            protocol.error_message(
-                table.version,
-                "seat",
-                f"this connection holds seat {seat}'s token, not seat {message.seat}'s",
-                message.id,
-                seat=seat,
-            )
-        )
-        return
-
-    def refused(error: Exception) -> None:
-        """Queue the reply to a refused message (at once, or once a move's commit failed)."""
-        if isinstance(error, IllegalActionError):  # the engine's refusal
-            conn.push(
-                protocol.error_message(
-                    table.version,
-                    error.rule,
-                    str(error),
-                    message.id,
-                    seat=error.seat,
-                    facts=error.facts_json(),
-                )
-            )
-        elif isinstance(error, TableRefusalError):  # stale, duplicate, a seat that cannot be taken, …
-            conn.push(
-                protocol.error_message(table.version, error.rule, str(error), message.id, seat=error.seat)
-            )
-            if error.rule == "stale":
-                conn.refresh()
-        else:
-            conn.push(protocol.error_message(table.version, "store", str(error), message.id))
-
-    try:
-        if message.type == "join":
-            assert message.name is not None
-            manager.join(table, seat, message.name, conn)
-        elif message.type == "revoke":
-            assert message.seat is not None
-            manager.revoke(table, seat, message.seat)
-        elif message.type == "bot":
-            assert message.seat is not None
-            assert message.kind is not None
-            manager.give_to_bot(table, seat, message.seat, message.kind)
-        elif message.type == "claim":
-            manager.claim(table, seat, message)
-        elif message.type == "confirm":
-            manager.confirm(table, seat, conn)
-        elif message.type == "leave":
-            manager.leave(table, seat)
-        elif message.type == "back":
-            manager.back(table, seat)
-        elif message.type == "handover":
-            assert message.seat is not None
-            manager.handover(table, seat, message.seat)
-        else:
-            manager.act(table, seat, message, refused=refused)
-    except (IllegalActionError, TableRefusalError, CommitError) as error:
-        refused(error)
 
 
 class _Guard:
@@ -648,6 +498,6 @@ def create_app(
             await websocket.close(CLOSE_FULL)
             return
         conn = Connection(seat, token=token if seat is not None else None, limit=limits.outbox)
-        await _serve_socket(manager, table, websocket, conn, social)
+        await serve_socket(manager, table, websocket, conn, social)
 
     return app
