@@ -234,6 +234,11 @@ _WHAT = {
 }
 
 
+def _missing(sentence: str, field: str, client_id: str | None) -> ProtocolError:
+    """The refusal of a message that lacks ``field`` (rule ``field``), said by ``sentence``."""
+    return ProtocolError(sentence, rule="field", client_id=client_id, facts={"field": field})
+
+
 def parse_client(text: str | bytes) -> ClientMessage:
     """Read one client message, or raise :class:`ProtocolError` saying what is wrong with it.
 
@@ -276,76 +281,46 @@ def parse_client(text: str | bytes) -> ClientMessage:
         return ClientMessage("hint", id=client_id, v=message.v, seat=seat)
     if kind == "join":
         if message.name is None:
-            raise ProtocolError(
-                "a join needs a 'name'", rule="field", client_id=client_id, facts={"field": "name"}
-            )
+            raise _missing("a join needs a 'name'", "name", client_id)
         return ClientMessage("join", id=client_id, name=message.name, seat=seat)
     if kind in ("confirm", "leave", "back"):  # the sender's own seat: a 'seat' given must be it
         return ClientMessage(kind, id=client_id, seat=seat)
     if kind == "chat":
         if message.text is None:
-            raise ProtocolError(
-                "a chat message needs its 'text'", rule="field", client_id=client_id, facts={"field": "text"}
-            )
+            raise _missing("a chat message needs its 'text'", "text", client_id)
         return ClientMessage("chat", id=client_id, text=message.text, name=message.name)
     if kind == "react":
         if message.reaction is None:
-            raise ProtocolError(
-                "a react message needs its 'reaction'",
-                rule="field",
-                client_id=client_id,
-                facts={"field": "reaction"},
-            )
+            raise _missing("a react message needs its 'reaction'", "reaction", client_id)
         return ClientMessage("react", id=client_id, reaction=message.reaction)
     if kind == "handover":
         if seat is None:
-            raise ProtocolError(
-                "a handover needs the 'seat' to hand to a bot",
-                rule="field",
-                client_id=client_id,
-                facts={"field": "seat"},
-            )
+            raise _missing("a handover needs the 'seat' to hand to a bot", "seat", client_id)
         return ClientMessage("handover", id=client_id, seat=seat)
     if kind == "revoke":
         if seat is None:
-            raise ProtocolError(
-                "a revoke needs the 'seat' whose invite to renew", rule="field", facts={"field": "seat"}
-            )
+            raise _missing("a revoke needs the 'seat' whose invite to renew", "seat", None)
         return ClientMessage("revoke", id=client_id, seat=seat)
     if kind == "bot":
         if seat is None or message.kind is None:
-            raise ProtocolError(
+            raise _missing(
                 "a bot message needs the 'seat' to give and the bot's 'kind'",
-                rule="field",
-                facts={"field": "seat" if seat is None else "kind"},
+                "seat" if seat is None else "kind",
+                None,
             )
         return ClientMessage("bot", id=client_id, seat=seat, kind=message.kind)
     if client_id is None:
-        raise ProtocolError(
-            f"a {kind} needs an 'id' chosen by the client", rule="field", facts={"field": "id"}
-        )
+        raise _missing(f"a {kind} needs an 'id' chosen by the client", "id", None)
     if message.v is None:
-        raise ProtocolError(
-            "'v' must be a whole number, not None", rule="field", client_id=client_id, facts={"field": "v"}
-        )
+        raise _missing("'v' must be a whole number, not None", "v", client_id)
     if kind == "claim":
         return ClientMessage("claim", id=client_id, v=message.v, seat=seat)
     if kind == "bid":
         if message.bid is None:
-            raise ProtocolError(
-                "'bid' must be a whole number, not None",
-                rule="field",
-                client_id=client_id,
-                facts={"field": "bid"},
-            )
+            raise _missing("'bid' must be a whole number, not None", "bid", client_id)
         return ClientMessage("bid", id=client_id, v=message.v, bid=message.bid, seat=seat)
     if message.card is None:
-        raise ProtocolError(
-            "'card' must be a card like 'QH', not None",
-            rule="field",
-            client_id=client_id,
-            facts={"field": "card"},
-        )
+        raise _missing("'card' must be a card like 'QH', not None", "card", client_id)
     return ClientMessage("play", id=client_id, v=message.v, card=message.card, seat=seat)
 
 
