@@ -122,16 +122,39 @@ def test_play_inference_is_off_true_or_an_eps_and_nothing_else() -> None:
             IpimcBot(1, play_inference=bad)
 
 
-def test_a_bot_with_play_inference_reports_an_effective_sample_size_within_its_pool() -> None:
+def test_the_effective_sample_size_is_the_count_for_equal_weights_one_for_a_lone_deal_kishs_between() -> None:
+    assert effective_deals(np.zeros(7)) == pytest.approx(7.0)
+    assert effective_deals(np.full(5, -1000.0)) == pytest.approx(5.0)  # far below exp's range, still 5
+    assert effective_deals(np.array([0.0, -math.inf, -math.inf, -math.inf])) == pytest.approx(1.0)
+    # Weights 1, 1, 2: (1 + 1 + 2)² / (1 + 1 + 4) = 16 / 6.
+    assert effective_deals(np.log([1.0, 1.0, 2.0])) == pytest.approx(8 / 3)
+    assert effective_deals(np.log([2.0, 1.0, 1.0]) + 50.0) == pytest.approx(8 / 3)
+    assert effective_deals(np.array([], dtype=np.float64)) == 0.0
+
+
+def test_a_bot_with_play_inference_reports_the_effective_sample_size_of_the_deals_it_weighed() -> None:
+    view = _ducked_king().view(2)
+    know, position = knowledge_of(view), position_from_view(view)
     bot = IpimcBot(5, budget=300, play_inference=EPS)
-    assert bot.act(_ducked_king().view(2)) in {Card.parse("5S"), Card.parse("6S")}
+    bot.analyse(view)  # one decision: its search draws once, from a pool of pool × budget deals
+    assert bot.last_pool_deals == bot.pool * 300
     assert bot.last_effective_deals is not None
-    assert 1.0 <= bot.last_effective_deals <= bot.last_pool_deals == bot.pool * 300
+    searched = bot.last_effective_deals
+    bot.draw(know, position, 100, seed=4)  # a second draw of the same decision adds its own figures
+    pool = sample_worlds(know, position, bot.pool * 100, seed=4)
+    plays = tuple((seat, card.index) for seat, card in view.played)
+    by_bids = bid_log_weights(know, position, pool, spread=bot.spread)
+    log_weights = by_bids + play_log_weights(know, position, plays, pool, eps=EPS)
+    assert bot.last_effective_deals - searched == pytest.approx(effective_deals(log_weights))
+    assert bot.last_pool_deals == bot.pool * 300 + bot.pool * 100
+    # Seat 1's king contradicts the deals that give it a lower heart: weighing the plays as well as
+    # the bids leaves fewer deals that count.
+    assert effective_deals(log_weights) < 0.9 * effective_deals(by_bids)
 
 
 @settings(max_examples=25, deadline=None)
 @given(game=games(), moves=st.integers(0, 60), seed=st.integers(0, 2**20), eps=st.floats(0.01, 0.99))
-def test_play_weights_are_finite_on_any_view_and_the_sample_size_within_the_pool(
+def test_play_weights_are_finite_on_any_view_and_their_sample_size_is_kishs(
     game: Game, moves: int, seed: int, eps: float
 ) -> None:
     play_out(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
@@ -145,7 +168,10 @@ def test_play_weights_are_finite_on_any_view_and_the_sample_size_within_the_pool
         know, position, plays, pool, eps=eps
     )
     assert np.isfinite(log_weights).all()
-    assert 1.0 - 1e-9 <= effective_deals(log_weights) <= len(pool) + 1e-9
+    weights = [math.exp(w - max(log_weights)) for w in log_weights]  # Kish's formula, by hand
+    assert effective_deals(log_weights) == pytest.approx(
+        math.fsum(weights) ** 2 / math.fsum(w * w for w in weights)
+    )
 
 
 @settings(max_examples=20, deadline=None)
