@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from upriver.web import bots
 from upriver.web.app import create_app
 
 BOTS3 = ["human", "basic", "basic", "basic"]
@@ -33,45 +34,63 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     return answer
 
 
-def bot_move_times(ws: WebSocketTestSession, moves: int) -> tuple[list[float], list[dict[str, Any]]]:
-    """Seconds each of the first ``moves`` bot bids took, from the state that made it due to the
-    state that shows it (the person at seat 0 bids at once when asked); every state received."""
+class BotClock:
+    """The bots' clock (``upriver.web.bots``'s ``asyncio``), with every wait written down and none
+    taken: a bot moves as soon as it is due, so what a pace makes it wait is read, not timed."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        await asyncio.sleep(0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+
+def bot_bids(ws: WebSocketTestSession, moves: int) -> list[dict[str, Any]]:
+    """Every state received until ``moves`` bot bids were shown (the person at seat 0 bids at once
+    when asked), or the bidding ended."""
     states: list[dict[str, Any]] = []
-    seen: dict[int, float] = {}
-    times: list[float] = []
-    due: float | None = None
-    while len(times) < moves:
+    seen: set[int] = set()
+    shown = 0
+    due = False
+    while shown < moves:
         state = ws.receive_json()
-        now = time.perf_counter()
         if state["type"] != "state" or state["game"] is None:
             continue
         states.append(state)
         game = state["game"]
         if state["v"] not in seen:
-            seen[state["v"]] = now
-            if due is not None:
-                times.append(now - due)
-            due = None
+            seen.add(state["v"])
+            shown += due
+            due = False
             if game["phase"] != "bidding":
                 break
             if game["my_turn"]:
                 bid = next(o["bid"] for o in game["bid_options"] if o["legal"])
                 ws.send_json({"type": "bid", "bid": bid, "v": state["v"], "id": f"b{state['v']}"})
             else:
-                due = now
-    return times, states
+                due = True
+    return states
 
 
-def test_a_fast_tables_bots_answer_sooner_than_a_slow_ones(client: TestClient) -> None:
-    seen: dict[str, list[float]] = {}
+def test_a_fast_tables_bots_wait_a_quarter_of_the_bot_delay_and_a_slow_ones_twice_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    waits: dict[str, list[float]] = {}
     for pace in ("fast", "slow"):
-        table = create(client, pace=pace)
-        with client.websocket_connect(f"/ws/{table['table']}?token={table['token']}") as ws:
-            seen[pace], states = bot_move_times(ws, 2)
+        clock = BotClock()
+        monkeypatch.setattr(bots, "asyncio", clock)
+        # A server of its own per pace, so that every wait written down is this table's.
+        with TestClient(create_app(tmp_path / f"{pace}.db", bot_delay=0.8)) as client:
+            table = create(client, pace=pace)
+            with client.websocket_connect(f"/ws/{table['table']}?token={table['token']}") as ws:
+                states = bot_bids(ws, 2)
         assert {state["pace"] for state in states} == {pace}
-    assert len(seen["fast"]) == len(seen["slow"]) == 2, seen
-    assert max(seen["fast"]) <= 0.6, seen
-    assert min(seen["slow"]) >= 1.2, seen
+        waits[pace] = clock.waits[:2]
+    assert waits == {"fast": [0.2, 0.2], "slow": [1.6, 1.6]}
 
 
 def test_each_pace_sends_how_long_a_finished_trick_stays_up(client: TestClient) -> None:
@@ -103,7 +122,7 @@ def test_the_state_names_the_bot_that_is_thinking_and_no_one_on_a_persons_turn(d
     with TestClient(create_app(db, bot_delay=0.1)) as client:
         table = create(client)
         with client.websocket_connect(f"/ws/{table['table']}?token={table['token']}") as ws:
-            _, states = bot_move_times(ws, 3)
+            states = bot_bids(ws, 3)
     thinking = [state for state in states if state["thinking"] is not None]
     assert thinking, "no state said a bot was thinking"
     for state in thinking:
@@ -118,6 +137,7 @@ from fastapi.testclient import TestClient
 import upriver.fast.api, upriver.fast.infer, upriver.fast.kernel, upriver.fast.policies
 from upriver import Game, preset
 from upriver.bots import act, make_bot
+from upriver.web import bots
 from upriver.web import bots
 from upriver.web.app import create_app
 
