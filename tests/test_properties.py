@@ -33,6 +33,7 @@ from upriver import (
     Trump,
     TrumpLead,
     preset,
+    winning_play,
 )
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -343,3 +344,28 @@ def test_trick_winner_matches_independent_recomputation(
         game.play(hand_cards[seat])
     winner = expected_winner([(s, hand_cards[s]) for s in range(players)], turned.suit)
     assert game.results[0].tricks_won == tuple(1 if s == winner else 0 for s in range(players))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=custom_rules(max_size=6), seed=seeds)
+def test_winning_play_leads_each_next_trick_exactly_as_the_played_game_went(rules: Rules, seed: int) -> None:
+    """``winning_play``, the rule bots and observations read, agrees with every trick a game decides.
+
+    Each round's cards are replayed from its result alone: the first trick led left of the
+    dealer, each later one by the seat ``winning_play`` names, so one wrong winner puts the
+    next cards in the wrong hands and the tricks taken off the game's count.
+    """
+    game = Game(rules, seed=seed)
+    play_checked(game, random.Random(seed), check_every=1_000_000)
+    n = rules.player_count
+    for result in game.results:
+        assert result.plays is not None
+        assert result.hands is not None
+        took = [0] * n
+        leader = (result.dealer + 1) % n
+        for start in range(0, len(result.plays), n):
+            plays = [((leader + i) % n, card) for i, card in enumerate(result.plays[start : start + n])]
+            assert all(card in result.hands[seat] for seat, card in plays)
+            leader, _ = winning_play(plays, result.trump)
+            took[leader] += 1
+        assert tuple(took) == result.tricks_won

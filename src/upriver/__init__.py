@@ -17,6 +17,7 @@ from upriver.actions import (
     TricksAction,
     round_score,
     standings_of,
+    winning_play,
 )
 from upriver.branch import InconsistentDealError, game_from_view
 from upriver.cards import DECK, Card, Rank, Suit
@@ -80,5 +81,6 @@ __all__ = [
     "preset",
     "round_score",
     "standings_of",
+    "winning_play",
 ]
 __version__ = "0.1.0"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from upriver.cards import Card, Suit
@@ -23,8 +24,10 @@ __all__ = [
     "RoundResult",
     "Trick",
     "TricksAction",
+    "beats",
     "round_score",
     "standings_of",
+    "winning_play",
 ]
 
 
@@ -88,6 +91,38 @@ class Trick(NamedTuple):
     def cards(self) -> tuple[Card, ...]:
         """The cards alone, in play order."""
         return tuple(card for _, card in self.plays)
+
+
+def beats(card: Card, best: Card, trump: Suit | None) -> bool:
+    """Whether ``card``, played to a trick, takes it from ``best``, the card winning it so far.
+
+    A higher card of ``best``'s suit does, and so does any trump over a card that is
+    not one; a card of another suit never does, so the suit led wins until a trump
+    falls. This is the rule :meth:`upriver.Game.play` applies (on bit masks, for
+    speed) to decide each trick, written once for everyone else who must know it:
+    a bot choosing a card, an observation naming the seat winning the trick.
+    """
+    if card.suit is best.suit:
+        return card.rank > best.rank
+    return card.suit is trump
+
+
+def winning_play(plays: Sequence[tuple[int, Card]], trump: Suit | None) -> tuple[int, Card]:
+    """The ``(seat, card)`` of ``plays`` (in play order) that takes the trick, or is taking it so far.
+
+    >>> from upriver.cards import Card, Suit
+    >>> winning_play([(2, Card.parse("9H")), (3, Card.parse("KH")), (0, Card.parse("2S"))], Suit.SPADES)
+    (0, Card.parse('2S'))
+
+    :raises ValueError: when ``plays`` is empty: no card, no winner.
+    """
+    if not plays:
+        raise ValueError("a trick with no card played has no winner yet")
+    best = plays[0]
+    for play in plays[1:]:
+        if beats(play[1], best[1], trump):
+            best = play
+    return best
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)

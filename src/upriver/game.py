@@ -459,7 +459,7 @@ class Game(GameState):
         if self._phase is not _PLAYING or (seat is not None and seat != actor) or not hand & mask:
             self.check_play(card, seat)
         trump = self._trump_mask
-        if cards:
+        if cards:  # the card takes the trick as actions.beats says, on bit masks
             lead = self._lead_mask
             if not mask & lead and hand & lead:
                 self.check_play(card, seat)

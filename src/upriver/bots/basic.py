@@ -14,30 +14,13 @@ for the interface.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
+from upriver.actions import beats, winning_play
 from upriver.bots.base import Bot
 from upriver.cards import DECK, Card, Rank, Suit
 from upriver.scoring import tricks_pay_past_the_bid
 from upriver.view import SeatView
 
 __all__ = ["BasicBot", "estimate_tricks"]
-
-
-def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
-    """Whether ``card`` would take the lead of a trick whose best card so far is ``best``."""
-    if card.suit is best.suit:
-        return card.rank > best.rank
-    return card.suit is trump
-
-
-def _best(trick: Iterable[tuple[int, Card]], trump: Suit | None) -> Card | None:
-    """The card winning the trick so far."""
-    best: Card | None = None
-    for _, card in trick:
-        if best is None or _beats(card, best, trump):
-            best = card
-    return best
 
 
 def _danger(card: Card, trump: Suit | None) -> tuple[bool, Rank]:
@@ -138,10 +121,10 @@ class BasicBot(Bot):
         if tricks_pay_past_the_bid(view.rules.scoring) and (need < 0 or need > left):
             need = left  # the exact bonus is out of reach, and every trick is still a point
         danger = lambda card: _danger(card, trump)  # noqa: E731  (one sort key, used many times)
-        best = _best(view.trick, trump)
-        if best is None:
+        if not view.trick:
             return self._lead(view, need, left)
-        winners = [card for card in legal if _beats(card, best, trump)]
+        _, best = winning_play(view.trick, trump)
+        winners = [card for card in legal if beats(card, best, trump)]
         losers = [card for card in legal if card not in winners]
         last = len(view.trick) == view.player_count - 1
         if need > 0:

@@ -34,8 +34,8 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
-from upriver.actions import Phase
-from upriver.cards import Card, Suit
+from upriver.actions import Phase, winning_play
+from upriver.cards import Card
 from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Bidding, DealerBid, Rules, Trump, TrumpLead
 from upriver.scoring import CustomScoring, Scoring, round_score
 from upriver.view import SeatView
@@ -222,17 +222,6 @@ def _rules_bits(rules: Rules) -> tuple[int, ...]:
     return tuple(bits)
 
 
-def _winning_seat(trick: tuple[tuple[int, Card], ...], trump: Suit | None) -> int:
-    """The seat whose card now wins ``trick``: the highest trump, else the highest card of the suit led."""
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if (card.suit is best.suit and card.rank > best.rank) or (
-            card.suit is trump and best.suit is not trump
-        ):
-            best_seat, best = seat, card
-    return best_seat
-
-
 def encode(view: SeatView) -> Observation:
     """The observation vector of ``view``: float32, :data:`OBS_SIZE` long, values in [-1, 1]."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -255,7 +244,7 @@ def encode(view: SeatView) -> Observation:
     if view.leader is not None:
         obs[_LEADER + rel(view.leader)] = 1.0
     if view.trick:
-        obs[_WINNING + rel(_winning_seat(view.trick, trump))] = 1.0
+        obs[_WINNING + rel(winning_play(view.trick, trump)[0])] = 1.0
     for trick in view.tricks:
         for seat, card in trick.plays:
             obs[_PLAYED + 52 * rel(seat) + card.index] = 1.0
