@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from upriver.cards import DECK, Card, Rank, Suit, mask_of
 from upriver.errors import IllegalActionError
-from upriver.rules import FirstDealer
+from upriver.rules import FirstDealer, Rules, Trump
 
 __all__ = [
     "DEALER_DRAW",
@@ -22,6 +22,7 @@ __all__ = [
     "draw_for_dealer",
     "first_dealer",
     "rotating_trump",
+    "rules_json",
     "seeded_deal",
     "seeded_rng",
     "shuffled_deck",
@@ -35,6 +36,22 @@ hearts, diamonds, clubs, spades, then a round without trump."""
 def rotating_trump(round_number: int) -> Suit | None:
     """The trump of round ``round_number`` (1-based) when trump rotates; ``None``: a round without trump."""
     return ROTATION[(round_number - 1) % len(ROTATION)]
+
+
+def rules_json(rules: Rules) -> dict[str, object]:
+    """The rule options as the game record writes them (:meth:`Rules.options`), with the hand
+    size of every round and the player count, which a page needs to draw the table; when trump
+    rotates, also ``trumps``: every round's trump suit (``null``: a round without trump), so a
+    page (the score keeper, its paper sheet) shows it without working it out."""
+    written: dict[str, object] = {
+        **rules.options(),
+        "hand_sizes": list(rules.hand_sizes),
+        "player_count": rules.player_count,
+    }
+    if rules.trump is Trump.ROTATE:
+        trumps = (rotating_trump(number) for number in range(1, rules.rounds + 1))
+        written["trumps"] = [None if suit is None else suit.value for suit in trumps]
+    return written
 
 
 _SEED_MASK = (1 << 64) - 1

@@ -105,12 +105,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from upriver.actions import Phase, Trick
 from upriver.cards import DECK, Rank, Suit
-from upriver.deal import rotating_trump
+from upriver.deal import rules_json
 from upriver.errors import IllegalActionError, RefusalError
 from upriver.game import Game, Move
 from upriver.legality import BidRestriction
 from upriver.names import PlayerNameError, quoted
-from upriver.rules import Rules, Trump
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView, TableView
 from upriver.web import refusals
@@ -353,21 +352,6 @@ def error_message(
 _LABELS = {  # each card in words for screen readers: "Queen of hearts", "10 of clubs"
     card: f"{_RANK_WORDS.get(card.rank, str(card.rank.value))} of {card.suit.name.lower()}" for card in DECK
 }
-
-
-def rules_json(rules: Rules) -> dict[str, object]:
-    """The rule options as the game record writes them (:meth:`Rules.options`), with the hand
-    size of every round and the player count, which a page needs to draw the table; when trump
-    rotates, also ``trumps``: every round's trump suit (``null``: a round without trump), so a
-    page (the score keeper, its paper sheet) shows it without working it out."""
-    written: dict[str, object] = {
-        **rules.options(),
-        "hand_sizes": list(rules.hand_sizes),
-        "player_count": rules.player_count,
-    }
-    if rules.trump is Trump.ROTATE:
-        written["trumps"] = [_suit(rotating_trump(number)) for number in range(1, rules.rounds + 1)]
-    return written
 
 
 def _suit(suit: Suit | None) -> str | None:

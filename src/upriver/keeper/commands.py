@@ -1,0 +1,292 @@
+"""The score keeper's entries as commands on plain JSON data, and the sheet as plain JSON data.
+
+This is the whole of the keeper's API that is not storage or HTTP: the web server
+(:mod:`upriver.web.keeper_api`) answers each request through it, and the same module runs
+in the browser (Pyodide, through :mod:`upriver.keeper.browser`) for a sheet kept with no
+server. So it imports only the core (no FastAPI, Starlette, pydantic, rich or numpy), and
+both give the same sheet, refusal for refusal, for the same entries.
+
+The contract:
+
+- :func:`new_sheet` ``(body) -> KeptSheet``: a new sheet from ``{"players": [names in
+  seating order], "preset", …rule options as in the record, "dealer": seat | null,
+  "first_jack": bool, "title"}``.
+- :func:`apply` ``(sheet, action, body) -> (sheet, label)``: one entry, named by ``action``
+  (a key of :data:`ACTIONS`) with its JSON object ``body``; the sheet is changed in place
+  and returned with a short label of what was done (the store writes it beside the
+  version). Every action either applies whole or raises and changes nothing.
+- :func:`sheet_view` ``(sheet, *, read_only=False) -> dict``: everything a page needs to
+  draw the sheet and take the next entry (the API adds the sheet's storage ``id``,
+  ``share`` and ``version``).
+
+Refusals are typed: :class:`~upriver.errors.IllegalActionError` (the engine's sentence, with
+its rule, seat and facts), :class:`BadEntryError` (a body that is not what the action
+takes: a missing or mistyped field, an unknown action) and, from :func:`new_sheet` only,
+:class:`~upriver.errors.RulesError` (rules that cannot be played, naming the option),
+:class:`~upriver.names.PlayerNameError` (a name that may not be used) and ``ValueError``
+(a first dealer that is no seat).
+
+The actions and their bodies (every seat is an index into ``players``):
+
+===========  ==========================================================================
+``jack``     ``{"seat"}``: who was dealt the first Jack.
+``bid``      ``{"seat", "bid"}``: one bid (``seat`` null: the next bidder).
+``bids``     ``{"bids"}``: every bid of the round at once, in seat order.
+``tricks``   ``{"tricks"}``: the tricks each seat took, in seat order.
+``trump``    ``{"suit": "C" | "D" | "H" | "S" | null, "round"?}``: the round's trump.
+``edit``     ``{"round", "bids"?, "tricks"?}``: change a round already entered.
+``dealer``   ``{"seat"}``: who dealt the first round.
+``undo``     ``{}``: take back the last entry.
+===========  ==========================================================================
+
+>>> sheet = new_sheet({"players": ["Ann", "Bob", "Cid", "Dee"], "schedule": [1], "dealer": 0})
+>>> apply(sheet, "bids", {"bids": [0, 1, 0, 0]})[1]
+'bids'
+>>> apply(sheet, "tricks", {"tricks": [0, 1, 0, 0]})[1]
+'tricks'
+>>> view = sheet_view(sheet)
+>>> view["phase"], view["sheet"]["totals"]
+('over', [10, 11, 10, 10])
+>>> apply(sheet, "bid", {"seat": 0, "bid": "one"})
+Traceback (most recent call last):
+...
+upriver.keeper.commands.BadEntryError: 'bid' must be a whole number, not 'one'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from upriver.cards import Suit
+from upriver.deal import rules_json
+from upriver.errors import NotationError, json_facts
+from upriver.keeper.entries import JACK_FROM
+from upriver.keeper.sheet import KeptSheet
+from upriver.names import check_names
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from upriver.sheet import RowStatus
+
+__all__ = [
+    "ACTIONS",
+    "SHEET_FIELDS",
+    "BadEntryError",
+    "apply",
+    "new_sheet",
+    "rules_from",
+    "sheet_view",
+    "whole",
+    "wholes",
+]
+
+
+class BadEntryError(ValueError):
+    """A request body that is not what its action takes; the message says what would be."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        """The body's key at fault, when there is one."""
+
+
+def whole(value: object, what: str) -> int:
+    """``value`` as a whole number (never a bool), or :class:`BadEntryError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadEntryError(f"{what} must be a whole number, not {value!r}", field=what.strip("'"))
+    return value
+
+
+def wholes(value: object, what: str, *, nulls: bool = False) -> list[Any]:
+    """``value`` as a list of whole numbers (``None`` allowed with ``nulls``)."""
+    if not isinstance(value, list):
+        raise BadEntryError(f"{what} must be a list of whole numbers", field=what.strip("'"))
+    return [None if nulls and v is None else whole(v, what) for v in value]
+
+
+def _suit(value: object) -> Suit | None:
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise BadEntryError("'suit' must be C, D, H, S or null", field="suit")
+    try:
+        return Suit.parse(value)
+    except NotationError as error:
+        raise BadEntryError(str(error), field="suit") from None
+
+
+SHEET_FIELDS = ("players", "dealer", "first_jack", "title", "version")
+"""The keys of a new sheet's request that are not rule options."""
+
+
+def rules_from(body: Mapping[str, Any], players: int) -> Rules:
+    """The request's rule options (every key but :data:`SHEET_FIELDS`) through
+    :meth:`Rules.from_options`, a blank field (``""``) meaning not given, as the lobby reads them.
+
+    :raises RulesError: as the engine refuses the combination (or a key that is no rule
+        option, :data:`~upriver.rules.OPTION_NAMES`), naming the option at fault.
+    """
+    options = {key: None if value == "" else value for key, value in body.items() if key not in SHEET_FIELDS}
+    return Rules.from_options(options, player_count=players)
+
+
+def new_sheet(body: Mapping[str, Any]) -> KeptSheet:
+    """A new sheet from a request's body (see the module's contract).
+
+    :raises BadEntryError: for a field that is not what it should be (the names list, the title).
+    :raises PlayerNameError: (a ``ValueError``) for the first name that may not be used.
+    :raises RulesError: as the engine refuses the rule options.
+    :raises ValueError: when ``dealer`` is not a seat, or is given with ``first_jack``.
+    """
+    names = body.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise BadEntryError("'players' must be a list of names in seating order", field="players")
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:  # before the names: a long list is refused now
+        raise BadEntryError(
+            f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names):,}", field="players"
+        )
+    names = list(check_names(names))
+    title = body.get("title") or ""
+    if not isinstance(title, str):
+        raise BadEntryError("'title' must be text", field="title")
+    if len(title) > 80:
+        raise BadEntryError(f"'title' has at most 80 characters, not {len(title):,}", field="title")
+    dealer = body.get("dealer")
+    rules = rules_from(body, len(names))
+    return KeptSheet.start(
+        names,
+        rules,
+        dealer=None if dealer is None else whole(dealer, "'dealer'"),
+        first_jack=bool(body["first_jack"]) if "first_jack" in body else None,
+        title=title.strip(),
+    )
+
+
+Action = Callable[[KeptSheet, Mapping[str, Any]], str]
+
+
+def _jack(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.first_jack(whole(body.get("seat"), "'seat'"))
+    return "first jack"
+
+
+def _bid(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    seat = body.get("seat")
+    sheet.enter_bid(None if seat is None else whole(seat, "'seat'"), whole(body.get("bid"), "'bid'"))
+    return "bid"
+
+
+def _bids(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.enter_bids(wholes(body.get("bids"), "'bids'"))
+    return "bids"
+
+
+def _tricks(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.enter_tricks(wholes(body.get("tricks"), "'tricks'"))
+    return "tricks"
+
+
+def _trump(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    number = body.get("round")
+    sheet.note_trump(_suit(body.get("suit")), None if number is None else whole(number, "'round'"))
+    return "trump"
+
+
+def _edit(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    number = whole(body.get("round"), "'round'")
+    bids, tricks = body.get("bids"), body.get("tricks")
+    sheet.edit_round(
+        number,
+        bids=None if bids is None else wholes(bids, "'bids'", nulls=True),
+        tricks=None if tricks is None else wholes(tricks, "'tricks'"),
+    )
+    return f"edit {number}"
+
+
+def _dealer(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.set_first_dealer(whole(body.get("seat"), "'seat'"))
+    return "first dealer"
+
+
+def _undo(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.undo()
+    return "undo"
+
+
+ACTIONS: dict[str, Action] = {
+    "jack": _jack,
+    "bid": _bid,
+    "bids": _bids,
+    "tricks": _tricks,
+    "trump": _trump,
+    "edit": _edit,
+    "dealer": _dealer,
+    "undo": _undo,
+}
+"""Every entry a keeper can make, by the name :func:`apply` takes."""
+
+
+def apply(sheet: KeptSheet, action: str, body: Mapping[str, Any]) -> tuple[KeptSheet, str]:
+    """Make the entry ``action`` with ``body`` on ``sheet`` (in place); the sheet and a label for it.
+
+    :raises BadEntryError: for an unknown action or a body that is not what it takes.
+    :raises IllegalActionError: as the engine (or the sheet) refuses the entry; nothing changes.
+    """
+    handler = ACTIONS.get(action)
+    if handler is None:
+        raise BadEntryError(
+            f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}", field="action"
+        )
+    if not isinstance(body, Mapping):
+        raise BadEntryError("the request must be a JSON object")
+    return sheet, handler(sheet, body)
+
+
+def sheet_view(sheet: KeptSheet, *, read_only: bool = False) -> dict[str, object]:
+    """Everything a page needs: the entry state, and under ``"sheet"`` the one score sheet shape
+    (:meth:`upriver.sheet.ScoreSheet.to_json`, the web table's shape too).
+
+    ``current.restriction`` is the engine's :class:`~upriver.legality.BidRestriction` on the
+    next bid as data (``null``: none). A ``read_only`` view shows the round's bids as the
+    table does: under closed fists none until all are in, and no undo.
+    """
+    flag = sheet.flag
+    trump = sheet.trump
+    scored = sheet.score_sheet
+    bids = list(sheet.bids)
+    restriction = sheet.bid_restriction()
+    if read_only:
+        # A reader sees the round's bids as the table does: closed fists stay closed until all have bid.
+        live = [row for row in scored.rows if row.number == sheet.current and row.status is RowStatus.BIDDING]
+        bids = [cell.bid for cell in live[0].cells] if live else bids
+    return {
+        "read_only": read_only,
+        "title": sheet.title,
+        "players": list(sheet.players),
+        "rules": rules_json(sheet.rules),
+        "phase": sheet.phase,
+        "jack_from": JACK_FROM if sheet.awaiting_jack else None,
+        "jack": sheet.entries.jack,
+        "first_dealer": sheet.entries.first_dealer,
+        "current": {
+            "number": sheet.current,
+            "hand_size": sheet.hand_size,
+            "dealer": sheet.dealer,
+            "bidding_order": list(sheet.bidding_order),
+            "bids": bids,
+            "to_bid": list(sheet.to_bid),
+            "legal_bids": {str(seat): list(sheet.legal_bids(seat)) for seat in sheet.to_bid},
+            "restriction": None if restriction is None else restriction.to_json(),
+            "trump": None if trump is None else trump.value,
+        },
+        "sheet": scored.to_json(),
+        "flag": None
+        if flag is None
+        else {
+            "round": flag.round,
+            "message": flag.message,
+            "rule": flag.rule,
+            "seat": flag.seat,
+            "facts": json_facts(flag.facts),
+        },
+        "can_undo": bool(sheet.history) and not read_only,
+    }
