@@ -224,6 +224,7 @@ POSTGRES_TESTS = (
     "test_keeper_growth.py",
     "test_name_lookalikes.py",
     "test_one_sheet.py",
+    "test_pg_cleanup.py",
     "test_proxy.py",
     "test_store.py",
     "test_store_outage.py",

@@ -11,19 +11,31 @@ as root, so under root (as CI runs) the server runs as the ``postgres`` user of 
 which owns the folder. Each test gets a database of its own (``CREATE DATABASE``, some 30 ms).
 
 When the server cannot start, every test that needs it fails with the reason: never a skip.
+
+``pg_ctl`` starts the server in a session of its own, so it outlives the process that started it
+unless that process stops it. Three things make sure it does: the fixture's teardown; an ``atexit``
+hook and handlers for SIGTERM, SIGHUP and SIGINT (what ``timeout``, a closed terminal and Ctrl-C
+send) that stop every server this process started; and, as a new server is made, a sweep that
+stops and removes the servers whose owner (the process named in their folder's ``owner`` file) is
+gone, killed by a signal no handler sees (SIGKILL).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -72,6 +84,111 @@ def _server_user() -> str | None:
     return "postgres"
 
 
+PREFIX = "upriver-pg-"
+"""How the name of a private server's folder begins (under /tmp or the system's temporary folder)."""
+
+OWNER = "owner"
+"""The file in a server's folder naming the process that started it: its pid and start time."""
+
+
+def _started_at(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, from /proc), or ``None`` if it is gone.
+
+    With the pid it names one process for good, though the kernel reuses pids."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return fields[19]  # field 22 of proc(5); the first two (pid, name) are before the ")"
+
+
+def _owner_of_this_process() -> str:
+    return f"{os.getpid()} {_started_at(os.getpid())}"
+
+
+def _owner_alive(root: Path) -> bool:
+    """Whether the process that started the server in ``root`` still runs (``True`` if unknown)."""
+    try:
+        pid, _, started = (root / OWNER).read_text().strip().partition(" ")
+        return _started_at(int(pid)) == started
+    except (OSError, ValueError):
+        return True  # no owner file (yet, or from an older run): never take a server that may be in use
+
+
+def _kill_server(root: Path) -> None:
+    """Stop the postmaster of the server in ``root`` at once (SIGQUIT: PostgreSQL's immediate
+    shutdown, which ends its children too) and wait until it is gone, for at most ten seconds.
+
+    Its pid is from the server's ``postmaster.pid``, and signalled only if that process runs on this
+    folder's data, so a pid the kernel has reused is left alone."""
+    data = root / "data"
+    try:
+        pid = int((data / "postmaster.pid").read_text().split()[0])
+        running = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except (OSError, ValueError, IndexError):
+        return
+    if str(data).encode() not in running:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGQUIT)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def remove_abandoned_servers() -> list[Path]:
+    """Stop and remove the private servers whose owner process is gone; the folders removed."""
+    removed = []
+    for folder in {Path("/tmp"), Path(tempfile.gettempdir())}:
+        for root in sorted(folder.glob(f"{PREFIX}*")):
+            if (root / OWNER).exists() and not _owner_alive(root):
+                _kill_server(root)
+                shutil.rmtree(root, ignore_errors=True)
+                removed.append(root)
+    return removed
+
+
+_SERVERS: dict[Path, PostgresServer] = {}
+"""The servers this process started and has not closed: what its exit and signal handlers stop."""
+
+_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+def _close_all() -> None:
+    for server in list(_SERVERS.values()):
+        server.kill()
+
+
+def _on_signal(number: int, frame: FrameType | None) -> None:
+    """Stop this process's servers, then do what the signal did before: end the process as the
+    signal does (SIGTERM, SIGHUP), or raise KeyboardInterrupt (SIGINT, so pytest still reports)."""
+    _close_all()
+    previous = _PREVIOUS.get(number, signal.SIG_DFL)
+    if callable(previous):
+        previous(number, frame)
+        return
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+
+
+_PREVIOUS: dict[int, object] = {}
+
+
+def _watch_exit() -> None:
+    """Install the exit hook and the signal handlers, once, from the main thread (the only one that
+    may set a handler; elsewhere the fixture's teardown and the sweep are what is left)."""
+    if _PREVIOUS or not _main_thread():
+        return
+    atexit.register(_close_all)
+    for number in _SIGNALS:
+        _PREVIOUS[number] = signal.getsignal(number)
+        signal.signal(number, _on_signal)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 class PostgresServer:
     """One private server: :meth:`start`, a database per :meth:`create_database`, :meth:`close`.
 
@@ -84,7 +201,9 @@ class PostgresServer:
         self.user = _server_user()
         # Under /tmp, not pytest's own folder (nor a private TMPDIR): the postgres user must reach
         # it, and a Unix socket's path is limited to about 100 characters.
-        self.root = Path(tempfile.mkdtemp(prefix="upriver-pg-", dir="/tmp" if self.user else None))
+        remove_abandoned_servers()
+        self.root = Path(tempfile.mkdtemp(prefix=PREFIX, dir="/tmp" if self.user else None))
+        (self.root / OWNER).write_text(_owner_of_this_process() + "\n")
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         if self.user is not None:
@@ -115,6 +234,8 @@ class PostgresServer:
                 *("-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8"),
                 *("--locale=C.UTF-8", "--no-sync", "--no-instructions"),
             )
+        _watch_exit()
+        _SERVERS[self.root] = self
         options = [
             "-c listen_addresses=''",
             f"-k {self.root}",
@@ -148,6 +269,13 @@ class PostgresServer:
         """Stop the server (at once: nothing in it is kept) and remove its folder."""
         with contextlib.suppress(PostgresServerError):
             self.stop("immediate")
+        self.kill()
+
+    def kill(self) -> None:
+        """Stop the server at once without ``pg_ctl`` (safe in a signal handler) and remove its folder."""
+        _SERVERS.pop(self.root, None)
+        self.running = False
+        _kill_server(self.root)
         shutil.rmtree(self.root, ignore_errors=True)
 
     def url(self, database: str = "postgres", user: str = SUPERUSER) -> str:
