@@ -379,3 +379,28 @@ def test_bids_given_where_every_bid_is_public_are_refused() -> None:
     game, view = find_view(THREE, mid_round)
     error = refusal(view, true_hands(game), bids={1: 0})
     assert error.rule == "bids"
+
+
+@FAST
+@given(rules=custom_rules(), seed=seeds, moves=st.integers(0, 60))
+def test_a_game_after_a_games_rounds_waits_for_the_next_deal_with_its_totals(
+    rules: Rules, seed: int, moves: int
+) -> None:
+    """``Game.after_rounds`` takes finished rounds as played: their results, totals and last trick."""
+    game = Game(rules, seed=seed)
+    advance(game, random.Random(seed), moves)
+    done = game.results
+    if game.is_over or not done:
+        return
+    dealer = (done[-1].dealer + 1) % rules.player_count
+    resumed = Game.after_rounds(rules, game.players, done, dealer=dealer, last_trick=game.last_trick, seed=1)
+    assert resumed.phase is Phase.DEALING
+    assert (resumed.round_number, resumed.dealer) == (len(done) + 1, dealer)
+    assert (resumed.results, resumed.totals, resumed.last_trick) == (done, game.totals, game.last_trick)
+    assert resumed.first_dealer == game.first_dealer
+    assert resumed.log == ()
+
+
+def test_a_game_after_rounds_refuses_a_dealer_who_is_not_a_seat() -> None:
+    with pytest.raises(ValueError, match="seat 4 does not exist: seats are 0 to 3"):
+        Game.after_rounds(preset("classic", player_count=4), ["A", "B", "C", "D"], (), dealer=4)

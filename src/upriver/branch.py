@@ -90,18 +90,10 @@ def game_from_view(
     masks = [_mask(names, seat, hand) for seat, hand in enumerate(hands)]
     _check_deal(view, masks)
     played = _played_by(view)
-    game = Game(
-        view.rules, names, seed=seed, dealer=(view.dealer - view.round_number + 1) % n, auto_deal=False
-    )
     # Step to the view's round without playing the earlier ones: the view has their results.
-    game._round = view.round_number - 2
-    game._dealer = (view.dealer - 1) % n
-    game._start_round()
-    game._totals = list(view.totals)
-    game._results = list(view.history)
-    last = view.last_trick
-    if last is not None:
-        game._last_finished = (last.leader, last.cards, last.winner)
+    game = Game.after_rounds(
+        view.rules, names, view.history, dealer=view.dealer, last_trick=view.last_trick, seed=seed
+    )
     game.deal([cards_in(masks[s] | played[s]) for s in range(n)], view.turned)
     for seat, bid in _bids(view, bids):
         game.bid(bid, seat)

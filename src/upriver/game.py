@@ -27,6 +27,7 @@ from upriver.actions import (
     Phase,
     PlayAction,
     RoundResult,
+    Trick,
     TricksAction,
     round_score,
 )
@@ -36,10 +37,14 @@ from upriver.deal import check_hands, first_dealer, rotating_trump, seeded_deal,
 from upriver.errors import IllegalActionError, NotationError, RulesError
 from upriver.legality import (
     BidRestriction,
+    bid_range_refusal,
+    card_refusal,
     check_trick_counts,
     follow_suit_refusal,
+    not_held_refusal,
     out_of_phase_refusal,
     trump_lead_refusal,
+    turn_refusal,
 )
 from upriver.rules import Bidding, DealerBid, Rules, Trump, TrumpLead
 from upriver.state import GameState
@@ -125,6 +130,33 @@ class Game(GameState):
         self._over = False
         self._dealer = (dealer - 1) % n
         self._start_round()
+
+    @classmethod
+    def after_rounds(
+        cls,
+        rules: Rules,
+        players: Sequence[str],
+        results: Sequence[RoundResult],
+        *,
+        dealer: int,
+        last_trick: Trick | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """A game waiting for ``dealer`` to deal the round after ``results``, its finished rounds taken
+        as played (their totals are the game's; ``last_trick`` is the trick finished last; the log
+        starts here): how search builds a game from a seat's view (:func:`upriver.branch.game_from_view`).
+
+        :raises ValueError: when ``dealer`` is not a seat.
+        """
+        n, done = rules.player_count, len(results)
+        cls._check_seat(dealer, n)
+        game = cls(rules, players, seed=seed, dealer=(dealer - done) % n, auto_deal=False)
+        game._round, game._dealer, game._results = done - 1, (dealer - 1) % n, list(results)
+        game._start_round()
+        game._totals = [sum(result.scores[seat] for result in results) for seat in range(n)]
+        if last_trick is not None:
+            game._last_finished = (last_trick.leader, last_trick.cards, last_trick.winner)
+        return game
 
     @staticmethod
     def _check_seat(seat: object, n: int) -> None:
@@ -256,11 +288,7 @@ class Game(GameState):
                     f"{self.players[seat]} has already bid this round", rule="one bid", seat=seat
                 )
         elif seat != self._to_act:
-            raise IllegalActionError(
-                f"it is {self.players[self._to_act]}'s turn to bid, not {self.players[seat]}'s",
-                rule="turn order",
-                seat=seat,
-            )
+            raise turn_refusal(self._players, self._to_act, seat, "bid")
         return seat
 
     def legal_bids(self, seat: int | None = None) -> tuple[int, ...]:
@@ -288,12 +316,7 @@ class Game(GameState):
         seat = self._bidder(seat)
         name, size = self.players[seat], self._size
         if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= size:
-            raise IllegalActionError(
-                f"{name} may not bid {bid!r}: a bid is a whole number from 0 to {size}, the cards in hand",
-                rule="bid range",
-                seat=seat,
-                facts={"bid": bid, "tricks": size},
-            )
+            raise bid_range_refusal(name, seat, bid, size)
         restriction = self.bid_restriction(seat)
         if restriction is not None and bid in restriction.forbidden:
             raise restriction.refusal(bid, name)
@@ -391,12 +414,7 @@ class Game(GameState):
                 return Card.parse(card)
             except NotationError:
                 pass
-        raise IllegalActionError(
-            f"{self.players[actor]} must play a card like 'TH', not {card!r}",
-            rule="card",
-            seat=actor,
-            facts={"card": card},
-        )
+        raise card_refusal(self.players[actor], actor, card)
 
     def check_play(self, card: Card | str, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError`, naming the player and rule, unless the card is legal.
@@ -411,16 +429,11 @@ class Game(GameState):
         actor = self._to_act
         name = self.players[actor]
         if seat is not None and seat != actor:
-            other = self.players[seat] if 0 <= seat < self._n else f"seat {seat}"
-            raise IllegalActionError(
-                f"it is {name}'s turn to play, not {other}'s", rule="turn order", seat=seat
-            )
+            raise turn_refusal(self._players, actor, seat, "play")
         card = self._card(card, actor)
         hand = self._hands[actor]
         if not hand & card.mask:
-            raise IllegalActionError(
-                f"{name} does not hold {card}", rule="card in hand", seat=actor, facts={"card": card}
-            )
+            raise not_held_refusal(name, actor, card)
         if card.mask & self._legal_mask():
             return
         if self._trick_cards:
@@ -555,13 +568,7 @@ class Game(GameState):
 
     def check_tricks(self, tricks: Sequence[int]) -> None:
         """Raise :class:`IllegalActionError` unless these trick counts may end a real-table round."""
-        if self._phase is not Phase.TRICKS:
-            raise IllegalActionError(
-                f"trick counts are entered after the bids of a round played with real cards; "
-                f"the game is {self._phase.value}",
-                rule="turn order",
-            )
-        check_trick_counts(self.round_number, self._players, self._size, tricks)
+        check_trick_counts(self, tricks)
 
     def record_tricks(self, tricks: Sequence[int]) -> TricksAction:
         """End a real-table round with the tricks each seat took, in seat order."""

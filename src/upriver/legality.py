@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from upriver.actions import Phase
 from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError
 from upriver.names import quoted
@@ -96,6 +97,38 @@ def out_of_phase_refusal(state: GameState, seat: int | None, doing: str) -> Ille
     )
 
 
+def bid_range_refusal(player: str, seat: int, bid: object, size: int) -> IllegalActionError:
+    """The error for a bid that is not a whole number from 0 to ``size``, the cards in hand."""
+    return IllegalActionError(
+        f"{player} may not bid {bid!r}: a bid is a whole number from 0 to {size}, the cards in hand",
+        rule="bid range",
+        seat=seat,
+        facts={"bid": bid, "tricks": size},
+    )
+
+
+def card_refusal(player: str, seat: int, card: object) -> IllegalActionError:
+    """The error for a card given as something that names no card."""
+    return IllegalActionError(
+        f"{player} must play a card like 'TH', not {card!r}", rule="card", seat=seat, facts={"card": card}
+    )
+
+
+def not_held_refusal(player: str, seat: int, card: Card) -> IllegalActionError:
+    """The error for a card that is not in the player's hand."""
+    return IllegalActionError(
+        f"{player} does not hold {card}", rule="card in hand", seat=seat, facts={"card": card}
+    )
+
+
+def turn_refusal(players: Sequence[str], actor: int, seat: int, doing: str) -> IllegalActionError:
+    """The error for ``seat`` trying to ``doing`` ("bid", "play") while it is ``actor``'s turn."""
+    other = players[seat] if 0 <= seat < len(players) else f"seat {seat}"
+    return IllegalActionError(
+        f"it is {players[actor]}'s turn to {doing}, not {other}'s", rule="turn order", seat=seat
+    )
+
+
 def follow_suit_refusal(player: str, seat: int, led: Suit, held: tuple[Card, ...]) -> IllegalActionError:
     """The error for a card off the suit led while ``held`` cards of it remain in hand."""
     return IllegalActionError(
@@ -129,8 +162,16 @@ def trump_lead_refusal(
     )
 
 
-def check_trick_counts(round_number: int, players: Sequence[str], size: int, tricks: Sequence[int]) -> None:
-    """Raise :class:`IllegalActionError` unless ``tricks``, one count a seat, end a ``size``-card round."""
+def check_trick_counts(state: GameState, tricks: Sequence[int]) -> None:
+    """Raise :class:`IllegalActionError` unless ``tricks``, one count a seat, may end the round now:
+    a round played with real cards, its bids made."""
+    if state.phase is not Phase.TRICKS:
+        raise IllegalActionError(
+            f"trick counts are entered after the bids of a round played with real cards; "
+            f"the game is {state.phase.value}",
+            rule="turn order",
+        )
+    round_number, players, size = state.round_number, state.players, state.hand_size
     if len(tricks) != len(players):
         raise IllegalActionError(
             f"round {round_number} needs trick counts for {len(players)} players, not {len(tricks)}",
