@@ -249,81 +249,26 @@ BROWSER_MODULES = frozenset(run.BROWSER_TESTS)
 """Modules whose tests drive Debian's Chromium: marked ``browser``. Their list is run.py's, which
 installs Chromium when the tests asked for include one of them."""
 
-STATIC_MODULES = frozenset({"test_static.py"})
-"""Modules that run ``mypy --strict`` and ``ruff`` over the code base: marked ``static``."""
-
-SLOW_TESTS = frozenset(
-    {
-        "test_bidmodel.py::test_retraining_from_the_same_data_and_seed_writes_the_same_model",
-        "test_endgame.py::test_solver_value_is_max_n_over_the_engines_game",
-        "test_endgame.py::test_search_bot_with_the_endgame_solver_plays_only_legal_cards",
-        "test_selfplay.py::test_a_chunk_is_the_same_whenever_it_is_made",
-        "test_ray.py::test_an_arena_on_ray_gives_the_same_json_as_worker_processes_and_one_process",
-        "test_ray.py::test_selfplay_on_ray_writes_the_same_chunks_as_worker_processes",
-        "test_ray.py::test_a_review_on_ray_is_the_review_made_in_one_process",
-        "test_ray.py::test_a_stopped_arena_on_ray_keeps_the_games_already_played",
-        "test_ray.py::test_a_waiting_call_can_be_cancelled_and_a_started_one_runs_to_its_end",
-        "test_ray.py::test_an_error_in_a_task_is_raised_as_itself_not_as_rays_wrapper",
-        "test_selfplay.py::test_selfplay_writes_one_file_per_chunk_with_features_and_labels_and_resumes",
-        "test_review.py::test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two",
-        "test_arena_hands.py::test_a_search_bot_reports_each_candidates_make_rate_when_it_bids",
-        "test_arena_hands.py::test_the_command_writes_the_hand_log_and_the_report_command_reads_it",
-        "test_bots.py::test_bots_only_make_legal_moves_under_custom_rules",
-        "test_standin.py::test_the_standin_plays_openspiels_move_on_most_recorded_positions",
-        "test_bots.py::test_bots_only_make_legal_moves_under_presets",
-        "test_kernel.py::test_a_seed_gives_the_same_results_on_any_number_of_threads",
-        "test_kernel.py::test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards",
-        "test_properties.py::test_every_option_combination_plays_by_the_rules",
-        "test_properties.py::test_presets_play_by_the_rules_under_random_legal_play",
-        "test_record_fuzz.py::test_the_reader_raises_only_record_errors_and_a_replay_only_rule_breaches",
-        "test_record_fuzz.py::test_upriver_check_answers_every_mutated_record_with_exit_0_1_or_2_and_one_bounded_line",
-        "test_views.py::test_a_seat_view_contains_only_its_own_hand",
-        "test_i18n.py::test_every_refusal_in_random_games_is_worded_in_every_language_from_its_facts",
-        "test_web_fuzz.py::test_every_hostile_message_gets_a_reply_and_a_refusal_changes_nothing",
-        "test_web_restart.py::test_a_killed_server_resumes_every_table_from_its_last_accepted_action",
-        "test_store_outage.py::test_moves_during_an_outage_are_refused_unapplied_and_unannounced_and_go_through_once_it_is_back",
-        "test_web_workers.py::test_a_move_made_through_one_server_process_reaches_the_clients_of_another",
-        "test_web_social_workers.py::test_a_person_connected_to_one_process_is_online_for_another_and_away_soon_after_closing",
-        "test_web_social_workers.py::test_the_connections_of_a_killed_process_turn_away_within_seconds",
-        "test_web_social_workers.py::test_lines_and_reactions_written_through_either_process_reach_the_clients_of_both",
-        "test_web_social.py::test_over_real_sockets_a_closed_page_is_away_for_the_others_within_two_seconds",
-        "test_web_workers.py::test_the_owner_killed_mid_trick_is_taken_over_and_no_acknowledged_move_is_lost",
-        "test_web_workers.py::test_two_workers_on_one_port_play_a_table_to_the_end",
-        "test_web_workers.py::test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql",
-        "test_web_workers.py::test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each_its_own_link",
-        "test_web_workers.py::test_two_presses_of_rematch_at_once_in_two_processes_make_one_rematch",
-        "test_review_web_failures.py::test_a_review_whose_computation_raises_is_a_503_in_a_sentence_and_a_retry_computes_it",
-        "test_web_claims.py::test_a_hint_names_a_legal_choice_and_the_points_of_every_legal_choice_from_the_seats_view",
-        "test_claims.py::test_claims_in_whole_games_of_every_preset_agree_with_random_continuations",
-    }
-)
-"""Tests (module::function, or module::function[case]) that take more than about 1.5 s on a 2-core
-machine, measured with ``pytest --durations=40``: marked ``slow``."""
+STATIC_MODULES = frozenset({"test_static.py", "test_javascript.py"})
+"""Modules that run ``mypy --strict`` and ``ruff`` over the code base, and ESLint and TypeScript's checker
+over the pages' JavaScript: marked ``static``."""
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark tests ``browser``, ``static`` and ``slow`` (see the sets above), and ``postgres`` those that
-    use the private PostgreSQL server (``tests/pg.py``: its fixture, or ``db`` on that store), so that
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark tests ``browser`` and ``static`` (see the sets above), and ``postgres`` those that use the
+    private PostgreSQL server (``tests/pg.py``: its fixture, or ``db`` on that store), so that
     ``pytest -m "not browser and not slow"`` is the fast subset and plain ``pytest`` runs everything.
 
-    A whole run (no paths given) refuses a name in :data:`SLOW_TESTS` that matches no collected test
-    of its module, so a renamed slow test cannot quietly join the fast subset.
+    ``slow`` is not set here: a test that takes more than about 1.5 s on a 2-core machine (measured
+    with ``pytest --durations=40``) carries ``@pytest.mark.slow`` itself (a module of slow tests,
+    ``pytestmark``), the one way tests are marked slow. The mark moves with the test when it is
+    renamed or moved, so no list can name a test that is gone.
     """
-    collected: set[str] = set()
-    marked: set[str] = set()
     for item in items:
         module = item.path.name
-        collected.add(module)
         if module in BROWSER_MODULES:
             item.add_marker(pytest.mark.browser)
         if module in STATIC_MODULES:
             item.add_marker(pytest.mark.static)
         if "postgres_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
-        for name in (f"{module}::{getattr(item, 'originalname', item.name)}", f"{module}::{item.name}"):
-            if name in SLOW_TESTS:
-                item.add_marker(pytest.mark.slow)
-                marked.add(name)
-    stale = sorted(name for name in SLOW_TESTS - marked if name.partition("::")[0] in collected)
-    if stale and not config.option.file_or_dir:
-        raise pytest.UsageError(f"tests/conftest.py marks as slow tests that are gone: {', '.join(stale)}")

@@ -66,6 +66,7 @@ def test_the_hand_log_holds_every_seat_of_every_round_as_the_game_scored_it() ->
     assert all(r.estimates is None for r in records)  # neither bot predicts its bids
 
 
+@pytest.mark.slow
 def test_a_search_bot_reports_each_candidates_make_rate_when_it_bids() -> None:
     rules = preset("countdown", 4, max_cards=3)
     result = run_arena(ArenaConfig(bots=("pimc:40", "basic"), rules=rules, games=2, seed=9))
@@ -194,6 +195,7 @@ def test_a_hand_log_field_of_the_wrong_kind_is_refused_saying_which_and_what_it_
     assert refused.exception is None or isinstance(refused.exception, SystemExit)
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_hand_log_and_the_report_command_reads_it(tmp_path: Path) -> None:
     log = tmp_path / "hands.jsonl"
     args = ["arena", "pimc:20", "basic", "--games", "2", "--seed", "5", "--jobs", "1", "--max-cards", "2"]

@@ -171,6 +171,7 @@ CROSS_VALIDATION = ["--cv-folds", "3", "--offset-clips", "0.001,0.05", "--rounds
 """A small cross-validation, to keep the retraining test quick."""
 
 
+@pytest.mark.slow
 def test_retraining_from_the_same_data_and_seed_writes_the_same_model(tmp_path: Path) -> None:
     outputs = []
     for run in range(2):

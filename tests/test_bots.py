@@ -71,6 +71,7 @@ def custom_games(draw: st.DrawFn) -> Game:
     return Game(rules, seed=draw(st.integers(0, 2**32)))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     game=preset_games(), kinds=st.lists(st.sampled_from(KINDS), min_size=8, max_size=8), seed=st.integers()
@@ -80,6 +81,7 @@ def test_bots_only_make_legal_moves_under_presets(game: Game, kinds: list[str], 
     assert len(game.results) == game.rules.rounds
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     game=custom_games(), kinds=st.lists(st.sampled_from(KINDS), min_size=8, max_size=8), seed=st.integers()

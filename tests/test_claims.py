@@ -317,6 +317,7 @@ def test_an_allowed_claim_gives_the_round_scores_of_every_played_out_line(
         assert all(isinstance(action, PlayAction) for action in claim.plays)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(choice=preset_and_players(), seed=seeds)
 def test_claims_in_whole_games_of_every_preset_agree_with_random_continuations(

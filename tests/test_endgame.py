@@ -67,6 +67,7 @@ def max_n(game: Game) -> tuple[int, ...]:
     return best
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(game=endgames())
 def test_solver_value_is_max_n_over_the_engines_game(game: Game) -> None:
@@ -128,6 +129,7 @@ def test_solver_refuses_a_position_too_large_to_search() -> None:
         solve_endgame(position_from_game(game), world_of(game))
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(rules=custom_rules(max_size=4), seed=st.integers(0, 2**32 - 1))
 def test_search_bot_with_the_endgame_solver_plays_only_legal_cards(rules: Rules, seed: int) -> None:

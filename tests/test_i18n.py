@@ -178,6 +178,7 @@ def every_refusal(game: Game) -> list[IllegalActionError]:
     return refusals
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=preset_and_players(), seed=st.integers(min_value=0, max_value=2**31), stops=st.integers(1, 10))
 def test_every_refusal_in_random_games_is_worded_in_every_language_from_its_facts(

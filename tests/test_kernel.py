@@ -139,6 +139,7 @@ def test_rule_of_thumb_policy_chooses_what_the_basic_bot_chooses(
             game.bid(move, seat)
 
 
+@pytest.mark.slow
 def test_a_seed_gives_the_same_results_on_any_number_of_threads() -> None:
     rules = preset("classic", player_count=5)
     one = simulate(rules, 600, "basic", seed=11, threads=1)
@@ -203,6 +204,7 @@ def test_rollout_rejects_worlds_that_contradict_the_position() -> None:
         rollout(position, doubled)
 
 
+@pytest.mark.slow
 def test_sampled_worlds_keep_the_seats_hand_and_deal_only_unseen_cards() -> None:
     rng = random.Random(8)
     game = Game(preset("countdown", player_count=5), seed=8)

@@ -207,6 +207,7 @@ def check_tricks_of_current_round(game: Game) -> None:
         assert trick.winner == expected_winner(trick.plays, game.trump)
 
 
+@pytest.mark.slow
 @FAST
 @given(choice=preset_and_players(), seed=seeds)
 def test_presets_play_by_the_rules_under_random_legal_play(choice: tuple[str, int], seed: int) -> None:
@@ -219,6 +220,7 @@ def test_presets_play_by_the_rules_under_random_legal_play(choice: tuple[str, in
     check_finished_game(game)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(rules=custom_rules(), seed=seeds)
 def test_every_option_combination_plays_by_the_rules(rules: Rules, seed: int) -> None:

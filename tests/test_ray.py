@@ -59,6 +59,7 @@ def invoke(*args: str) -> tuple[int, str]:
     return result.exit_code, result.stdout if result.exit_code == 0 else result.stderr
 
 
+@pytest.mark.slow
 def test_an_arena_on_ray_gives_the_same_json_as_worker_processes_and_one_process(
     tmp_path: Path, local_ray: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -79,6 +80,7 @@ def test_an_arena_on_ray_gives_the_same_json_as_worker_processes_and_one_process
     assert without_timings(documents[2]) == without_timings(documents[1]) == without_timings(documents[0])
 
 
+@pytest.mark.slow
 def test_selfplay_on_ray_writes_the_same_chunks_as_worker_processes(tmp_path: Path, local_ray: None) -> None:
     tiny = ["--deals", "2", "--chunk-size", "1", "--opponents", "basic,random", "--iterations", "16"]
     for name, backend in (("pool", ["--jobs", "2"]), ("ray", ["--jobs", "2", "--ray"])):
@@ -96,6 +98,7 @@ def test_selfplay_on_ray_writes_the_same_chunks_as_worker_processes(tmp_path: Pa
                 assert np.array_equal(left[column], right[column]), column
 
 
+@pytest.mark.slow
 def test_a_review_on_ray_is_the_review_made_in_one_process(tmp_path: Path, local_ray: None) -> None:
     path = short_copy(GOLDEN[0], tmp_path, rounds=2)
     reviews = []
@@ -106,6 +109,7 @@ def test_a_review_on_ray_is_the_review_made_in_one_process(tmp_path: Path, local
     assert reviews[1] == reviews[0]
 
 
+@pytest.mark.slow
 def test_a_stopped_arena_on_ray_keeps_the_games_already_played(local_ray: None) -> None:
     tasks = plan(("random", "basic"), preset("classic", 4, max_cards=3), 40, seed=9)
     stop = threading.Event()
@@ -123,6 +127,7 @@ def test_a_stopped_arena_on_ray_keeps_the_games_already_played(local_ray: None) 
     assert len({r.index for r in outcome.results}) == len(outcome.results)
 
 
+@pytest.mark.slow
 def test_a_waiting_call_can_be_cancelled_and_a_started_one_runs_to_its_end(local_ray: None) -> None:
     tasks = plan(("random", "basic"), preset("classic", 4, max_cards=3), 2, seed=3)
     executor = RayExecutor(slots=1)
@@ -133,6 +138,7 @@ def test_a_waiting_call_can_be_cancelled_and_a_started_one_runs_to_its_end(local
     executor.shutdown()
 
 
+@pytest.mark.slow
 def test_an_error_in_a_task_is_raised_as_itself_not_as_rays_wrapper(local_ray: None) -> None:
     executor = RayExecutor(slots=1)
     future = executor.submit(parse_spec, "wizard")

@@ -169,6 +169,7 @@ def fuzz_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=record_bytes(), as_json=st.booleans())
 def test_upriver_check_answers_every_mutated_record_with_exit_0_1_or_2_and_one_bounded_line(
@@ -194,6 +195,7 @@ def assert_one_bounded_line(error: Exception) -> None:
     assert len(str(error)) <= LINE_LIMIT
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(document=mutated())
 def test_the_reader_raises_only_record_errors_and_a_replay_only_rule_breaches(document: Any) -> None:

@@ -196,6 +196,7 @@ def test_other_seats_hidden_cards_leave_a_seats_review_unchanged(
     assert first.decisions[:decided] == second.decisions[:decided]
 
 
+@pytest.mark.slow
 def test_the_same_record_and_settings_give_the_same_review_on_one_core_or_two() -> None:
     record = load(GOLDEN / "classic.json")
     record = dataclasses.replace(record, rounds=record.rounds[:4])  # rounds of 1 to 4 cards

@@ -54,6 +54,7 @@ def failing_review(*args: Any) -> None:
     raise ValueError("no position to judge")
 
 
+@pytest.mark.slow
 def test_a_review_whose_computation_raises_is_a_503_in_a_sentence_and_a_retry_computes_it(
     setup: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:

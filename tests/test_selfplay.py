@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 from typer.testing import CliRunner
 
@@ -29,6 +30,7 @@ def columns(path: Path) -> dict[str, NDArray[Any]]:
         return {name: data[name] for name in data.files}
 
 
+@pytest.mark.slow
 def test_selfplay_writes_one_file_per_chunk_with_features_and_labels_and_resumes(tmp_path: Path) -> None:
     code, output = run(tmp_path)
     assert code == 0, output
@@ -47,6 +49,7 @@ def test_selfplay_writes_one_file_per_chunk_with_features_and_labels_and_resumes
     assert again.keys() == columns(chunks[2]).keys()
 
 
+@pytest.mark.slow
 def test_a_chunk_is_the_same_whenever_it_is_made(tmp_path: Path) -> None:
     run(tmp_path / "a")
     run(tmp_path / "b", "--jobs", "2")

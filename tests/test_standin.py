@@ -35,6 +35,7 @@ def _in_play(game: Game, seat: int) -> int:
     )
 
 
+@pytest.mark.slow
 def test_the_standin_plays_openspiels_move_on_most_recorded_positions() -> None:
     # Positions where 4 or 5 of 5 pyspiel runs chose the same move. Told the cards in play, as
     # OpenSpiel's resampler is, the stand-in chose that move at 31 of 40 (five seeds: 76.5%).

@@ -30,6 +30,7 @@ def own_server(postgres_server: PostgresServer) -> Iterator[PostgresServer]:
     server.close()
 
 
+@pytest.mark.slow
 def test_moves_during_an_outage_are_refused_unapplied_and_unannounced_and_go_through_once_it_is_back(
     own_server: PostgresServer,
 ) -> None:

@@ -74,6 +74,7 @@ def assert_round_was_shown(result: RoundResult) -> None:
     assert sorted(result.plays) == sorted(c for hand in result.hands for c in hand)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(choice=preset_and_players(), seed=st.integers(0, 2**32 - 1))
 def test_a_seat_view_contains_only_its_own_hand(choice: tuple[str, int], seed: int) -> None:

@@ -216,6 +216,7 @@ def views(monkeypatch: pytest.MonkeyPatch) -> list[SeatView]:
     return seen
 
 
+@pytest.mark.slow
 def test_a_hint_names_a_legal_choice_and_the_points_of_every_legal_choice_from_the_seats_view(
     client: TestClient, stack: Any, views: list[SeatView]
 ) -> None:

@@ -57,6 +57,7 @@ def snapshot(room: Room) -> tuple[Any, ...]:
     return (table.version, tuple(table.names), tuple(table.tokens), room.game.log)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batch=st.lists(messages, min_size=1, max_size=5))
 def test_every_hostile_message_gets_a_reply_and_a_refusal_changes_nothing(

@@ -103,6 +103,7 @@ def move(ws: ClientConnection, state: dict[str, Any], n: int) -> None:
         ws.send(json.dumps({"type": "play", "card": card, "v": state["v"], "id": f"m{n}"}))
 
 
+@pytest.mark.slow
 def test_a_killed_server_resumes_every_table_from_its_last_accepted_action(
     db: str, servers: list[Server]
 ) -> None:

@@ -407,6 +407,7 @@ def test_a_malformed_chat_message_is_refused_as_a_field(
     assert list(table.chat.recent) == []
 
 
+@pytest.mark.slow
 def test_over_real_sockets_a_closed_page_is_away_for_the_others_within_two_seconds(tmp_path: Path) -> None:
     with contextlib.ExitStack() as stack:
         server = Server(str(tmp_path / "tables.db"), stack)

@@ -64,6 +64,7 @@ def seated(first: Server) -> tuple[dict[str, Any], ClientConnection, str]:
     return table, ann, invite
 
 
+@pytest.mark.slow
 def test_a_person_connected_to_one_process_is_online_for_another_and_away_soon_after_closing(
     database: str, stack: contextlib.ExitStack
 ) -> None:
@@ -89,6 +90,7 @@ def test_a_person_connected_to_one_process_is_online_for_another_and_away_soon_a
     )
 
 
+@pytest.mark.slow
 def test_the_connections_of_a_killed_process_turn_away_within_seconds(
     database: str, stack: contextlib.ExitStack
 ) -> None:
@@ -108,6 +110,7 @@ def test_the_connections_of_a_killed_process_turn_away_within_seconds(
     assert killed - EXPIRY <= away["presence"][1]["away_since"] <= time.time()
 
 
+@pytest.mark.slow
 def test_lines_and_reactions_written_through_either_process_reach_the_clients_of_both(
     database: str, stack: contextlib.ExitStack
 ) -> None:

@@ -144,6 +144,7 @@ class Player:
         return True
 
 
+@pytest.mark.slow
 def test_a_move_made_through_one_server_process_reaches_the_clients_of_another(
     database: str, stack: contextlib.ExitStack
 ) -> None:
@@ -186,6 +187,7 @@ def test_a_move_made_through_one_server_process_reaches_the_clients_of_another(
     assert records[0]["players"][:2] == ["Ann", "Bob"]
 
 
+@pytest.mark.slow
 def test_the_owner_killed_mid_trick_is_taken_over_and_no_acknowledged_move_is_lost(
     database: str, stack: contextlib.ExitStack
 ) -> None:
@@ -240,6 +242,7 @@ def confirmed(state: dict[str, Any], card: str) -> str:
     return card
 
 
+@pytest.mark.slow
 def test_two_workers_on_one_port_play_a_table_to_the_end(database: str, stack: contextlib.ExitStack) -> None:
     server = Server(database, stack, workers=2)
     table = server.create(["human", "basic", "basic", "basic"], schedule=[2])
@@ -254,6 +257,7 @@ def test_two_workers_on_one_port_play_a_table_to_the_end(database: str, stack: c
     assert len(state["game"]["sheet"]["rows"]) == 1
 
 
+@pytest.mark.slow
 def test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "upriver", "serve", "--db", str(tmp_path / "t.db"), "--workers", "2"],
@@ -314,6 +318,7 @@ def seat_opened(server: Server, table: str, token: str | None) -> Any:
     return latest(server.socket(table, token))["seat"]
 
 
+@pytest.mark.slow
 def test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each_its_own_link(
     database: str, stack: contextlib.ExitStack
 ) -> None:
@@ -343,6 +348,7 @@ def test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each
     assert later.json()["url"] == told["url"]
 
 
+@pytest.mark.slow
 def test_two_presses_of_rematch_at_once_in_two_processes_make_one_rematch(
     database: str, stack: contextlib.ExitStack
 ) -> None:
