@@ -1,5 +1,6 @@
 """The arena: duplicate deals, statistics with known answers, reproducible runs, reports, interruption,
-specs, and the OpenSpiel mirror (against a small stand-in for pyspiel, which CI does not install)."""
+specs, and the OpenSpiel mirror (against a small stand-in for pyspiel; the fair seat's tests, in
+test_arena_fair.py, play the real one)."""
 
 from __future__ import annotations
 
@@ -512,42 +513,6 @@ def test_an_openspiel_seat_plays_a_legal_mirrored_game_in_lockstep() -> None:
         elif isinstance(action, PlayAction):
             expected.append(move_action(action.card))
     assert mirror.applied == expected
-
-
-def test_the_fair_openspiel_seat_searches_a_fresh_deal_of_the_hidden_cards_only() -> None:
-    # OpenSpiel's resampler shuffles the hidden cards of the state it is given among the other
-    # seats: given the true state it knows which cards are in play. The fair seat gives it a state
-    # whose hidden hands are drawn from the seat's view, so the stock cards turn up in them.
-    fake = FakePyspiel()
-    game = Game(openspiel_rules(4, 5), seed=21)
-    mirror = Mirror(game, pyspiel=fake)
-    fair = OpenSpielPlayer("openspiel-ismcts-fair", 10, seed=1, pyspiel=fake)
-    players: list[SeatPlayer] = [fair, *(BotPlayer(make_bot("basic", seed=s)) for s in (2, 3, 4))]
-    FakeISMCTS.seen = []
-    decisions: list[tuple[SeatView, int]] = []
-
-    original = fair.move
-
-    def move(view: SeatView) -> int | Card:
-        held = sum(card.mask for s in range(4) if s != 0 for card in game.hand(s))
-        decisions.append((view, held))
-        return original(view)
-
-    fair.move = move  # type: ignore[method-assign]
-    play_out(game, players, mirror)
-    assert FakeISMCTS.seen
-    assert len(FakeISMCTS.seen) == len(decisions)
-    stock_seen = False
-    for state, (view, held) in zip(FakeISMCTS.seen, decisions, strict=True):
-        mine = {c for c, p in state.holder.items() if p == 0}
-        assert mine == {card_action(card) for card in view.hand}
-        theirs = {c for c, p in state.holder.items() if p != 0}
-        truth = {card_action(card) for card in DECK if held >> card.index & 1}
-        assert len(theirs) == len(truth)
-        stock_seen |= theirs != truth
-        public = state.history()[3 + 4 * 5 :]
-        assert public == mirror.applied[3 + 4 * 5 : 3 + 4 * 5 + len(public)]
-    assert stock_seen
 
 
 def test_the_mirror_notices_when_it_falls_out_of_step_with_the_game() -> None:

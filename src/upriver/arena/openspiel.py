@@ -8,7 +8,8 @@ turned card), then every bid and card played in the upriver game is applied to t
 pyspiel state too, and an OpenSpiel seat's action is translated back into an upriver
 bid or card that the engine judges. At the end of each round both must agree on the
 scores. OpenSpiel's ISMCTS resamples hidden hands from the information state, so it
-does not see the other hands either.
+does not see the other hands, but its resampler keeps the stock out of them (see
+:class:`OpenSpielPlayer`); :mod:`upriver.arena.fair` gives it fair deals instead.
 
 OpenSpiel's encoding (checked against pyspiel): card action ``rank * 4 + suit`` with
 rank 0 for a two and suits in ``C D S H`` order; bid action ``52 + bid``; the k-th
@@ -28,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from upriver.arena.base import ArenaError, parse_number
-from upriver.cards import Card, Rank, Suit, cards_in
+from upriver.cards import Card, Rank, Suit
 from upriver.game import Game
 from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Schedule, Scoring, Trump, TrumpLead
 from upriver.view import SeatView
@@ -44,6 +45,7 @@ __all__ = [
     "load_pyspiel",
     "move_action",
     "openspiel_rules",
+    "parse_simulations",
     "seat_factory",
 ]
 
@@ -182,19 +184,6 @@ class Mirror:
         self._turned = game.turned
         self._check_turn(game)
 
-    def state_dealt(self, hands: Sequence[Sequence[Card]]) -> Any:
-        """A pyspiel state of the round in play as if ``hands`` (every seat's, as dealt) had been
-        dealt: the same size, dealer and turn-up, then the same bids and cards played so far."""
-        n = self._players
-        size = len(hands[0])
-        state = self._games[size].new_initial_state()
-        deal = deal_actions(n, self._dealer, hands, self._turned)
-        for action in deal:
-            state.apply_action(action)
-        for action in self.state.history()[len(deal) :]:
-            state.apply_action(action)
-        return state
-
     def _check_turn(self, game: Game) -> None:
         if self.state.current_player() != game.to_act:
             raise ArenaError(
@@ -220,7 +209,16 @@ class Mirror:
 
 
 class OpenSpielPlayer:
-    """An OpenSpiel bot in an arena seat: ISMCTS with random rollouts, or uniform random."""
+    """An OpenSpiel bot in an arena seat: its C++ ISMCTS with random rollouts, or uniform random.
+
+    ``openspiel-ismcts`` is the hardest reference, and not a fair one: before every
+    simulation it resamples the hidden cards with ``oh_hell``'s own
+    ``ResampleFromInfostate``, which (OpenSpiel 2.0) shuffles only the other seats'
+    unplayed cards among them and skips the undealt stock, so every deal it searches
+    leaves out the same cards the true deal left out: it knows which cards are out of
+    play (11 of the 41 it cannot see, with 4 players and 10 cards). The fair one is
+    :class:`upriver.arena.fair.FairOpenSpielPlayer` (``openspiel-ismcts-fair``).
+    """
 
     uses_mirror = True
     last_bid_estimates = None
@@ -239,7 +237,7 @@ class OpenSpielPlayer:
     def attach(self, mirror: Mirror) -> None:
         """Play on ``mirror``'s states; the ISMCTS bot is made here, in the process that plays."""
         self._mirror = mirror
-        if self.kind in ("openspiel-ismcts", "openspiel-ismcts-fair") and self._bot is None:
+        if self.kind == "openspiel-ismcts" and self._bot is None:
             ps = load_pyspiel() if self._pyspiel is None else self._pyspiel
             evaluator = ps.RandomRolloutEvaluator(ROLLOUTS, self.seed)
             self._bot = ps.ISMCTSBot(
@@ -256,20 +254,6 @@ class OpenSpielPlayer:
     def see_deal(self, hands: Sequence[Sequence[Card]]) -> None:
         """Never called: OpenSpiel's seats read their mirrored state."""
 
-    def _fair_deal(self, view: SeatView) -> list[tuple[Card, ...]]:
-        """Every seat's dealt hand in one deal drawn from what ``view`` knows: its own hand, the
-        cards played and the voids shown. OpenSpiel's ISMCTS then shuffles these hidden cards
-        among the other seats, as it shuffles the true ones, but cannot tell the stock. For the
-        whole move it takes this deal's stock for the true one: fair, but a coarser belief than
-        a fresh fair deal every simulation (which its API gives no way to ask for)."""
-        from upriver.bots.knowledge import knowledge_of
-        from upriver.bots.sampling import sample_worlds
-        from upriver.fast import position_from_view
-
-        know = knowledge_of(view)
-        world = sample_worlds(know, position_from_view(view), 1, self._rng.getrandbits(31))[0]
-        return [cards_in(int(world[s]) | know.played_by[s]) for s in range(view.player_count)]
-
     def move(self, view: SeatView) -> int | Card:
         """OpenSpiel's choice on the mirrored state, as an upriver bid or card."""
         if self._mirror is None:
@@ -277,24 +261,27 @@ class OpenSpielPlayer:
         state = self._mirror.state
         if state.current_player() != view.seat:
             raise ArenaError(f"OpenSpiel has seat {state.current_player()} to act, not seat {view.seat}")
-        if self._bot is not None and self.kind == "openspiel-ismcts-fair":
-            action = int(self._bot.step(self._mirror.state_dealt(self._fair_deal(view))))
-        elif self._bot is not None:
+        if self._bot is not None:
             action = int(self._bot.step(state))
         else:
             action = self._rng.choice(list(state.legal_actions()))
         return action_move(action)
 
 
+def parse_simulations(kind: str, arg: str | None) -> int:
+    """The simulations a move of an ISMCTS seat written ``KIND[:ARG]``: ``ARG``, or 1000 without one."""
+    if arg is None:
+        return DEFAULT_SIMULATIONS
+    value = parse_number(arg, f"the simulations of {kind}")
+    if not isinstance(value, int) or value < 1:
+        raise ArenaError(f"{kind} needs a whole number of simulations, not {arg!r}")
+    return value
+
+
 def seat_factory(kind: str, arg: str | None) -> Callable[[int], OpenSpielPlayer]:
     """A maker of OpenSpiel players of this kind; fails now if pyspiel is missing or the budget is bad."""
     load_pyspiel()
-    simulations = DEFAULT_SIMULATIONS
     if kind == "openspiel-random" and arg is not None:
         raise ArenaError("openspiel-random takes no budget")
-    if arg is not None:
-        value = parse_number(arg, f"the simulations of {kind}")
-        if not isinstance(value, int) or value < 1:
-            raise ArenaError(f"openspiel-ismcts needs a whole number of simulations, not {arg!r}")
-        simulations = value
+    simulations = parse_simulations(kind, arg)
     return lambda seed: OpenSpielPlayer(kind, simulations, seed)

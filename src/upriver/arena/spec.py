@@ -2,8 +2,9 @@
 
 ``NAME`` is any kind registered in :data:`upriver.bots.BOT_KINDS` (looked up when the
 spec is read, so kinds registered later are accepted too) or an OpenSpiel seat
-(``openspiel-ismcts``, ``openspiel-random``). ``ARG`` is the bot's budget, passed as
-written to :func:`upriver.bots.make_bot` (``budget=``), which says what it accepts.
+(``openspiel-ismcts``, ``openspiel-ismcts-fair``, ``openspiel-random``). ``ARG`` is the
+bot's budget, passed as written to :func:`upriver.bots.make_bot` (``budget=``), which
+says what it accepts.
 
 >>> parse_spec(" PIMC:200 ")
 BotSpec(kind='pimc', arg='200')
@@ -37,10 +38,11 @@ __all__ = [
 ]
 
 OPENSPIEL_KINDS: dict[str, str] = {
-    "openspiel-ismcts": "openspiel-ismcts[:SIMULATIONS] (OpenSpiel's ISMCTS, default 1000)",
+    "openspiel-ismcts": "openspiel-ismcts[:SIMULATIONS] (OpenSpiel's ISMCTS, default 1000; not fair: "
+    "its resampler knows which cards are out of play)",
+    "openspiel-ismcts-fair": "openspiel-ismcts-fair[:SIMULATIONS] (OpenSpiel's ISMCTS searching fair deals "
+    "of every hidden card, the stock's too; default 1000)",
     "openspiel-random": "openspiel-random (uniform over OpenSpiel's legal actions)",
-    "openspiel-ismcts-fair": "openspiel-ismcts-fair[:SIMULATIONS] (the same searching a fair deal: "
-    "OpenSpiel's own resampler knows which cards are in play)",
 }
 """Seat kinds played by OpenSpiel bots on a mirrored ``oh_hell`` state (the ``bench`` extra)."""
 
@@ -121,6 +123,10 @@ class BotSpec:
         """A maker of this seat's player from a seed; checks the kind and budget before any game runs."""
         if self.is_openspiel:
             # Imported here so that a missing bench extra only matters to OpenSpiel seats.
+            if self.kind == "openspiel-ismcts-fair":
+                from upriver.arena import fair
+
+                return fair.seat_factory(self.arg)
             from upriver.arena import openspiel
 
             return openspiel.seat_factory(self.kind, self.arg)
