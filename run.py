@@ -19,8 +19,10 @@ do). Each run:
    since the last install: a hash of them is kept in ``.venv/upriver-install-<lock>.sha256``;
 3. checks the command's prerequisites outside Python (the browser tests drive Debian's Chromium, the
    PostgreSQL tests start their own server from Debian's PostgreSQL, LightGBM loads Debian's
-   libgomp1, the deployment test puts Debian's nginx-light in front of the server), installing each
-   with ``apt-get`` if it may, and otherwise stopping with one sentence;
+   libgomp1, the deployment test puts Debian's nginx-light in front of the server, the JavaScript
+   checks run ESLint and TypeScript from npm on Debian's Node.js), installing each with ``apt-get``
+   if it may, and otherwise stopping with one sentence; the JavaScript tools themselves are
+   installed with ``npm ci`` from ``package-lock.json`` into ``node_modules`` when that lock changed;
 4. runs the command with the environment's Python in the checkout, so its exit code is this
    script's exit code.
 
@@ -310,6 +312,59 @@ def nginx(again: str, args: Sequence[str]) -> None:
         )
 
 
+JAVASCRIPT_TESTS = ("test_javascript.py",)
+"""The test files that run ESLint and TypeScript's checker over the pages' JavaScript (npm packages)."""
+
+NODE_MODULES = ROOT / "node_modules"
+"""Where ``npm ci`` installs the JavaScript tools pinned in ``package-lock.json``."""
+
+NODE_OLDEST = (18, 18)
+"""The oldest Node.js the pinned ESLint runs on."""
+
+
+def node_version() -> tuple[int, int] | None:
+    """The major and minor version of the ``node`` on the PATH, or ``None`` when there is none (or no npm)."""
+    node = shutil.which("node")
+    if node is None or shutil.which("npm") is None:
+        return None
+    probe = subprocess.run([node, "--version"], capture_output=True, text=True, check=False)
+    major, _, rest = probe.stdout.strip().lstrip("v").partition(".")
+    minor = rest.partition(".")[0]
+    return (int(major), int(minor)) if major.isdigit() and minor.isdigit() else None
+
+
+def javascript_tools(again: str, args: Sequence[str]) -> None:
+    """Node.js and npm (Debian's ``nodejs`` and ``npm``), and the JavaScript checks' tools from
+    ``package-lock.json`` installed with ``npm ci`` into :data:`NODE_MODULES` when the lock changed since
+    the last install (its hash is kept in ``node_modules/.upriver-install.sha256``).
+
+    Not needed when ``args`` name test files none of which is in :data:`JAVASCRIPT_TESTS`, or leave the
+    ``static`` tests out.
+    """
+    if not selects_marked_tests(args, "static", JAVASCRIPT_TESTS):
+        return
+    needed_for = "The JavaScript checks run ESLint and TypeScript on Node.js 18.18 or newer with npm"
+    if node_version() is None:
+        apt_install("nodejs", needed_for, again)
+        apt_install("npm", needed_for, again)
+    version = node_version()
+    if version is None or version < NODE_OLDEST:
+        found = "no node and npm" if version is None else f"node {version[0]}.{version[1]}"
+        raise SetupError(
+            f"{needed_for}, and this machine has {found}: install a newer Node.js, then run `{again}` again."
+        )
+    lock = ROOT / "package-lock.json"
+    wanted = hashlib.sha256(lock.read_bytes()).hexdigest()
+    done = NODE_MODULES / ".upriver-install.sha256"
+    if done.exists() and done.read_text().strip() == wanted:
+        return
+    say(f"installing the JavaScript checks' tools (package-lock.json) into {NODE_MODULES} with npm ci")
+    npm = ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts"]
+    if subprocess.run(npm, cwd=ROOT, check=False).returncode != 0:
+        raise SetupError(f"`{' '.join(npm)}` failed (see above): fix that, then run `{again}` again.")
+    done.write_text(wanted + "\n")
+
+
 @dataclass(frozen=True)
 class Command:
     """One of the README's commands: what it installs, what else it needs, what it runs."""
@@ -328,7 +383,9 @@ DOCS_ADDRESS = "127.0.0.1:8001"
 COMMANDS: dict[str, Command] = {
     "serve": Command(lock="requirements.lock", prerequisites=(compiled_kernel,), module=("upriver", "serve")),
     "test": Command(
-        lock="requirements-dev.lock", prerequisites=(chromium, postgresql, libgomp, nginx), module=("pytest",)
+        lock="requirements-dev.lock",
+        prerequisites=(chromium, postgresql, libgomp, nginx, javascript_tools),
+        module=("pytest",),
     ),
     "docs": Command(
         lock="requirements-dev.lock", prerequisites=(), module=("mkdocs", "serve", "--dev-addr", DOCS_ADDRESS)

@@ -69,3 +69,21 @@ def test_the_usage_names_the_docs_command() -> None:
     done = subprocess.run([sys.executable, str(ROOT / "run.py")], capture_output=True, text=True)
     assert done.returncode == 2
     assert "python3 run.py docs" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "needs_node"),
+    [
+        ([], True),
+        (["-m", "not static"], False),
+        (["-m", "not browser and not slow"], True),
+        (["tests/test_names.py"], False),
+        (["tests/test_javascript.py"], True),
+    ],
+)
+def test_the_test_command_installs_the_javascript_tools_unless_its_arguments_leave_their_checks_out(
+    args: list[str], needs_node: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert run.javascript_tools in run.COMMANDS["test"].prerequisites
+    assert run.selects_marked_tests(args, "static", run.JAVASCRIPT_TESTS) is needs_node

@@ -1,0 +1,79 @@
+// Building the pages' elements: the one helper every page script uses.
+
+/**
+ * What `el` accepts for an element's properties and attributes (see `el`).
+ * @typedef {Record<string, unknown>} Props
+ */
+
+/**
+ * What `el` and `fill` accept as children: nodes, text, numbers, arrays of them; null, undefined and
+ * false are left out, so a child can be written `cond ? node : null`.
+ * @typedef {Node | string | number | null | undefined | false | Child[]} Child
+ */
+
+/**
+ * A new element `tag` with `props` and `children`.
+ *
+ * Each prop is, by its name:
+ * - `on…` (`onclick`): a listener for that event;
+ * - `class`: the class list, `style`: CSS text (set through the CSSOM, which the pages' CSP allows);
+ * - a property the element has (`className`, `textContent`, `hidden`, `value`, `checked`, `tabIndex`):
+ *   set as that property;
+ * - anything else (`aria-label`, `data-round`, `role`, `colspan`, `for`): an attribute, `true` as "".
+ *
+ * A prop that is null, undefined or false is left out.
+ *
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Props} [props]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
+    else if (key === "class") node.className = String(value);
+    else if (key === "style") node.style.cssText = String(value);
+    else if (key in node && !key.includes("-")) /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (node))[key] = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...nodes(children));
+  return node;
+}
+
+/**
+ * Replace `node`'s children with `children` (as `el` takes them).
+ * @param {Element} node
+ * @param {...Child} children
+ */
+export function fill(node, ...children) {
+  node.replaceChildren(...nodes(children));
+}
+
+/**
+ * The nodes and text of `children`, flattened, without null, undefined and false.
+ * @param {Child[]} children
+ * @returns {(Node | string)[]}
+ */
+function nodes(children) {
+  /** @type {(Node | string)[]} */
+  const out = [];
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) out.push(...nodes(child));
+    else out.push(child instanceof Node ? child : String(child));
+  }
+  return out;
+}
+
+/**
+ * The element with `id`, typed as the caller says it is (the pages' own markup).
+ * @template {HTMLElement} [T=HTMLElement]
+ * @param {string} id
+ * @returns {T}
+ */
+export function byId(id) {
+  return /** @type {T} */ (document.getElementById(id));
+}

@@ -1,0 +1,104 @@
+"""The web pages' JavaScript (``src/upriver/web/static/*.js``) stays clean under ESLint and TypeScript's
+checker, as part of the test command (marked ``static``, like ``mypy`` and ``ruff``).
+
+There is no build step: the browser runs the files as they are, and the types are JSDoc comments
+that ``tsc --checkJs`` reads. The tools are pinned in ``package-lock.json``; ``python3 run.py test``
+installs them with ``npm ci`` into ``node_modules``. Run them alone from the checkout::
+
+    npm ci --ignore-scripts      # once, and whenever package-lock.json changes
+    npx eslint                   # the rules in eslint.config.js
+    npx tsc -p tsconfig.json     # the types (tsconfig.json: checkJs, noEmit)
+
+A vendored library (``static/vendor``) is neither linted nor checked: a page that imports one needs a
+declaration file beside it that the checker reads instead (``chart.umd.min.d.ts`` beside
+``chart.umd.min.js``; for an ``.mjs`` file, a ``.d.mts``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = "src/upriver/web/static"
+BIN = ROOT / "node_modules" / ".bin"
+
+NOT_YET_CLEAN = frozenset(
+    {
+        # Files still being brought under the checks: each leaves this set once both tools pass it,
+        # and the set (with the test that keeps it honest) goes once it is empty.
+        "app.js",
+        "i18n.js",
+        "lobby-quick.js",
+        "lobby.js",
+        "review.js",
+        "sheet.js",
+        "table-chat.js",
+        "table-clock.js",
+        "table-felt.js",
+        "table-hand.js",
+        "table-panels.js",
+        "table-presence.js",
+        "table-rematch.js",
+        "table-seatctl.js",
+        "keep.js",
+        "keep-sw.js",
+        "keep-words.js",
+        "vendor/pyodide/pyodide.mjs",  # read by the checker until a pyodide.d.mts stands beside it
+    }
+)
+"""Files under ``static/`` whose problems the tests below do not count yet."""
+
+
+def tool(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run an npm-installed tool from the checkout; a missing install fails with the command that makes it."""
+    path = BIN / name
+    assert path.exists(), f"{path} is missing: run `npm ci --ignore-scripts` in {ROOT} (run.py test does)."
+    return subprocess.run([str(path), *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def counted(path: str) -> bool:
+    return path.removeprefix(f"{STATIC}/") not in NOT_YET_CLEAN
+
+
+def type_errors() -> dict[str, list[str]]:
+    """tsc's errors by file (each error with its continuation lines), over the whole program."""
+    result = tool("tsc", "-p", "tsconfig.json", "--pretty", "false")
+    errors: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in result.stdout.splitlines():
+        found = re.match(r"^(\S[^(]*)\(\d+,\d+\): error ", line)
+        if found:
+            current = errors.setdefault(found.group(1), [])
+        if found or line.startswith(" "):
+            current.append(line)
+    assert errors or result.returncode == 0, result.stdout + result.stderr
+    return errors
+
+
+def test_eslint_finds_no_problems() -> None:
+    files = sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / STATIC).glob("*.js") if counted(str(p.relative_to(ROOT)))
+    )
+    result = tool("eslint", "--max-warnings", "0", *files)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_typescripts_checker_finds_no_type_errors() -> None:
+    errors = type_errors()
+    shown = [line for path, lines in sorted(errors.items()) if counted(path) for line in lines]
+    assert not shown, "\n".join(shown)
+
+
+def test_every_file_not_yet_clean_still_has_problems() -> None:
+    # A file both tools pass leaves NOT_YET_CLEAN, so the set only shrinks.
+    errors = type_errors()
+    present = [name for name in sorted(NOT_YET_CLEAN) if (ROOT / STATIC / name).exists()]
+    linted = tool(
+        "eslint", "--format", "json", *(f"{STATIC}/{name}" for name in present if name.endswith(".js"))
+    )
+    flagged = {Path(entry["filePath"]).name for entry in json.loads(linted.stdout) if entry["messages"]}
+    clean = [name for name in present if f"{STATIC}/{name}" not in errors and Path(name).name not in flagged]
+    assert not clean, f"These pass ESLint and tsc now: take them out of NOT_YET_CLEAN: {', '.join(clean)}"
