@@ -8,7 +8,16 @@ round alike. Single 10-card hands under OpenSpiel's rules, and whole ``countdown
 games (10 … 1 … 10, a new pyspiel state each round). Then it runs a short arena,
 ``basic`` against ``openspiel-ismcts``, and prints everything as JSON.
 
+With ``--references DEALS`` it then measures the references on OpenSpiel's single 10-card
+hands, every pair on the same duplicate deals: the fair ISMCTS against the leaky one (what
+knowing the cards out of play is worth), and ``expert`` against each. The deals are played
+in chunks (``--chunk`` deals, one arena run a pair, with the chunk's own seed), each chunk's
+per-deal differences appended to ``--log`` as it finishes, so a run stopped early keeps
+every chunk it finished; ``--summarize LOG`` prints the pooled figures of such a log.
+
     python bench/arena_openspiel.py [--hands 40] [--games 2] [--simulations 200] [--arena-games 40]
+    python bench/arena_openspiel.py --hands 0 --games 0 --arena-games 0 --references 200 --log refs.jsonl
+    python bench/arena_openspiel.py --summarize refs.jsonl
 """
 
 from __future__ import annotations
@@ -17,16 +26,26 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from upriver import Game, Rules, preset
-from upriver.arena.core import ArenaConfig, run_arena
+from upriver.arena.core import ArenaConfig, ArenaResult, run_arena
 from upriver.arena.match import player_seed
 from upriver.arena.openspiel import Mirror, action_move, openspiel_rules
 from upriver.arena.report import result_json
 from upriver.arena.runner import default_jobs
 from upriver.arena.spec import SeatPlayer, parse_spec
+from upriver.arena.stats import estimate
 from upriver.cards import Card
+
+REFERENCE_PAIRS = (
+    ("openspiel-ismcts-fair:{s}", "openspiel-ismcts:{s}"),
+    ("expert", "openspiel-ismcts-fair:{s}"),
+    ("expert", "openspiel-ismcts:{s}"),
+)
+"""The pairs ``--references`` plays, ``{s}`` the simulations a move: the leak's worth, then expert
+against the fair reference and against the leaky one."""
 
 
 def checked_game(rules: Rules, seed: int, specs: list[str]) -> tuple[int, list[str]]:
@@ -56,6 +75,65 @@ def checked_game(rules: Rules, seed: int, specs: list[str]) -> tuple[int, list[s
     return checked, mismatches
 
 
+def deal_differences(result: ArenaResult) -> list[float]:
+    """Per duplicate deal, the first bot's mean score a hand less the second's (the arena's pairing)."""
+    by_deal: dict[int, list[list[float]]] = {}
+    for game in result.results:
+        sums = by_deal.setdefault(game.deal, [[], []])
+        for seat, bot in enumerate(game.seating):
+            sums[bot].append(game.totals[seat] / game.hands)
+    return [sum(a) / len(a) - sum(b) / len(b) for a, b in by_deal.values()]
+
+
+def play_references(deals: int, simulations: int, chunk: int, seed: int, jobs: int, log: Path) -> None:
+    """Play every reference pair on the same deals, chunk by chunk, appending each chunk to ``log``."""
+    done = 0
+    while done < deals:
+        size = min(chunk, deals - done)
+        chunk_seed = seed + done
+        for first, second in REFERENCE_PAIRS:
+            bots = (first.format(s=simulations), second.format(s=simulations))
+            config = ArenaConfig(
+                bots=bots, rules=openspiel_rules(4, 10), games=2 * size, seed=chunk_seed, jobs=jobs
+            )
+            result = run_arena(config)
+            moves = {stats.name: [stats.mean_move_s, stats.moves] for stats in result.summary.bots}
+            line = {"bots": list(bots), "seed": chunk_seed, "diffs": deal_differences(result), "moves": moves}
+            with log.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(line) + "\n")
+        done += size
+
+
+def summarize_references(log: Path) -> list[dict[str, Any]]:
+    """Each pair's pooled per-hand difference (mean, 95% interval, deals) and time a move, from ``log``."""
+    pooled: dict[tuple[str, str], dict[str, Any]] = {}
+    for text in log.read_text(encoding="utf-8").splitlines():
+        line = json.loads(text)
+        pair = pooled.setdefault(tuple(line["bots"]), {"diffs": [], "seeds": [], "moves": {}})
+        pair["diffs"] += line["diffs"]
+        pair["seeds"].append(line["seed"])
+        for name, (mean, count) in line["moves"].items():
+            total, moves = pair["moves"].get(name, (0.0, 0))
+            pair["moves"][name] = (total + mean * count, moves + count)
+    summary = []
+    for (first, second), pair in pooled.items():
+        diff = estimate(pair["diffs"])
+        summary.append(
+            {
+                "bots": [first, second],
+                "deals": diff.n,
+                "difference_per_hand": {
+                    "mean": round(diff.mean, 3),
+                    "low": None if diff.low is None else round(diff.low, 3),
+                    "high": None if diff.high is None else round(diff.high, 3),
+                },
+                "seeds": sorted(pair["seeds"]),
+                "mean_move_s": {name: round(t / n, 4) for name, (t, n) in pair["moves"].items() if n},
+            }
+        )
+    return summary
+
+
 def main(argv: list[str] | None = None) -> int:
     """Check the mirror, run the short arena, print JSON; exit 1 on any mismatch."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -64,7 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--simulations", type=int, default=200, help="ISMCTS simulations in the checks")
     parser.add_argument("--arena-games", type=int, default=40, help="hands of basic vs openspiel-ismcts:1000")
     parser.add_argument("--jobs", type=int, default=default_jobs())
+    parser.add_argument("--references", type=int, default=0, help="duplicate deals of every reference pair")
+    parser.add_argument("--reference-simulations", type=int, default=1000, help="ISMCTS simulations a move")
+    parser.add_argument("--chunk", type=int, default=10, help="deals a pair plays before the next pair")
+    parser.add_argument("--seed", type=int, default=25000, help="the first chunk's arena seed")
+    parser.add_argument("--log", type=Path, default=Path("references.jsonl"), help="per-chunk differences")
+    parser.add_argument("--summarize", type=Path, help="print the pooled figures of a --log and exit")
     args = parser.parse_args(argv)
+    if args.summarize is not None:
+        json.dump(
+            {"benchmark": "openspiel-references", "pairs": summarize_references(args.summarize)}, sys.stdout
+        )
+        sys.stdout.write("\n")
+        return 0
     ismcts = f"openspiel-ismcts:{args.simulations}"
     start = time.perf_counter()
     checked = 0
@@ -87,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         jobs=args.jobs,
     )
     arena = result_json(run_arena(config)) if args.arena_games > 0 else None
+    if args.references > 0:
+        sims = args.reference_simulations
+        play_references(args.references, sims, args.chunk, args.seed, args.jobs, args.log)
     report: dict[str, Any] = {
         "benchmark": "arena-openspiel",
         "hands_checked": args.hands,
@@ -97,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         "arena": None
         if arena is None
         else {key: arena[key] for key in ("bots", "games_played", "seed", "results", "pairs", "elapsed_s")},
+        "references": summarize_references(args.log) if args.references > 0 else None,
     }
     json.dump(report, sys.stdout, indent=2)
     sys.stdout.write("\n")

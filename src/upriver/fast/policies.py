@@ -14,6 +14,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from upriver.bots.thumb import (
+    BLOCKED_TRUMP_SHARE,
+    ESTIMATE_OFFSET,
+    ESTIMATE_SCALE,
+    MASTER,
+    RISK_MAX,
+    RISK_PER_LONG_CARD,
+    RUFF_RISK_MAX,
+    RUFF_RISK_PER_OPPONENT,
+    SECOND_GUARDED,
+    SECOND_SINGLE,
+    SINGLETON_RUFF,
+    VOID_RUFF,
+)
 from upriver.fast._jit import FULL, ONE, SUIT, ZERO, above, below, clz, ctz, jit, nth_bit, popcount, u64
 
 __all__ = [
@@ -213,7 +227,8 @@ def basic_card(
 
 @jit
 def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int) -> float:
-    """:func:`upriver.bots.basic.estimate_tricks`, operation for operation (same floats)."""
+    """:func:`upriver.bots.basic.estimate_tricks`, operation for operation (same floats, the same
+    named numbers of :mod:`upriver.bots.thumb`, fixed when this is compiled)."""
     others = players - 1
     dealt = min(1.0, others * size / max(1, int(popcount(unseen))))
     tmask = SUIT[trump] if trump >= 0 else ZERO
@@ -228,25 +243,25 @@ def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int)
         higher = int(popcount(unseen & tmask & above(c)))
         clear = (1 - dealt) ** float(higher)
         guarded = min(1.0, (count - 1 - mine_above) / (higher + 1))
-        total += clear + (1 - clear) * 0.5 * guarded
+        total += clear + (1 - clear) * BLOCKED_TRUMP_SHARE * guarded
         mine_above += 1
-    ruff_risk = 0.0 if trump < 0 else min(0.6, 0.07 * others * dealt * 4)
+    ruff_risk = 0.0 if trump < 0 else min(RUFF_RISK_MAX, RUFF_RISK_PER_OPPONENT * others * dealt * 4)
     for s in range(4):
         cards = hand & SUIT[s]
         if s == trump or cards == ZERO:
             continue
         length = int(popcount(cards))
-        risk = min(0.9, ruff_risk * (1 + 0.3 * max(0, length - 2)))
+        risk = min(RISK_MAX, ruff_risk * (1 + RISK_PER_LONG_CARD * max(0, length - 2)))
         while cards != ZERO:
             c = int(ctz(cards))
             cards &= cards - ONE
             higher = int(popcount(unseen & SUIT[s] & above(c)))
             if higher == 0:
-                total += 0.9 * (1 - risk)
+                total += MASTER * (1 - risk)
             elif higher == 1 and length >= 2:
-                total += 0.55 * (1 - dealt) ** 0.5 * (1 - risk)
+                total += SECOND_GUARDED * (1 - dealt) ** 0.5 * (1 - risk)
             elif higher == 1:
-                total += 0.3 * (1 - dealt) * (1 - risk)
+                total += SECOND_SINGLE * (1 - dealt) * (1 - risk)
     if trump >= 0 and size >= 2:
         spare = max(0, count - int(popcount(masters(trumps, unseen))))
         for s in range(4):
@@ -254,12 +269,12 @@ def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int)
                 continue
             length = int(popcount(hand & SUIT[s]))
             if length == 0:
-                total += 0.5 * min(spare, 2)
+                total += VOID_RUFF * min(spare, 2)
                 spare -= min(spare, 2)
             elif length == 1:
-                total += 0.3
+                total += SINGLETON_RUFF
                 spare -= 1
-    return min(float(size), total * 1.15 + 0.15)
+    return min(float(size), total * ESTIMATE_SCALE + ESTIMATE_OFFSET)
 
 
 @jit
