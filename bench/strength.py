@@ -16,7 +16,8 @@ scoring (``--preset countdown --scoring ten-plus-bid``); ``openspiel`` is single
 4-player hands of 10 cards under OpenSpiel's ``oh_hell`` rules (hook, 1 a trick + 10,
 any lead), which needs the ``bench`` extra for OpenSpiel's own seats; ``expert-vs-standin``
 plays the compiled stand-in of OpenSpiel's ISMCTS instead (``ismcts-standin``, which knows the
-cards in play as OpenSpiel's resampler does), a figure to iterate on in minutes.
+cards in play as OpenSpiel's resampler does), a figure to iterate on in minutes;
+``expert-vs-fair`` plays the fair reference, ``openspiel-ismcts-fair`` (800 duplicate deals).
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ def _beats_standin(result: ArenaResult) -> tuple[bool, str]:
     return met, "≥ +1.0 point a hand against the stand-in, 95% interval above 0 (iteration figure)"
 
 
+def _beats_fair(result: ArenaResult) -> tuple[bool, str]:
+    diff = _pair(result).difference  # a game is one hand here
+    met = diff.mean >= 1.5 and diff.low is not None and diff.low > 0
+    return met, "≥ +1.5 points a hand against the fair OpenSpiel ISMCTS, 95% interval above 0"
+
+
 def _fast_enough(result: ArenaResult) -> tuple[bool, str]:
     return result.summary.bots[0].p95_move_s <= 1.0, "first bot's p95 time a move ≤ 1 s (10-card hands)"
 
@@ -117,6 +124,7 @@ TARGETS = (
         "expert-vs-openspiel", ("expert", "openspiel-ismcts:1000"), "openspiel", 400, 105, _beats_openspiel
     ),
     Target("expert-vs-standin", ("expert", "ismcts-standin:1000"), "openspiel", 800, 107, _beats_standin),
+    Target("expert-vs-fair", ("expert", "openspiel-ismcts-fair:1000"), "openspiel", 1600, 108, _beats_fair),
     Target("expert-speed", ("expert", "basic"), "river-hand", 40, 106, _fast_enough),
 )
 """Every target, with its game count and seed: the written-down benchmark of the issue."""
