@@ -20,6 +20,7 @@ from upriver.actions import Phase
 from upriver.errors import IllegalActionError
 from upriver.game import Game
 from upriver.record import loads
+from upriver.rules import DEFAULT_PRESET
 from upriver.web.app import create_app
 from upriver.web.protocol import ClientMessage
 from upriver.web.tables import Manager, Table, TableRefusalError
@@ -176,11 +177,12 @@ def stack() -> Iterator[Any]:
 # ------------------------------------------------------------------ HTTP
 
 
-def test_options_list_the_presets_the_rule_values_and_every_bot_kind(client: TestClient) -> None:
+def test_options_list_the_presets_the_default_one_the_rule_values_and_the_bots(client: TestClient) -> None:
     from upriver.bots import BOT_KINDS
 
     body = client.get("/api/options").json()
     assert {p["name"] for p in body["presets"]} >= {"classic", "countdown", "closed-fists"}
+    assert body["default_preset"] == DEFAULT_PRESET == "classic"  # the one the pages' forms start from
     assert body["bots"] == list(BOT_KINDS)
     assert "hook" in body["rules"]["dealer_bid"]
 

@@ -29,6 +29,7 @@ from upriver.names import quoted
 from upriver.scoring import CustomScoring, Scoring, ScoringRule, scoring_of
 
 __all__ = [
+    "DEFAULT_PRESET",
     "OPTION_NAMES",
     "PRESETS",
     "Bidding",
@@ -481,6 +482,10 @@ OVERBID = Preset(
 PRESETS: dict[str, Preset] = {p.name: p for p in (CLASSIC, CLASSIC_HOOK, COUNTDOWN, CLOSED_FISTS, OVERBID)}
 """Every preset by name."""
 
+DEFAULT_PRESET = CLASSIC.name
+"""The preset a command, an environment or a page's form starts from when none is chosen; the pages
+read it from :func:`rules_catalogue` (``default_preset``)."""
+
 _ALIASES = {"000": "classic", "001": "countdown", "002": "overbid", "003": "countdown", "004": "countdown"}
 
 
@@ -509,9 +514,9 @@ def rules_catalogue() -> dict[str, object]:
     The one options payload of the web lobby (``GET /api/options``) and the score keeper
     (``GET /api/sheets/options``): ``{"players": {"min", "max"}, "presets": [{"name",
     "seed", "summary", "min_players", "max_players", "options": {option: value}}],
-    "rules": {option: [choice, …]}}``. A preset's ``max_cards`` is ``None`` where the
-    peak depends on the player count (:func:`default_max_cards`), and 10 for the countdown
-    family: the first hand size of its down-up game, which with more players starts at the
+    "rules": {option: [choice, …]}, "default_preset": name}``. A preset's ``max_cards`` is
+    ``None`` where the peak depends on the player count (:func:`default_max_cards`), and 10 for
+    the countdown family: the first hand size of its down-up game, which with more players starts at the
     deck's most instead. ``rules`` lists the choices of every option that has a fixed set of
     them; ``schedule`` may also be a list of hand sizes, ``max_cards`` a whole number, ``scoring``
     a custom scoring object and ``blind_one_card`` true or false (see :meth:`Rules.from_options`).
@@ -539,4 +544,5 @@ def rules_catalogue() -> dict[str, object]:
             "scoring": [member.value for member in Scoring],
             "trump": [member.value for member in Trump],
         },
+        "default_preset": DEFAULT_PRESET,
     }

@@ -43,7 +43,7 @@ from upriver.cli.options import (
 )
 from upriver.cli.root import app
 from upriver.errors import UpriverError
-from upriver.rules import PRESETS, Rules
+from upriver.rules import DEFAULT_PRESET, PRESETS, Rules
 
 __all__ = ["arena"]
 
@@ -68,7 +68,7 @@ def _rules(
     given = {name: value for name, value in options.items() if value is not None}
     if openspiel and preset_name is None and not given:
         return openspiel_rules(players, OPENSPIEL_HAND)
-    name = preset_name or ("countdown" if openspiel else "classic")
+    name = preset_name or ("countdown" if openspiel else DEFAULT_PRESET)
     return build_rules(name, players, **given)  # type: ignore[arg-type]
 
 
@@ -89,7 +89,7 @@ def arena(
         str | None,
         typer.Option(
             "--preset",
-            help=f"Rule set: {', '.join(PRESETS)} (default classic; with an OpenSpiel seat, "
+            help=f"Rule set: {', '.join(PRESETS)} (default {DEFAULT_PRESET}; with an OpenSpiel seat, "
             "OpenSpiel's rules: one 10-card hand, hook, 1 a trick + 10, any lead).",
             show_default=False,
         ),

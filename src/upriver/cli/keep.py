@@ -40,7 +40,7 @@ from upriver.i18n import Translator, reason, restriction_reason, spoken_list
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
 from upriver.keeper.store import KeeperStore, StoredSheet, UnreadableSheetError
 from upriver.names import PlayerNameError
-from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Bidding
+from upriver.rules import DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Bidding
 
 __all__ = ["keep"]
 
@@ -358,7 +358,7 @@ def keep(
     ] = None,
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.")
-    ] = "classic",
+    ] = DEFAULT_PRESET,
     schedule: ScheduleOption = None,
     max_cards: MaxCardsOption = None,
     bidding: BiddingOption = None,

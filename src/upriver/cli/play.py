@@ -42,7 +42,7 @@ from upriver.cli.root import app
 from upriver.errors import IllegalActionError, RecordError, RulesError, UpriverError
 from upriver.game import Game
 from upriver.i18n import Translator, reason
-from upriver.rules import PRESETS, Bidding
+from upriver.rules import DEFAULT_PRESET, PRESETS, Bidding
 
 __all__ = ["play"]
 
@@ -373,7 +373,7 @@ def _names(players: int, seat: int, name: str) -> list[str]:
 def play(
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.", show_default=True)
-    ] = "classic",
+    ] = DEFAULT_PRESET,
     schedule: ScheduleOption = None,
     max_cards: MaxCardsOption = None,
     bidding: BiddingOption = None,

@@ -29,7 +29,7 @@ from upriver.game import Game
 from upriver.rl.common import check_reward, make_rules, next_seed, rewards_since, table_text
 from upriver.rl.encoding import action_mask, decode_action, encode
 from upriver.rl.spaces import ObsDict, action_space, observation_space
-from upriver.rules import Rules
+from upriver.rules import DEFAULT_PRESET, Rules
 
 __all__ = ["UpriverEnv", "agent_name"]
 
@@ -55,7 +55,7 @@ class UpriverEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        preset: str | None = "classic",
+        preset: str | None = DEFAULT_PRESET,
         players: int = 4,
         *,
         rules: Rules | None = None,

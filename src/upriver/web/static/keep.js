@@ -11,7 +11,6 @@ const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const KNOWN = "upriver.sheets"; // the sheets this browser has opened: id -> {title, players}
 const POLL_MS = 4000;
-const DEFAULT_PRESET = "classic"; // the start page's too (lobby.js)
 
 const app = document.getElementById("app");
 const errorBox = document.getElementById("error");
@@ -187,14 +186,14 @@ function newSheetForm(options) {
   const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, W.fewerPlayers);
   const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
     el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, W.choice(v)))));
-  const presetOf = () => options.presets.find((p) => p.name === (form ? new FormData(form).get("preset") : DEFAULT_PRESET));
+  const presetOf = () => options.presets.find((p) => p.name === (form ? new FormData(form).get("preset") : options.default_preset));
   const house = houseRuleFields(options, { choice: W.choice, asPreset: W.asPreset, presetOf });
   const form = el("form", { class: "card-box", "aria-label": W.newSheet },
     el("h2", {}, W.newSheet),
     el("label", {}, W.title, el("input", { name: "title", placeholder: W.titleExample })),
     el("fieldset", {}, el("legend", {}, W.seating), seats, el("div", { class: "row" }, fewer, more)),
     el("label", {}, W.rules, el("select", { name: "preset" },
-      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === DEFAULT_PRESET }, W.preset(p))))),
+      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === options.default_preset }, W.preset(p))))),
     el("details", {}, el("summary", {}, W.ruleOptions),
       el("label", {}, W.handSizes, el("input", { name: "schedule", placeholder: W.handSizesHint })),
       el("label", {}, W.mostCards, el("input", { name: "max_cards", inputmode: "numeric", placeholder: W.asPreset })),

@@ -1,7 +1,7 @@
 // The start page's quick ways in and the table's own options.
 //
 // "Play now": one tap seats this person against three bots with the settings of the last table
-// made here (kept in localStorage "upriver.lastTable"), or the classic rules and normal bots the
+// made here (kept in localStorage "upriver.lastTable"), or the default preset and normal bots the
 // first time. "Watch bots": a short game of bots only, opened as a spectator. The create form's
 // table options: the clock for a person's move (off, or a few choices in words), the level of the
 // bot that plays for someone who leaves or runs out of time, hints, and whether spectators may chat.
@@ -25,15 +25,16 @@ const CLOCKS = [
   [30, "lobby.clock_quick"],
   [15, "lobby.clock_blitz"],
 ];
-const FIRST_TIME = { preset: "classic", level: "normal" };
 // A game to watch: short, so a newcomer sees it through (9 rounds, up to 5 cards).
 const WATCH_SCHEDULE = [1, 2, 3, 4, 5, 4, 3, 2, 1];
 
 const levelWords = (kind) => (has(`level.${kind}`) ? t(`level.${kind}`) : kind);
 const presetWords = (name) => (has(`preset.${name}`) ? t(`preset.${name}`) : name);
 
-// The last table's settings made from this browser, or the first time's.
-export function lastSettings() {
+// The last table's settings made from this browser, or the first time's: the server's default
+// preset (`options`: /api/options) and the normal level.
+export function lastSettings(options) {
+  const FIRST_TIME = { preset: options?.default_preset, level: "normal" };
   try {
     const kept = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null");
     if (kept && typeof kept === "object" && typeof kept.preset === "string") return { ...FIRST_TIME, ...kept };
@@ -67,7 +68,7 @@ export function rememberSettings(body) {
 
 // The table options into the create form (`box`: a fieldset), each with its words.
 export function fillTableOptions(box, options) {
-  const settings = lastSettings();
+  const settings = lastSettings(options);
   box.append(el("legend", { textContent: t("lobby.table_options") }));
   const clock = el("select", { id: "clock", name: "clock" });
   for (const [seconds, key] of CLOCKS) clock.append(new Option(t(key), String(seconds)));
@@ -98,7 +99,7 @@ export function tableOptions() {
 // ------------------------------------------------------------------ play now, watch bots
 
 function playNowBody(options) {
-  const s = lastSettings();
+  const s = lastSettings(options);
   const level = options.bots.includes(s.level) ? s.level : "normal";
   const body = { ...s, seats: ["human", level, level, level], creator: 0 };
   delete body.standin;
@@ -118,7 +119,7 @@ function playNowBody(options) {
 // `ctx`: `options` (the server's /api/options) and `create(body, errorBox)` (lobby.js: makes the
 // table, remembers it and opens it).
 export function installQuickStart(ctx) {
-  const s = lastSettings();
+  const s = lastSettings(ctx.options);
   try {
     // The name given last time, ready in the form (the others see it; it can be changed).
     if (!$("name").value) $("name").value = localStorage.getItem("upriver.lastName") || "";
@@ -133,7 +134,7 @@ export function installQuickStart(ctx) {
   $("watch-bots").addEventListener("click", async () => {
     $("quick-error").textContent = "";
     const level = ctx.options.bots.includes(s.level) ? s.level : "normal";
-    const body = { seats: [level, level, level, level], creator: null, preset: "classic", schedule: WATCH_SCHEDULE, pace: "normal" };
+    const body = { seats: [level, level, level, level], creator: null, preset: ctx.options.default_preset, schedule: WATCH_SCHEDULE, pace: "normal" };
     const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {

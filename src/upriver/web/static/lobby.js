@@ -54,7 +54,7 @@ const preset = () => options.presets.find((p) => p.name === $("preset").value);
 
 function fillPresets() {
   for (const p of options.presets) $("preset").append(new Option(known(`preset.${p.name}`, p.name), p.name));
-  $("preset").value = "classic";
+  $("preset").value = options.default_preset;
 }
 
 function fillPlayers() {
