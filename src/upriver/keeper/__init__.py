@@ -6,7 +6,34 @@ PostgreSQL. What a sheet shows is the game's own :class:`~upriver.sheet.ScoreShe
 (:attr:`KeptSheet.score_sheet`).
 """
 
-from upriver.keeper.entries import EXTRA, JACK_FROM, Flag, KeptRound, SheetEntries, split_names
+from upriver.keeper.entries import (
+    EXTRA,
+    JACK_FROM,
+    Adjustment,
+    Flag,
+    Join,
+    KeptRound,
+    Leave,
+    SheetEntries,
+    SitOut,
+    Start,
+    Waiting,
+    split_names,
+)
 from upriver.keeper.sheet import KeptSheet
 
-__all__ = ["EXTRA", "JACK_FROM", "Flag", "KeptRound", "KeptSheet", "SheetEntries", "split_names"]
+__all__ = [
+    "EXTRA",
+    "JACK_FROM",
+    "Adjustment",
+    "Flag",
+    "Join",
+    "KeptRound",
+    "KeptSheet",
+    "Leave",
+    "SheetEntries",
+    "SitOut",
+    "Start",
+    "Waiting",
+    "split_names",
+]

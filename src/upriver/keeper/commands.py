@@ -37,7 +37,15 @@ The actions and their bodies (every seat is an index into ``players``):
 ``edit``     ``{"round", "bids"?, "tricks"?}``: change a round already entered.
 ``dealer``   ``{"seat"}``: who dealt the first round.
 ``undo``     ``{}``: take back the last entry.
+``join``     ``{"name", "start": "zero" | "lowest" | "average"}``: a newcomer from the next round.
+``leave``    ``{"seat"}``: a player gone from the next round on.
+``sit-out``  ``{"seat", "round"?}``: a player sitting out the next round (or a later one).
+``adjust``   ``{"seat", "points", "note"?}``: a bonus (points > 0) or a penalty (< 0).
+``schedule`` ``{"sizes"}``: the hand sizes of every round not yet begun.
 ===========  ==========================================================================
+
+How an evening whose players change is scored, and who deals, is
+:mod:`upriver.keeper.evening`'s.
 
 >>> sheet = new_sheet({"players": ["Ann", "Bob", "Cid", "Dee"], "schedule": [1], "dealer": 0})
 >>> apply(sheet, "bids", {"bids": [0, 1, 0, 0]})[1]
@@ -61,20 +69,23 @@ from typing import Any
 from upriver.cards import Suit
 from upriver.deal import rules_json
 from upriver.errors import NotationError, json_facts
-from upriver.keeper.entries import JACK_FROM
+from upriver.keeper.changes import MOST_ROUNDS
+from upriver.keeper.entries import JACK_FROM, Start
 from upriver.keeper.sheet import KeptSheet
 from upriver.names import check_names
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from upriver.sheet import RowStatus
+from upriver.sheet import RowStatus, ScoreSheet
 
 __all__ = [
     "ACTIONS",
     "SHEET_FIELDS",
     "BadEntryError",
     "apply",
+    "evening_view",
     "new_sheet",
     "rules_from",
     "sheet_view",
+    "statistics",
     "whole",
     "wholes",
 ]
@@ -176,12 +187,12 @@ def _bid(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
 
 
 def _bids(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
-    sheet.enter_bids(wholes(body.get("bids"), "'bids'"))
+    sheet.enter_bids(wholes(body.get("bids"), "'bids'", nulls=True))
     return "bids"
 
 
 def _tricks(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
-    sheet.enter_tricks(wholes(body.get("tricks"), "'tricks'"))
+    sheet.enter_tricks(wholes(body.get("tricks"), "'tricks'", nulls=True))
     return "tricks"
 
 
@@ -197,7 +208,7 @@ def _edit(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     sheet.edit_round(
         number,
         bids=None if bids is None else wholes(bids, "'bids'", nulls=True),
-        tricks=None if tricks is None else wholes(tricks, "'tricks'"),
+        tricks=None if tricks is None else wholes(tricks, "'tricks'", nulls=True),
     )
     return f"edit {number}"
 
@@ -212,6 +223,58 @@ def _undo(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     return "undo"
 
 
+def _text(value: object, what: str, longest: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadEntryError(f"{what} must be text", field=what.strip("'"))
+    if len(value) > longest:
+        raise BadEntryError(
+            f"{what} has at most {longest} characters, not {len(value):,}", field=what.strip("'")
+        )
+    return value
+
+
+def _join(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    start = body.get("start", Start.ZERO.value)
+    if start not in {s.value for s in Start}:
+        raise BadEntryError(
+            f"'start' must be one of {', '.join(s.value for s in Start)}, not {start!r}", field="start"
+        )
+    sheet.join(_text(body.get("name"), "'name'", 200), Start(start))
+    return "join"
+
+
+def _leave(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.leave(whole(body.get("seat"), "'seat'"))
+    return "leave"
+
+
+def _sit_out(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    number = body.get("round")
+    sheet.sit_out(whole(body.get("seat"), "'seat'"), None if number is None else whole(number, "'round'"))
+    return "sit out"
+
+
+def _adjust(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sheet.adjust(
+        whole(body.get("seat"), "'seat'"),
+        whole(body.get("points"), "'points'"),
+        _text(body.get("note"), "'note'", 80),
+    )
+    return "adjust"
+
+
+def _schedule(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
+    sizes = body.get("sizes")
+    if isinstance(sizes, list) and len(sizes) > MOST_ROUNDS:  # counted before each is read
+        raise BadEntryError(
+            f"at most {MOST_ROUNDS} rounds may be left to play, not {len(sizes):,}", field="sizes"
+        )
+    sheet.set_schedule(wholes(sizes, "'sizes'"))
+    return "schedule"
+
+
 ACTIONS: dict[str, Action] = {
     "jack": _jack,
     "bid": _bid,
@@ -221,6 +284,11 @@ ACTIONS: dict[str, Action] = {
     "edit": _edit,
     "dealer": _dealer,
     "undo": _undo,
+    "join": _join,
+    "leave": _leave,
+    "sit-out": _sit_out,
+    "adjust": _adjust,
+    "schedule": _schedule,
 }
 """Every entry a keeper can make, by the name :func:`apply` takes."""
 
@@ -263,7 +331,7 @@ def sheet_view(sheet: KeptSheet, *, read_only: bool = False) -> dict[str, object
         "title": sheet.title,
         "players": list(sheet.players),
         "rules": rules_json(sheet.rules),
-        "phase": sheet.phase,
+        "phase": sheet.phase.value,
         "jack_from": JACK_FROM if sheet.awaiting_jack else None,
         "jack": sheet.entries.jack,
         "first_dealer": sheet.entries.first_dealer,
@@ -289,4 +357,62 @@ def sheet_view(sheet: KeptSheet, *, read_only: bool = False) -> dict[str, object
             "facts": json_facts(flag.facts),
         },
         "can_undo": bool(sheet.history) and not read_only,
+        "evening": evening_view(sheet),
+        "stats": statistics(scored),
     }
+
+
+def evening_view(sheet: KeptSheet) -> dict[str, object]:
+    """Who plays which round, the arrivals, departures, sit-outs and adjustments, and the schedule:
+    ``absent`` lists, per round of the schedule, the seats not playing it."""
+    entries = sheet.entries
+    starters = len(sheet.starters)
+    schedule = sheet.schedule
+    return {
+        "schedule": list(schedule),
+        "edited": entries.sizes is not None,
+        "absent": [
+            [seat for seat in range(len(sheet.players)) if seat not in sheet.playing(number)]
+            for number in range(1, len(schedule) + 1)
+        ],
+        "joins": [
+            {"seat": starters + i, "name": j.name, "round": j.round, "start": j.start.value}
+            for i, j in enumerate(entries.joins)
+        ],
+        "leaves": [{"seat": x.seat, "round": x.round} for x in entries.leaves],
+        "sit_outs": [{"seat": x.seat, "round": x.round} for x in entries.sit_outs],
+        "adjustments": [
+            {"seat": a.seat, "after": a.after, "points": a.points, "note": a.note}
+            for a in entries.adjustments
+        ],
+    }
+
+
+def statistics(sheet: ScoreSheet) -> list[dict[str, object]]:
+    """Per seat, over the scored rounds they played: how many, how many bids exact, over (more
+    tricks than bid) and under, the exact rate (``null`` before any round) and the longest run
+    of exact bids in a row (a round sat out neither breaks nor extends it)."""
+    stats: list[dict[str, object]] = []
+    for seat in range(len(sheet.players)):
+        played = exact = over = under = run = longest = 0
+        for row in sheet.rows:
+            cell = row.cells[seat]
+            if not row.finished or cell.bid is None or cell.tricks is None:
+                continue
+            played += 1
+            if cell.tricks == cell.bid:
+                exact, run = exact + 1, run + 1
+                longest = max(longest, run)
+            else:
+                over, under, run = over + (cell.tricks > cell.bid), under + (cell.tricks < cell.bid), 0
+        stats.append(
+            {
+                "played": played,
+                "exact": exact,
+                "over": over,
+                "under": under,
+                "rate": None if not played else round(exact / played, 3),
+                "longest_run": longest,
+            }
+        )
+    return stats

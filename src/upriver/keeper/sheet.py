@@ -16,6 +16,10 @@ overbid, whose exception depends on who bids last, or to bids of the round in pr
 now out of turn): each round's entries are checked against its own hand size and dealer
 only, so an edit of one round's bids or tricks never breaks another round.
 
+A real evening — a late arrival, an early departure, a round sat out, a bonus or a penalty,
+a schedule changed mid-game — is followed as :mod:`upriver.keeper.evening` describes: each
+run of rounds played by the same players is its own engine game.
+
 >>> from upriver import preset
 >>> sheet = KeptSheet.start(["Ann", "Bob", "Cid", "Dee"], preset("countdown", 4, max_cards=2), dealer=0)
 >>> sheet.hand_size, sheet.players[sheet.dealer], sheet.players[sheet.bidding_order[0]]
@@ -51,15 +55,24 @@ from upriver.actions import Phase
 from upriver.cards import Suit
 from upriver.errors import IllegalActionError, RulesError
 from upriver.game import Game
-from upriver.keeper.entries import EXTRA, JACK_FROM, Flag, KeptRound, SheetEntries
+from upriver.keeper import changes, evening, records
+from upriver.keeper.entries import (
+    JACK_FROM,
+    Adjustment,
+    Flag,
+    KeptRound,
+    SheetEntries,
+    Start,
+    Waiting,
+)
+from upriver.keeper.evening import Segment
 from upriver.legality import BidRestriction
 from upriver.names import check_names
-from upriver.record import Record, RoundRecord, replay
-from upriver.record.model import canonical_rules
-from upriver.rules import Bidding, FirstDealer, Rules, Trump
-from upriver.sheet import RowStatus, ScoreSheet, SheetCell, SheetRow
+from upriver.record import Record
+from upriver.rules import FirstDealer, Rules
+from upriver.sheet import ScoreSheet
 
-__all__ = ["KeptSheet"]
+__all__ = ["KeptSheet", "Waiting"]
 
 _UNSET = object()
 
@@ -83,7 +96,8 @@ class KeptSheet:
         extras: Mapping[str, object] | None = None,
     ) -> None:
         self.rules = rules
-        self.players = tuple(players)
+        self.starters = tuple(players)
+        """The players at the start, in seating order (newcomers are in :attr:`entries`)."""
         self.title = title
         self.jack_procedure = jack_procedure
         """Whether the first dealer is found by dealing face-up cards until a Jack shows."""
@@ -92,10 +106,10 @@ class KeptSheet:
         self.history: list[SheetEntries] = list(history)
         """Earlier entries, oldest first: :meth:`undo` returns to the last of them."""
         self.entries = entries
-        self.game: Game | None = None
-        """The engine's game after replaying the entries (``None`` while waiting for the Jack)."""
+        self.segments: tuple[Segment, ...] = ()
+        """The engine's games the entries were replayed as (:mod:`upriver.keeper.evening`)."""
         self.flag: Flag | None = None
-        self.game, self.flag = self._replay(entries)
+        self.segments, self.flag = self._replay(entries)
 
     # ------------------------------------------------------------ making
 
@@ -139,76 +153,40 @@ class KeptSheet:
 
     @classmethod
     def from_record(cls, record: Record) -> KeptSheet:
-        """A sheet carrying on from a game record: score-only rounds, or a card game's bids and tricks.
+        """A sheet carrying on from a game record: score-only rounds, or a card game's bids and
+        tricks, or an evening kept here (:func:`upriver.keeper.records.sheet_parts`).
 
         The record is replayed first, so one that breaks a rule is refused with
         :class:`~upriver.record.RecordRuleError` naming the round, the player and the rule.
         """
-        game = replay(record)
-        n = len(record.players)
-        # Under a rotating trump the rules name each round's trump: the sheet notes none, as when kept.
-        noted = record.rules.trump is not Trump.ROTATE
-        rounds = [
-            KeptRound(bids=r.bids, tricks=r.tricks_won, trump=r.trump if noted else None)
-            for r in game.results
-        ]
-        if game.phase in (Phase.BIDDING, Phase.TRICKS, Phase.PLAYING):
-            rounds.append(KeptRound(bids=game.bids, trump=game.trump if noted else None))
-        info = record.extras.get(EXTRA)
-        info = info if isinstance(info, Mapping) else {}
-        jack = info.get("first_jack")
-        jack = jack if isinstance(jack, int) and not isinstance(jack, bool) and 0 <= jack < n else None
-        title = info.get("title")
-        pending = False
-        chosen = info.get("first_dealer")
-        if record.rounds:
-            first: int | None = record.rounds[0].dealer
-        elif jack is not None:
-            first = jack
-        elif isinstance(chosen, int) and not isinstance(chosen, bool) and 0 <= chosen < n:
-            first = chosen
-        elif record.rules.first_dealer is FirstDealer.FIRST_JACK:
-            first, pending = None, True
-        else:
-            first = game.first_dealer
-        extras = {k: v for k, v in record.extras.items() if k != EXTRA}
+        parts = records.sheet_parts(record)
         return cls(
-            record.rules,
-            record.players,
-            SheetEntries(first_dealer=first, jack=jack, rounds=tuple(rounds)),
-            title=title if isinstance(title, str) else "",
-            jack_procedure=jack is not None or pending,
-            extras=extras,
+            parts.rules,
+            parts.players,
+            parts.entries,
+            title=parts.title,
+            jack_procedure=parts.jack_procedure,
+            extras=parts.extras,
+        )
+
+    def to_record(self) -> Record:
+        """Score-only record (docs/record.md): rules, players, each round's dealer, bids, tricks,
+        trump; an evening whose players changed keeps its first segment as the record's game and
+        the whole evening under its extra key (:func:`upriver.keeper.records.record_of`)."""
+        return records.record_of(
+            self.rules,
+            self.starters,
+            self.entries,
+            self.segments,
+            title=self.title,
+            jack_procedure=self.jack_procedure,
+            extras=self.extras,
         )
 
     # ------------------------------------------------------------ replay
 
-    def _replay(self, entries: SheetEntries) -> tuple[Game | None, Flag | None]:
-        """The engine's game after these entries, and the first round it refuses, if any.
-
-        The game stops just before the refused action, so its results and totals are
-        those of the rounds before the flagged one.
-        """
-        if entries.first_dealer is None:
-            return None, None
-        game = Game(self.rules, self.players, dealer=entries.first_dealer, auto_deal=False)
-        for number, entry in enumerate(entries.rounds, start=1):
-            try:
-                game.deal_at_table(entry.trump)
-                # Bids go in bidding order, so the engine refuses one made out of turn itself.
-                for seat in game.bidding_order:
-                    if entry.bids[seat] is not None:
-                        game.bid(entry.bids[seat], seat=seat)  # type: ignore[arg-type]
-                if entry.tricks is not None:
-                    game.record_tricks(entry.tricks)
-                elif number < len(entries.rounds):
-                    raise IllegalActionError(
-                        f"round {number} has no trick counts, yet round {number + 1} follows",
-                        rule="round order",
-                    )
-            except IllegalActionError as error:
-                return game, Flag(number, str(error), error.rule, error.seat, error.facts)
-        return game, None
+    def _replay(self, entries: SheetEntries) -> tuple[tuple[Segment, ...], Flag | None]:
+        return evening.replay(self.rules, self.starters, entries)
 
     def _commit(self, entries: SheetEntries, touched: int) -> None:
         """Adopt ``entries`` unless the engine refuses round ``touched`` (1-based) or one before it.
@@ -216,39 +194,85 @@ class KeptSheet:
         A refusal of a later round is kept as :attr:`flag`: the later round is the keeper's
         to fix, and refusing the edit would throw away what was just typed.
         """
-        game, flag = self._replay(entries)
+        segments, flag = self._replay(entries)
         if flag is not None and flag.round <= touched:
             if flag.round == touched:
                 raise IllegalActionError(flag.message, rule=flag.rule, seat=flag.seat, facts=flag.facts)
-            raise IllegalActionError(
-                f"round {flag.round} must be fixed first (edit it, or undo): {flag.message}",
-                rule=flag.rule,
-                seat=flag.seat,
-                facts={**flag.facts, "round": flag.round},
-            )
+            raise self._fix_first(flag)
         self.history.append(self.entries)
-        self.entries, self.game, self.flag = entries, game, flag
+        self.entries, self.segments, self.flag = entries, segments, flag
+
+    @staticmethod
+    def _fix_first(flag: Flag) -> IllegalActionError:
+        return IllegalActionError(
+            f"round {flag.round} must be fixed first (edit it, or undo): {flag.message}",
+            rule=flag.rule,
+            seat=flag.seat,
+            facts={**flag.facts, "round": flag.round},
+        )
 
     # ------------------------------------------------------- where we are
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Every seat's name: the starting players, then each newcomer."""
+        return evening.players_of(self.starters, self.entries)
+
+    @property
+    def schedule(self) -> tuple[int, ...]:
+        """The evening's hand sizes, round by round (:func:`upriver.keeper.evening.schedule`)."""
+        try:
+            return evening.schedule(self.rules, len(self.starters), self.entries)
+        except RulesError:
+            return self.rules.hand_sizes
+
+    def playing(self, number: int) -> tuple[int, ...]:
+        """The seats playing round ``number``."""
+        return evening.roster(len(self.starters), self.entries, number)
+
+    @property
+    def segment(self) -> Segment | None:
+        """The segment of the current round (or the last one replayed)."""
+        found = [s for s in self.segments if s.first <= self.current]
+        return found[-1] if found else None
+
+    @property
+    def game(self) -> Game | None:
+        """The engine's game of the current round (``None`` while waiting for the Jack)."""
+        segment = self.segment
+        return None if segment is None else segment.game
+
+    def _dealt(self) -> tuple[Segment, Game] | None:
+        """The current round's segment and its game with the round dealt (a copy, if it was not yet);
+        ``None`` before the Jack is found and once the game is over."""
+        segment = self.segment
+        if segment is None or segment.game.is_over:
+            return None
+        game = segment.game
+        if game.phase is Phase.DEALING:
+            game = game.copy()
+            game.deal_at_table()
+        return segment, game
+
     def _game(self) -> Game:
-        if self.game is None:
+        game = self.game
+        if game is None:
             raise IllegalActionError(
                 "first find the dealer: deal cards face up, one at a time, "
                 f"starting with {self.players[JACK_FROM]}, until a Jack shows; then say who got it",
                 rule="first jack",
             )
-        return self.game
+        return game
 
     @property
     def awaiting_jack(self) -> bool:
         """Whether the sheet waits to be told who was dealt the first Jack."""
-        return self.game is None
+        return self.entries.first_dealer is None
 
     @property
     def is_over(self) -> bool:
         """Whether every round of the schedule is scored (and none is flagged)."""
-        return self.game is not None and self.game.is_over
+        return self.phase is Waiting.OVER
 
     @property
     def current(self) -> int:
@@ -256,52 +280,60 @@ class KeptSheet:
         rounds = self.entries.rounds
         if rounds and rounds[-1].tricks is None:
             return len(rounds)
-        return min(len(rounds) + 1, self.rules.rounds)
+        return min(len(rounds) + 1, len(self.schedule))
 
     @property
-    def phase(self) -> str:
-        """``jack``, ``bidding`` (bids still to enter), ``tricks``, ``flagged`` or ``over``."""
-        if self.game is None:
-            return "jack"
+    def scored(self) -> int:
+        """How many rounds have their trick counts."""
+        rounds = self.entries.rounds
+        return len(rounds) - (1 if rounds and rounds[-1].tricks is None else 0)
+
+    @property
+    def phase(self) -> Waiting:
+        """What the sheet waits for."""
+        game = self.game
+        if game is None:
+            return Waiting.JACK
         if self.flag is not None:
-            return "flagged"
-        if self.game.is_over:
-            return "over"
-        return "tricks" if self.game.phase is Phase.TRICKS else "bidding"
+            return Waiting.FLAGGED
+        if self.scored == len(self.schedule) and game.is_over:
+            return Waiting.OVER
+        return Waiting.TRICKS if game.phase is Phase.TRICKS else Waiting.BIDDING
 
     @property
     def hand_size(self) -> int:
         """Cards in each hand in the current round."""
-        return self.rules.hand_sizes[self.current - 1]
+        return self.schedule[self.current - 1]
 
     @property
     def dealer(self) -> int | None:
-        """Who deals the current round (``None`` before the Jack is found)."""
-        first = self.entries.first_dealer
-        return None if first is None else (first + self.current - 1) % len(self.players)
+        """Who deals the current round (``None`` before the Jack is found), as the engine says."""
+        segment, dealt = self.segment, self._dealt()
+        if segment is not None and segment.game.is_over:
+            return segment.seats[segment.game.results[-1].dealer]
+        return None if dealt is None else dealt[0].seats[dealt[1].dealer]
 
     @property
     def bidding_order(self) -> tuple[int, ...]:
-        """The current round's seats in bidding order: left of the dealer first, the dealer last."""
-        dealer = self.dealer
-        n = len(self.players)
-        return () if dealer is None else tuple((dealer + 1 + i) % n for i in range(n))
+        """The current round's seats in bidding order (the engine's): left of the dealer first."""
+        dealt = self._dealt()
+        return () if dealt is None else tuple(dealt[0].seats[s] for s in dealt[1].bidding_order)
 
     @property
     def bids(self) -> tuple[int | None, ...]:
-        """The current round's bids in seat order (``None``: not entered)."""
+        """The current round's bids in seat order (``None``: not entered, or not playing)."""
         rounds = self.entries.rounds
-        if rounds and rounds[-1].tricks is None:
-            return rounds[-1].bids
-        return (None,) * len(self.players)
+        last = rounds[-1] if rounds and rounds[-1].tricks is None else KeptRound(bids=())
+        return tuple(last.bid(seat) for seat in range(len(self.players)))
 
     @property
     def to_bid(self) -> tuple[int, ...]:
-        """Seats whose bid is awaited now: the next in turn, or every one left under simultaneous bidding."""
-        if self.phase != "bidding":
+        """Seats whose bid is awaited now (the engine's): the next in turn, or every one left under
+        simultaneous bidding."""
+        dealt = self._dealt()
+        if self.phase is not Waiting.BIDDING or dealt is None:
             return ()
-        missing = tuple(s for s in self.bidding_order if self.bids[s] is None)
-        return missing if self.rules.bidding is Bidding.SIMULTANEOUS else missing[:1]
+        return tuple(dealt[0].seats[s] for s in dealt[1].awaiting)
 
     @property
     def trump(self) -> Suit | None:
@@ -311,20 +343,22 @@ class KeptSheet:
 
     def legal_bids(self, seat: int) -> tuple[int, ...]:
         """The bids ``seat`` may make now, as the engine says (before a round's first entry too)."""
-        game = self.game
-        if game is None or self.flag is not None or seat not in self.to_bid:
+        dealt = self._dealt()
+        if dealt is None or seat not in self.to_bid:
             return ()
-        if game.phase is Phase.DEALING:
-            game = game.copy()
-            game.deal_at_table()
-        return game.legal_bids(seat)
+        return dealt[1].legal_bids(dealt[0].seats.index(seat))
 
     def bid_restriction(self) -> BidRestriction | None:
         """The engine's restriction on the next bid (the dealer's, under hook or overbid), if any."""
-        game = self.game
-        if game is None or self.flag is not None or game.phase is not Phase.BIDDING:
+        segment, game = self.segment, self.game
+        if segment is None or game is None or self.flag is not None or game.phase is not Phase.BIDDING:
             return None
-        return game.bid_restriction()
+        restriction = game.bid_restriction()
+        return (
+            None
+            if restriction is None
+            else dataclasses.replace(restriction, seat=segment.seats[restriction.seat])
+        )
 
     # ----------------------------------------------------------- entering
 
@@ -332,12 +366,9 @@ class KeptSheet:
         """The rounds with the current one open for entries (a new one once the last is scored)."""
         self._game()
         if self.flag is not None:
-            raise IllegalActionError(
-                f"round {self.flag.round} must be fixed first (edit it, or undo): {self.flag.message}",
-                rule=self.flag.rule,
-                seat=self.flag.seat,
-                facts={**self.flag.facts, "round": self.flag.round},
-            )
+            raise self._fix_first(self.flag)
+        if self.is_over:
+            self._game().check_deal()  # the engine's refusal of a round after the last
         rounds = list(self.entries.rounds)
         if not rounds or rounds[-1].tricks is not None:
             rounds.append(KeptRound(bids=(None,) * len(self.players)))
@@ -346,30 +377,37 @@ class KeptSheet:
     def _with_rounds(self, rounds: Sequence[KeptRound]) -> SheetEntries:
         return dataclasses.replace(self.entries, rounds=tuple(rounds))
 
+    def _seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.players):
+            raise IllegalActionError(
+                f"seat {seat} does not exist: seats are 0 to {len(self.players) - 1}", rule="seat"
+            )
+
     def enter_bid(self, seat: int | None, bid: int) -> None:
         """Enter one bid for ``seat`` (``None``: the next bidder) in the current round."""
         rounds, k = self._open_round()
         if seat is None:
             waiting = self.to_bid or self.bidding_order
             seat = waiting[0]
-        if not 0 <= seat < len(self.players):
-            raise IllegalActionError(
-                f"seat {seat} does not exist: seats are 0 to {len(self.players) - 1}", rule="seat"
-            )
+        self._seat(seat)
         current = rounds[-1]
-        if current.bids[seat] is not None:
+        if seat not in self.playing(k):
             raise IllegalActionError(
-                f"{self.players[seat]} has already bid {current.bids[seat]} in round {k}; "
+                f"{self.players[seat]} does not play round {k}", rule="roster", seat=seat
+            )
+        if current.bid(seat) is not None:
+            raise IllegalActionError(
+                f"{self.players[seat]} has already bid {current.bid(seat)} in round {k}; "
                 f"to change it, edit round {k} or undo",
                 rule="one bid",
                 seat=seat,
             )
-        bids = list(current.bids)
+        bids = [current.bid(s) for s in range(len(self.players))]
         bids[seat] = bid
         rounds[-1] = dataclasses.replace(current, bids=tuple(bids))
         self._commit(self._with_rounds(rounds), k)
 
-    def enter_bids(self, bids: Sequence[int]) -> None:
+    def enter_bids(self, bids: Sequence[int | None]) -> None:
         """Enter every bid of the current round at once, in seat order (closed fists, or a quick keeper)."""
         rounds, k = self._open_round()
         current = rounds[-1]
@@ -378,15 +416,13 @@ class KeptSheet:
                 f"some bids of round {k} are already entered; enter the others one by one, or edit round {k}",
                 rule="one bid",
             )
-        self._check_count(bids, "bids", k)
-        rounds[-1] = dataclasses.replace(current, bids=tuple(bids))
+        rounds[-1] = dataclasses.replace(current, bids=self._checked(bids, "bids", k))
         self._commit(self._with_rounds(rounds), k)
 
-    def enter_tricks(self, tricks: Sequence[int]) -> None:
+    def enter_tricks(self, tricks: Sequence[int | None]) -> None:
         """Enter the tricks each seat took (seat order); refused unless they add up to the hand size."""
         rounds, k = self._open_round()
-        self._check_count(tricks, "trick counts", k)
-        rounds[-1] = dataclasses.replace(rounds[-1], tricks=tuple(tricks))
+        rounds[-1] = dataclasses.replace(rounds[-1], tricks=self._checked(tricks, "trick counts", k))
         self._commit(self._with_rounds(rounds), k)
 
     def note_trump(self, suit: Suit | None, round_number: int | None = None) -> None:
@@ -398,10 +434,26 @@ class KeptSheet:
         rounds[-1] = dataclasses.replace(rounds[-1], trump=suit)
         self._commit(self._with_rounds(rounds), k)
 
-    def _check_count(self, values: Sequence[object], what: str, k: int) -> None:
-        n = len(self.players)
+    def _checked(
+        self, values: Sequence[int | None], what: str, k: int, *, partial: bool = False
+    ) -> tuple[int | None, ...]:
+        """A round's values in seat order: one per seat, a number for each seat playing round ``k``,
+        nothing for the others (``partial``: bids not yet entered may be missing too)."""
+        n, playing = len(self.players), self.playing(k)
         if len(values) != n:
             raise IllegalActionError(f"round {k} needs {what} for {n} players, not {len(values)}", rule=what)
+        for seat, value in enumerate(values):
+            if seat not in playing and value is not None:
+                raise IllegalActionError(
+                    f"{self.players[seat]} does not play round {k}: leave that entry empty",
+                    rule="roster",
+                    seat=seat,
+                )
+            if seat in playing and value is None and not partial:
+                raise IllegalActionError(
+                    f"round {k} needs {what} for {self.players[seat]}", rule=what, seat=seat
+                )
+        return tuple(values)
 
     # ------------------------------------------------------------ fixing
 
@@ -410,7 +462,7 @@ class KeptSheet:
         number: int,
         *,
         bids: Sequence[int | None] | None = None,
-        tricks: Sequence[int] | None = None,
+        tricks: Sequence[int | None] | None = None,
         trump: Suit | object | None = _UNSET,
     ) -> None:
         """Change round ``number``'s bids, tricks or trump; the whole sheet is re-checked and re-scored.
@@ -429,11 +481,9 @@ class KeptSheet:
             )
         entry = rounds[number - 1]
         if bids is not None:
-            self._check_count(bids, "bids", number)
-            entry = dataclasses.replace(entry, bids=tuple(bids))
+            entry = dataclasses.replace(entry, bids=self._checked(bids, "bids", number, partial=True))
         if tricks is not None:
-            self._check_count(tricks, "trick counts", number)
-            entry = dataclasses.replace(entry, tricks=tuple(tricks))
+            entry = dataclasses.replace(entry, tricks=self._checked(tricks, "trick counts", number))
         if trump is not _UNSET:
             assert trump is None or isinstance(trump, Suit)
             entry = dataclasses.replace(entry, trump=trump)
@@ -442,10 +492,7 @@ class KeptSheet:
 
     def set_first_dealer(self, seat: int) -> None:
         """Change who dealt the first round; every round's dealer follows, and each is re-checked."""
-        if not 0 <= seat < len(self.players):
-            raise IllegalActionError(
-                f"seat {seat} does not exist: seats are 0 to {len(self.players) - 1}", rule="seat"
-            )
+        self._seat(seat)
         jack = seat if self.jack_procedure else None
         self._commit(dataclasses.replace(self.entries, first_dealer=seat, jack=jack), 0)
 
@@ -462,91 +509,97 @@ class KeptSheet:
         if not self.history:
             raise IllegalActionError("there is nothing to undo", rule="undo")
         self.entries = self.history.pop()
-        self.game, self.flag = self._replay(self.entries)
+        self.segments, self.flag = self._replay(self.entries)
+
+    # ------------------------------------------------------- the evening
+
+    def _between_rounds(self, what: str) -> int:
+        """The next round no entry has been made for: the one an arrival, a departure or a new
+        schedule starts from (refused once the game is over, or while a round is flagged)."""
+        self._game()
+        if self.flag is not None:
+            raise self._fix_first(self.flag)
+        if self.is_over:
+            raise IllegalActionError(f"the game is over: {what} no longer", rule="roster")
+        rounds = self.entries.rounds
+        if rounds and rounds[-1].tricks is None and any(b is not None for b in rounds[-1].bids):
+            k = len(rounds)
+            raise IllegalActionError(
+                f"round {k} has begun: {what} from round {k + 1}, once round {k} is scored", rule="roster"
+            )
+        return len(rounds) if rounds and rounds[-1].tricks is None else len(rounds) + 1
+
+    def _between(self, what: str) -> changes.Between:
+        """The sheet between rounds, for a change of players or schedule (:mod:`upriver.keeper.changes`)."""
+        k = self._between_rounds(what)
+        return changes.Between(
+            rules=self.rules, starters=len(self.starters), players=self.players, entries=self.entries, next=k
+        )
+
+    def join(self, name: str, start: Start = Start.ZERO) -> None:
+        """A newcomer plays from the next round on, seated after the last seat, starting from ``start``."""
+        at = self._between(f"{name} can join")
+        self._commit(changes.join(at, name, start), at.next)
+
+    def leave(self, seat: int) -> None:
+        """``seat`` plays no more rounds, from the next one on; their points stay on the sheet."""
+        self._seat(seat)
+        at = self._between(f"{self.players[seat]} can leave")
+        self._commit(changes.leave(at, seat), at.next)
+
+    def sit_out(self, seat: int, round_number: int | None = None) -> None:
+        """``seat`` sits out one round (the next, or a later one not yet begun): the others play it."""
+        self._seat(seat)
+        at = self._between(f"{self.players[seat]} can sit out")
+        self._commit(changes.sit_out(at, seat, round_number), at.next)
+
+    def set_schedule(self, sizes: Sequence[int]) -> None:
+        """The hand sizes of the rounds not yet begun (add, remove or change them); those played stay."""
+        at = self._between("the schedule can change")
+        self._commit(changes.reschedule(at, sizes), at.next)
+
+    def adjust(self, seat: int, points: int, note: str = "") -> None:
+        """A bonus (``points`` > 0) or a penalty (< 0) for ``seat``, with the table's note of why."""
+        self._seat(seat)
+        self._game()
+        if points == 0 or abs(points) > 1000:
+            raise IllegalActionError(
+                f"an adjustment is a bonus or a penalty of 1 to 1000 points, not {points}",
+                rule="adjustment",
+                seat=seat,
+            )
+        if len(note) > 80:
+            raise IllegalActionError(
+                f"a note has at most 80 characters, not {len(note)}", rule="adjustment", seat=seat
+            )
+        made = Adjustment(seat=seat, after=self.scored, points=points, note=note.strip())
+        self._commit(dataclasses.replace(self.entries, adjustments=(*self.entries.adjustments, made)), 0)
 
     # ------------------------------------------------------------ reading
 
     @property
     def score_sheet(self) -> ScoreSheet:
-        """The sheet as the table sees it (:meth:`ScoreSheet.from_view` of the engine's game).
+        """The sheet as the table sees it: the rows of each segment's :meth:`ScoreSheet.from_view`,
+        in the sheet's seats (a seat not playing a round has an empty cell with its total), with
+        starting scores and adjustments in the totals.
 
         On a flagged sheet the engine's rows stop before the flagged round; that round and
         the ones after it follow as entered, unscored, with the refusal (``"not checked"``
         after it) as their note.
         """
-        game, n = self.game, len(self.players)
-        if game is None:
-            return ScoreSheet(
-                players=self.players, rows=(), totals=(0,) * n, complete=False, rounds=self.rules.rounds
-            )
-        sheet = ScoreSheet.from_view(game.view(None), at_table=True)
-        flag, first = self.flag, self.entries.first_dealer
-        if flag is None or first is None:
-            return sheet
-        rows = [row for row in sheet.rows if row.number < flag.round]
-        for number, entry in enumerate(self.entries.rounds[flag.round - 1 :], start=flag.round):
-            rows.append(
-                SheetRow(
-                    number=number,
-                    hand_size=self.rules.hand_sizes[number - 1],
-                    trump=entry.trump,
-                    dealer=(first + number - 1) % n,
-                    cells=tuple(
-                        SheetCell(
-                            bid=entry.bids[seat],
-                            tricks=None if entry.tricks is None else entry.tricks[seat],
-                            score=None,
-                            total=None,
-                        )
-                        for seat in range(n)
-                    ),
-                    status=RowStatus.FLAGGED if number == flag.round else RowStatus.UNCHECKED,
-                    note=flag.message if number == flag.round else "not checked",
-                )
-            )
-        return dataclasses.replace(sheet, rows=tuple(rows))
+        return evening.score_sheet(
+            self.players, self.rules, self.entries, self.segments, self.flag, self.schedule
+        )
 
     @property
     def totals(self) -> tuple[int, ...]:
-        """Each seat's points from the scored rounds."""
-        return (0,) * len(self.players) if self.game is None else self.game.totals
+        """Each seat's points: starting score, the scored rounds and the adjustments."""
+        return self.score_sheet.totals
 
     @property
     def headline(self) -> str:
         """Who leads, or who won, in words."""
         return self.score_sheet.headline
-
-    # ------------------------------------------------------------ export
-
-    def to_record(self) -> Record:
-        """Score-only record (docs/record.md): rules, players, each round's dealer, bids, tricks, trump."""
-        first = self.entries.first_dealer
-        n = len(self.players)
-        rounds = tuple(
-            RoundRecord(dealer=(first + i) % n, bids=r.bids, tricks=r.tricks, trump=r.trump)
-            for i, r in enumerate(self.entries.rounds)
-            if first is not None
-        )
-        # The first dealer is in the rounds once there are any; before that, only here.
-        chosen = first is not None and not self.entries.rounds and not self.jack_procedure
-        info: dict[str, object] = {"first_dealer": first} if chosen else {}
-        if self.title:
-            info["title"] = self.title
-        if self.jack_procedure:
-            info["first_jack"] = self.entries.jack
-            info["jack_dealt_from"] = JACK_FROM
-        extras = dict(self.extras)
-        if info:
-            extras[EXTRA] = info
-        rules = self.rules
-        if self.jack_procedure and rules.first_dealer is not FirstDealer.FIRST_JACK:
-            rules = rules.replace(first_dealer=FirstDealer.FIRST_JACK)
-        return Record(
-            rules=canonical_rules(rules),
-            players=self.players,
-            rounds=rounds,
-            extras=MappingProxyType(extras),
-        )
 
     def to_csv(self) -> str:
         """The sheet as CSV (:meth:`ScoreSheet.to_csv`): per round and player bid, tricks, score, total."""

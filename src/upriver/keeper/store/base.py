@@ -143,7 +143,7 @@ class SheetStore(ABC):
         sheet_id, share = secrets.token_hex(10), secrets.token_hex(10)
         config = {
             "record": to_json(
-                Record(rules=sheet.rules, players=sheet.players, rounds=(), extras=sheet.extras)
+                Record(rules=sheet.rules, players=sheet.starters, rounds=(), extras=sheet.extras)
             ),
             "title": sheet.title,
             "jack_procedure": sheet.jack_procedure,

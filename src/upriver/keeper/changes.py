@@ -1,0 +1,119 @@
+"""Changes of the players and the schedule between two rounds, as new :class:`SheetEntries`.
+
+Each function takes the sheet as it stands between rounds (:class:`Between`) and answers the
+entries with the change made, or raises :class:`~upriver.errors.IllegalActionError` with the
+sentence saying why not. :class:`~upriver.keeper.KeptSheet` then replays them through the
+engine (:mod:`upriver.keeper.evening` says how an evening becomes games).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from upriver.errors import IllegalActionError, RulesError
+from upriver.keeper import evening
+from upriver.keeper.entries import Join, Leave, SheetEntries, SitOut, Start
+from upriver.names import PlayerNameError, check_names
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+
+__all__ = ["MOST_ROUNDS", "Between", "join", "leave", "reschedule", "sit_out"]
+
+MOST_ROUNDS = 100
+"""The most rounds a schedule edited on the sheet may leave to play."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Between:
+    """A sheet between two rounds: ``next`` is the first round no entry has been made for."""
+
+    rules: Rules
+    starters: int
+    players: tuple[str, ...]
+    entries: SheetEntries
+    next: int
+
+    @property
+    def schedule(self) -> tuple[int, ...]:
+        """The evening's hand sizes as they stand."""
+        return evening.schedule(self.rules, self.starters, self.entries)
+
+    def playing(self, number: int, entries: SheetEntries | None = None) -> tuple[int, ...]:
+        """The seats playing round ``number``."""
+        return evening.roster(self.starters, self.entries if entries is None else entries, number)
+
+
+def playable(at: Between, entries: SheetEntries, rule: str) -> SheetEntries:
+    """``entries``, unless a round from ``at.next`` on cannot be played by those at the table then."""
+    number = at.next
+    try:
+        sizes = evening.schedule(at.rules, at.starters, entries)
+        for number in range(at.next, len(sizes) + 1):
+            evening.segment_rules(at.rules, len(at.playing(number, entries)), [sizes[number - 1]])
+    except RulesError as error:
+        raise IllegalActionError(f"round {number}: {error}", rule=rule) from None
+    return entries
+
+
+def join(at: Between, name: str, start: Start) -> SheetEntries:
+    """A newcomer from round ``at.next`` on, seated after the last seat."""
+    try:
+        (name,) = check_names([*at.players, name])[-1:]
+    except PlayerNameError as error:
+        raise IllegalActionError(str(error), rule="roster") from None
+    if len(at.playing(at.next)) >= MAX_PLAYERS:
+        raise IllegalActionError(
+            f"a game is for at most {MAX_PLAYERS} players: {name} cannot join", rule="roster"
+        )
+    joins = (*at.entries.joins, Join(name=name, round=at.next, start=start))
+    return playable(at, dataclasses.replace(at.entries, joins=joins), "roster")
+
+
+def leave(at: Between, seat: int) -> SheetEntries:
+    """``seat`` gone from round ``at.next`` on (and any round they were to sit out forgotten)."""
+    name = at.players[seat]
+    seated = at.playing(at.next, dataclasses.replace(at.entries, sit_outs=()))
+    if seat not in seated:
+        raise IllegalActionError(f"{name} has already left", rule="roster", seat=seat)
+    if len(seated) <= MIN_PLAYERS:
+        raise IllegalActionError(
+            f"a game needs at least {MIN_PLAYERS} players: {name} cannot leave", rule="roster", seat=seat
+        )
+    sit_outs = tuple(s for s in at.entries.sit_outs if s.seat != seat or s.round < at.next)
+    leaves = (*at.entries.leaves, Leave(seat=seat, round=at.next))
+    return playable(at, dataclasses.replace(at.entries, leaves=leaves, sit_outs=sit_outs), "roster")
+
+
+def sit_out(at: Between, seat: int, number: int | None) -> SheetEntries:
+    """``seat`` sits out round ``number`` (``None``: ``at.next``), not yet begun."""
+    name, last = at.players[seat], len(at.schedule)
+    number = at.next if number is None else number
+    if not at.next <= number <= last:
+        raise IllegalActionError(
+            f"{name} can sit out round {at.next} or a later one up to {last}, not round {number}",
+            rule="roster",
+            seat=seat,
+        )
+    playing = at.playing(number)
+    if seat not in playing:
+        raise IllegalActionError(f"{name} does not play round {number}", rule="roster", seat=seat)
+    if len(playing) <= MIN_PLAYERS:
+        raise IllegalActionError(
+            f"round {number} needs at least {MIN_PLAYERS} players: {name} cannot sit it out",
+            rule="roster",
+            seat=seat,
+        )
+    sit_outs = (*at.entries.sit_outs, SitOut(seat=seat, round=number))
+    return playable(at, dataclasses.replace(at.entries, sit_outs=sit_outs), "roster")
+
+
+def reschedule(at: Between, sizes: Sequence[int]) -> SheetEntries:
+    """The hand sizes from round ``at.next`` on replaced by ``sizes``; the rounds before stay."""
+    if len(sizes) > MOST_ROUNDS:
+        raise IllegalActionError(
+            f"at most {MOST_ROUNDS} rounds may be left to play, not {len(sizes)}", rule="schedule"
+        )
+    schedule = (*at.schedule[: at.next - 1], *sizes)
+    if not schedule:
+        raise IllegalActionError("the game needs at least one round", rule="schedule")
+    return playable(at, dataclasses.replace(at.entries, sizes=schedule), "schedule")
