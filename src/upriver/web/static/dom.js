@@ -8,8 +8,10 @@
 /**
  * What `el` and `fill` accept as children: nodes, text, numbers, arrays of them; null, undefined and
  * false are left out, so a child can be written `cond ? node : null`.
- * @typedef {Node | string | number | null | undefined | false | Child[]} Child
+ * @typedef {ChildItem | ChildItem[] | ChildItem[][]} Child
  */
+
+/** @typedef {Node | string | number | null | undefined | false} ChildItem */
 
 /**
  * A new element `tag` with `props` and `children`.
@@ -62,7 +64,7 @@ function nodes(children) {
   const out = [];
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    if (Array.isArray(child)) out.push(...nodes(child));
+    if (Array.isArray(child)) out.push(...nodes(/** @type {Child[]} */ (child)));
     else out.push(child instanceof Node ? child : String(child));
   }
   return out;

@@ -1,145 +1,87 @@
 // The review panel at the table: after each round, and after the game, the player's own decisions
 // one at a time, as the expert judged them from what the player saw then (GET /api/tables/{id}/review).
 // It follows the game through app.js's "upriver:state" event and draws only what the server sends.
+// The panel's words are in review-words.js, the position in review-position.js, the verdict in
+// review-verdict.js, the answer's types in review-data.js.
 
-// ------------------------------------------------------------------ words (every string shown)
+import { reason, shownName } from "./i18n.js";
+import { el } from "./dom.js";
+import { TEXT, fixed } from "./review-words.js";
+import { position } from "./review-position.js";
+import { verdict } from "./review-verdict.js";
 
-import { cardName, lang, reason, shownName, t } from "/static/i18n.js";
-import { showTrump } from "/static/table-house.js";
+/** @typedef {import("./review-data.js").ReviewAnswer} ReviewAnswer */
+/** @typedef {import("./review-data.js").RoundReview} RoundReview */
+/** @typedef {import("./review-data.js").SeatReview} SeatReview */
 
-// From the page's language catalogue (i18n.js): review.* keys; a sentence about "you" or a named
-// seat is two keys (review.handYou, review.handOther).
-const TEXT = {
-  reviewRound: (n) => t("review.round", { n }),
-  get reviewGame() { return t("review.game"); },
-  get reviewButton() { return t("review.button"); },
-  title: (who, round) => (round ? t("review.titleRound", { round, who }) : t("review.titleGame", { who })),
-  get close() { return t("review.close"); },
-  running: (done, total) => (total ? t("review.running", { done, total }) : t("review.runningStart")),
-  get failed() { return t("review.failed"); },
-  get retry() { return t("review.retry"); },
-  outcome: (bid, took, points) => t("review.outcome", { bid, took, points }),
-  luck: (value) => t("review.luck", { value }),
-  get luckTitle() { return t("review.luckTitle"); },
-  lost: (bidding, play) => t("review.lost", { bidding, play }),
-  get lostTitle() { return t("review.lostTitle"); },
-  gameLine: (score, luck, bidding, play, name) =>
-    name ? t("review.gameLineOther", { score, luck, bidding, play, name }) : t("review.gameLineYou", { score, luck, bidding, play }),
-  get mistakesTitle() { return t("review.mistakesTitle"); },
-  get noMistakes() { return t("review.noMistakes"); },
-  mistake: (round, what, cost) => t("review.mistake", { round, what, cost }),
-  get rounds() { return t("review.rounds"); },
-  roundChip: (n) => `${n}`,
-  roundChipTitle: (n, flags) => (flags ? t("review.chipTitleFlagged", { n, flags }) : t("review.chipTitle", { n })),
-  step: (i, n) => t("review.step", { i, n }),
-  get prev() { return t("review.prev"); },
-  get next() { return t("review.next"); },
-  get stepBid() { return t("review.stepBid"); },
-  stepCard: (trick) => t("review.stepCard", { trick }),
-  get seatLabel() { return t("review.seatLabel"); },
-  get trump() { return t("table.trumpCaption"); },
-  get noTrump() { return t("review.noTrump"); },
-  youLead: (trick, name) => (name ? t("review.otherLeads", { trick, name }) : t("review.youLead", { trick })),
-  onTable: (trick) => t("review.onTable", { trick }),
-  get player() { return t("table.colPlayer"); },
-  get bid() { return t("table.colBid"); },
-  get tricks() { return t("review.tricks"); },
-  hand: (name) => (name ? t("review.handOther", { name }) : t("review.handYou")),
-  get you() { return t("table.lobby.you"); },
-  chosenBid: (bid, name) => (name ? t("review.chosenBidOther", { bid, name }) : t("review.chosenBidYou", { bid })),
-  chosenCard: (card, name) => (name ? t("review.chosenCardOther", { card, name }) : t("review.chosenCardYou", { card })),
-  get forced() { return t("review.forced"); },
-  get verdictGood() { return t("review.verdictGood"); },
-  verdictClose: (cost) => t("review.verdictClose", { cost }),
-  verdictBad: (cost) => t("review.verdictBad", { cost }),
-  expertBid: (bid) => t("review.expertBid", { bid }),
-  expertCard: (card) => t("review.expertCard", { card }),
-  value: (points, make) => t("review.value", { points, make }),
-  safest: (choice, make) => t("review.safest", { choice, make }),
-  get choices() { return t("review.choices"); },
-  choiceBid: (bid) => t("review.choiceBid", { bid }),
-  footnote: (deals) => t("review.footnote", { deals: deals.toLocaleString(lang) }),
-  get nothingYet() { return t("review.nothingYet"); },
-  get dotBid() { return t("review.dotBid"); }, // a bid's step: its word's first letter
-};
+/**
+ * What the panel shows: a round's review (`round`) or the game's (null), of `seat`; once the answer
+ * is here, `data`, and the decision on screen: `step` of the round at `roundIndex`.
+ * @typedef {object} View
+ * @property {number | null} round
+ * @property {number} seat
+ * @property {ReviewAnswer | null} data
+ * @property {number} roundIndex
+ * @property {number} step
+ */
 
-const SUITS = { C: ["♣", "clubs", "black"], D: ["♦", "diamonds", "red"], H: ["♥", "hearts", "red"], S: ["♠", "spades", "black"] };
 const POLL_MS = 600;
 
 // ------------------------------------------------------------------ state
 
-let ctx = null; // {tableId, token, seat} of this page
-let game = null; // the last state's game part
+/** @type {{tableId: string, token: string, seat: number} | null} this page's table, token and seat */
+let ctx = null;
+/** @type {any} the last state's game part, as the server sent it */
+let game = null;
 let finished = 0; // rounds finished so far
-let view = null; // what the panel shows: {round|null, seat, data, roundIndex, step}
+/** @type {View | null} */
+let view = null;
 let pollTimer = 0;
-let asked = null; // the request being polled
-let opener = null; // the button that opened the panel: the keyboard goes back to it on closing
+/** @type {{round: number | null, seat: number} | null} the request being polled */
+let asked = null;
+/** @type {HTMLElement | null} the button that opened the panel: the keyboard goes back to it on closing */
+let opener = null;
 
+/** @param {string} id */
 const $ = (id) => document.getElementById(id);
-const el = (tag, className, text) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
-// One decimal, as the page's language writes it ("1.5", "1,5").
-const decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const fixed = (value) => decimal.format(Math.round(value * 10) / 10 + 0); // + 0: no "-0.0"
-const percentage = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
-const percent = (value) => percentage.format(value);
 
-const cardWords = cardName;
-
-function cardSymbol(text) {
-  return `${text[0] === "T" ? "10" : text[0]}${SUITS[text[1]][0]}`;
-}
-
-function cardFace(text) {
-  const [symbol, suit, colour] = SUITS[text[1]];
-  const face = el("div", `card ${suit} ${colour}`);
-  face.dataset.card = text;
-  face.setAttribute("role", "img");
-  face.setAttribute("aria-label", cardWords(text));
-  face.append(el("span", "rank", text[0] === "T" ? "10" : text[0]), el("span", "pip", symbol));
-  return face;
-}
-
-// The reviewed seat in words: null (the sentence says "you") for this page's own seat, else its name.
+/** The reviewed seat in words: null (the sentence says "you") for this page's own seat, else its name. */
 const other = () => (view && view.data && view.data.seat !== ctx.seat ? view.data.review.players[view.data.seat] : null);
-// A table name without its bot label ("Bob (basic)" → "Bob"), where room is short.
-const short = (name) => name.replace(/ \([^)]*\)$/, "");
-
-const choiceText = (choice) => (typeof choice === "number" ? TEXT.choiceBid(choice) : cardSymbol(choice));
 
 // ------------------------------------------------------------------ following the game
 
 function stylesheet() {
   if (document.querySelector('link[href="/static/review.css"]')) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/review.css";
-  document.head.append(link);
+  document.head.append(el("link", { rel: "stylesheet", href: "/static/review.css" }));
 }
 
+/**
+ * The button `id` that opens the review of `round` (null: the game's), made on first use.
+ * @param {string} id
+ * @param {string} label
+ * @param {number | null} round
+ */
 function launcherButton(id, label, round) {
-  let button = $(id);
+  let button = /** @type {HTMLButtonElement | null} */ ($(id));
   if (!button) {
-    button = el("button", "review-open");
-    button.id = id;
-    button.type = "button";
+    const made = el("button", { className: "review-open", id, type: "button" });
     // The click also reaches the round summary, which closes on any tap: the review takes its place.
-    button.addEventListener("click", () => {
-      const which = button.dataset.round ? Number(button.dataset.round) : null;
-      opener = button;
+    made.addEventListener("click", () => {
+      const which = made.dataset.round ? Number(made.dataset.round) : null;
+      opener = made;
       openReview(which, ctx.seat);
     });
+    button = made;
   }
   button.textContent = label;
   button.dataset.round = round === null ? "" : String(round);
   return button;
 }
 
+/**
+ * Show the review's buttons once a round is over, for a player (not a spectator).
+ * @param {{tableId: string, token: string, seat: number, state: any}} detail app.js's "upriver:state"
+ */
 function follow(detail) {
   ctx = { tableId: detail.tableId, token: detail.token, seat: detail.seat };
   const state = detail.state;
@@ -156,8 +98,7 @@ function follow(detail) {
   // A bar under the table, and a button in the round's summary and in the final standings.
   let bar = $("review-bar");
   if (!bar) {
-    bar = el("div", "review-bar");
-    bar.id = "review-bar";
+    bar = el("div", { className: "review-bar", id: "review-bar" });
     section.append(bar);
   }
   const buttons = [launcherButton("review-round-button", TEXT.reviewRound(finished), finished)];
@@ -181,6 +122,7 @@ function follow(detail) {
 // Each round is reviewed as soon as it ends (the server keeps it), so a review asked for later,
 // the whole game's included, is mostly ready. The answer is not needed now.
 let prefetched = 0;
+/** @param {number} round */
 function prefetch(round) {
   if (round <= prefetched) return;
   prefetched = round;
@@ -188,10 +130,15 @@ function prefetch(round) {
   fetch(`/api/tables/${ctx.tableId}/review?${query}`).catch(() => {});
 }
 
-document.addEventListener("upriver:state", (event) => follow(event.detail));
+document.addEventListener("upriver:state", (event) => follow(/** @type {CustomEvent} */ (event).detail));
 
 // ------------------------------------------------------------------ asking the server
 
+/**
+ * Open the panel on the review of `round` (null: the game's) of `seat`, and ask the server for it.
+ * @param {number | null} round
+ * @param {number} seat
+ */
 function openReview(round, seat) {
   view = { round, seat, data: null, roundIndex: 0, step: 0 };
   asked = { round, seat };
@@ -204,8 +151,9 @@ async function poll() {
   const request = asked;
   const query = new URLSearchParams({ token: ctx.token, seat: String(request.seat) });
   if (request.round !== null) query.set("round", String(request.round));
+  /** @type {any} the review, its progress ({done, total}) or a refusal */
   let answer;
-  let status;
+  let status = 0;
   try {
     const response = await fetch(`/api/tables/${ctx.tableId}/review?${query}`);
     status = response.status;
@@ -223,10 +171,11 @@ async function poll() {
     drawFailure(answer.rule ? reason(answer) : answer.error || TEXT.failed);
     return;
   }
-  answer.review.players = answer.review.players.map(shownName); // a bot's level in the page's words
-  view.data = answer;
+  const ready = /** @type {ReviewAnswer} */ (answer);
+  ready.review.players = ready.review.players.map(shownName); // a bot's level in the page's words
+  view.data = ready;
   // Open where there is most to learn: the biggest mistake (the game), or the round's first flag.
-  const seatReview = answer.review.seats[0];
+  const seatReview = ready.review.seats[0];
   const rounds = seatReview.rounds;
   const worst = request.round === null ? seatReview.mistakes[0] : undefined;
   view.roundIndex = worst ? rounds.findIndex((r) => r.round === worst.round) : rounds.length - 1;
@@ -234,6 +183,7 @@ async function poll() {
   draw();
 }
 
+/** @param {RoundReview} round */
 function firstFlagged(round) {
   const i = round.decisions.findIndex((d) => d.flagged);
   return i < 0 ? 0 : i;
@@ -244,12 +194,7 @@ function firstFlagged(round) {
 function panel() {
   let box = $("review-panel");
   if (!box) {
-    box = el("div", "review-panel");
-    box.id = "review-panel";
-    box.setAttribute("role", "dialog");
-    box.setAttribute("aria-modal", "true");
-    box.setAttribute("aria-labelledby", "review-title");
-    box.tabIndex = -1;
+    box = el("div", { className: "review-panel", id: "review-panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "review-title", tabIndex: -1 });
     box.addEventListener("keydown", (event) => {
       if (event.key === "Escape") closePanel();
       if (event.key === "ArrowRight") move(1);
@@ -283,42 +228,40 @@ function closePanel() {
   if (target) target.focus();
 }
 
+/** @param {string} title */
 function header(title) {
-  const top = el("div", "review-head");
-  const h = el("h2", "", title);
-  h.id = "review-title";
-  const close = el("button", "review-close", "✕");
-  close.type = "button";
-  close.setAttribute("aria-label", TEXT.close);
-  close.addEventListener("click", closePanel);
-  top.append(h, close);
-  return top;
+  const close = el("button", { className: "review-close", type: "button", "aria-label": TEXT.close, onclick: closePanel }, "✕");
+  return el("div", { className: "review-head" }, el("h2", { id: "review-title" }, title), close);
 }
 
+/** @param {number} seat */
 function playerName(seat) {
   return game && game.players ? game.players[seat] : `#${seat + 1}`;
 }
 
+/**
+ * The panel while the server reviews: `done` decisions of `total` (0 of 0: not counted yet).
+ * @param {number} done
+ * @param {number} total
+ */
 function drawRunning(done, total) {
-  const box = panel();
-  const bar = el("progress", "review-progress");
-  bar.max = total || 1;
-  bar.value = done;
-  box.replaceChildren(
+  panel().replaceChildren(
     header(TEXT.title(playerName(view ? view.seat : 0), view ? view.round : null)),
-    el("p", "review-running", TEXT.running(done, total)),
-    bar,
+    el("p", { className: "review-running" }, TEXT.running(done, total)),
+    el("progress", { className: "review-progress", max: total || 1, value: done }),
   );
 }
 
+/** @param {string} message */
 function drawFailure(message) {
-  const box = panel();
-  const again = el("button", "primary", TEXT.retry);
-  again.type = "button";
-  again.addEventListener("click", () => openReview(view.round, view.seat));
-  box.replaceChildren(header(TEXT.title(playerName(view.seat), view.round)), el("p", "error", message), again);
+  const again = el("button", { className: "primary", type: "button", onclick: () => openReview(view.round, view.seat) }, TEXT.retry);
+  panel().replaceChildren(header(TEXT.title(playerName(view.seat), view.round)), el("p", { className: "error" }, message), again);
 }
 
+/**
+ * Go `delta` decisions on (1) or back (-1), across rounds in the game's review.
+ * @param {number} delta
+ */
 function move(delta) {
   if (!view || !view.data) return;
   const rounds = view.data.review.seats[0].rounds;
@@ -338,230 +281,101 @@ function move(delta) {
   draw();
 }
 
+/**
+ * Go to decision `step` of the round at `roundIndex`, and draw it.
+ * @param {number} roundIndex
+ * @param {number} step
+ */
+function show(roundIndex, step) {
+  view.roundIndex = roundIndex;
+  view.step = step;
+  draw();
+}
+
 function draw() {
-  const box = panel();
-  const seatReview = view.data.review.seats[0];
+  const data = view.data;
+  const seatReview = data.review.seats[0];
   const rounds = seatReview.rounds;
   const round = rounds[view.roundIndex];
   const decision = round.decisions[view.step];
+  /** @type {HTMLElement[]} */
   const parts = [header(TEXT.title(seatReview.player, view.round))];
-  if (view.data.others) parts.push(seatPicker());
+  if (data.others) parts.push(seatPicker());
   if (view.round === null) parts.push(gameSummary(seatReview), roundStrip(rounds));
   // The verdict first, then the position it is about: what to learn, then why.
-  parts.push(roundLine(round), steps(round), verdict(decision), position(decision, round));
-  parts.push(el("p", "hint review-foot", TEXT.footnote(view.data.review.deals)));
-  box.replaceChildren(...parts);
+  const seats = { names: data.review.players, reviewed: data.seat, own: ctx.seat, who: other() };
+  parts.push(roundLine(round), steps(round), verdict(decision, seats.who), position(decision, seats));
+  parts.push(el("p", { className: "hint review-foot" }, TEXT.footnote(data.review.deals)));
+  panel().replaceChildren(...parts);
 }
 
 function seatPicker() {
-  const label = el("label", "review-seat", TEXT.seatLabel + " ");
-  const select = el("select");
-  view.data.review.players.forEach((name, seat) => {
-    const option = el("option", "", name);
-    option.value = String(seat);
-    option.selected = seat === view.seat;
-    select.append(option);
-  });
+  const options = view.data.review.players.map((name, seat) => el("option", { value: String(seat), selected: seat === view.seat }, name));
+  const select = el("select", {}, options);
   select.addEventListener("change", () => openReview(view.round, Number(select.value)));
-  label.append(select);
-  return label;
+  return el("label", { className: "review-seat" }, TEXT.seatLabel + " ", select);
 }
 
+/** @param {SeatReview} seatReview */
 function gameSummary(seatReview) {
-  const box = el("div", "review-game");
-  box.append(
-    el("p", "review-game-line", TEXT.gameLine(seatReview.score, fixed(seatReview.luck), fixed(seatReview.bidding), fixed(seatReview.play), other())),
-  );
-  box.append(el("h3", "", TEXT.mistakesTitle));
+  const box = el("div", { className: "review-game" },
+    el("p", { className: "review-game-line" }, TEXT.gameLine(seatReview.score, fixed(seatReview.luck), fixed(seatReview.bidding), fixed(seatReview.play), other())),
+    el("h3", {}, TEXT.mistakesTitle));
   if (!seatReview.mistakes.length) {
-    box.append(el("p", "hint", TEXT.noMistakes));
+    box.append(el("p", { className: "hint" }, TEXT.noMistakes));
     return box;
   }
-  const list = el("ol", "review-mistakes");
-  for (const mistake of seatReview.mistakes) {
+  const items = seatReview.mistakes.map((mistake) => {
     const index = seatReview.rounds.findIndex((r) => r.round === mistake.round);
     const decision = seatReview.rounds[index].decisions[mistake.step];
     const what = decision.kind === "bid" ? TEXT.stepBid : TEXT.stepCard(decision.position.trick_number);
-    const link = el("button", "review-link", TEXT.mistake(mistake.round, what, fixed(mistake.cost)));
-    link.type = "button";
-    link.addEventListener("click", () => {
-      view.roundIndex = index;
-      view.step = mistake.step;
-      draw();
-    });
-    const item = el("li");
-    item.append(link);
-    list.append(item);
-  }
-  box.append(list);
+    const link = el("button", { className: "review-link", type: "button", onclick: () => show(index, mistake.step) },
+      TEXT.mistake(mistake.round, what, fixed(mistake.cost)));
+    return el("li", {}, link);
+  });
+  box.append(el("ol", { className: "review-mistakes" }, items));
   return box;
 }
 
+/** @param {RoundReview[]} rounds */
 function roundStrip(rounds) {
-  const strip = el("div", "review-rounds");
-  strip.setAttribute("role", "group");
-  strip.setAttribute("aria-label", TEXT.rounds);
-  strip.append(el("span", "review-rounds-label", TEXT.rounds));
-  rounds.forEach((round, index) => {
-    const chip = el("button", "review-chip", TEXT.roundChip(round.round));
-    chip.type = "button";
-    chip.title = TEXT.roundChipTitle(round.round, round.flagged);
-    chip.setAttribute("aria-label", chip.title);
+  const chips = rounds.map((round, index) => {
+    const title = TEXT.roundChipTitle(round.round, round.flagged);
+    const current = index === view.roundIndex;
+    const chip = el("button", { className: "review-chip", type: "button", title, "aria-label": title, "aria-current": current ? "true" : null,
+      onclick: () => show(index, firstFlagged(round)) }, TEXT.roundChip(round.round));
     chip.classList.toggle("flagged", round.flagged > 0);
-    chip.classList.toggle("current", index === view.roundIndex);
-    if (index === view.roundIndex) chip.setAttribute("aria-current", "true");
-    chip.addEventListener("click", () => {
-      view.roundIndex = index;
-      view.step = firstFlagged(round);
-      draw();
-    });
-    strip.append(chip);
+    chip.classList.toggle("current", current);
+    return chip;
   });
-  return strip;
+  return el("div", { className: "review-rounds", role: "group", "aria-label": TEXT.rounds },
+    el("span", { className: "review-rounds-label" }, TEXT.rounds), chips);
 }
 
+/** @param {RoundReview} round */
 function roundLine(round) {
-  const line = el("p", "review-round-line");
-  const outcome = el("span", "review-outcome", TEXT.outcome(round.bid, round.tricks, round.score));
-  const luck = el("span", "review-luck", TEXT.luck(round.luck === null ? "–" : fixed(round.luck)));
-  luck.title = TEXT.luckTitle;
-  const lost = el("span", "review-lost", TEXT.lost(fixed(round.bidding), fixed(round.play)));
-  lost.title = TEXT.lostTitle;
-  line.append(outcome, luck, lost);
-  return line;
+  return el("p", { className: "review-round-line" },
+    el("span", { className: "review-outcome" }, TEXT.outcome(round.bid, round.tricks, round.score)),
+    el("span", { className: "review-luck", title: TEXT.luckTitle }, TEXT.luck(round.luck === null ? "–" : fixed(round.luck))),
+    el("span", { className: "review-lost", title: TEXT.lostTitle }, TEXT.lost(fixed(round.bidding), fixed(round.play))));
 }
 
+/** @param {RoundReview} round */
 function steps(round) {
-  const nav = el("div", "review-steps");
-  const back = el("button", "review-prev", TEXT.prev);
-  back.type = "button";
-  back.addEventListener("click", () => move(-1));
-  const forward = el("button", "review-next primary", TEXT.next);
-  forward.type = "button";
-  forward.addEventListener("click", () => move(1));
   const rounds = view.data.review.seats[0].rounds;
-  back.disabled = view.step === 0 && view.roundIndex === 0;
-  forward.disabled = view.step === round.decisions.length - 1 && view.roundIndex === rounds.length - 1;
-  const dots = el("div", "review-dots");
-  round.decisions.forEach((d, i) => {
-    const dot = el("button", "review-dot", d.kind === "bid" ? TEXT.dotBid : String(d.position.trick_number));
-    dot.type = "button";
+  const back = el("button", { className: "review-prev", type: "button", onclick: () => move(-1),
+    disabled: view.step === 0 && view.roundIndex === 0 }, TEXT.prev);
+  const forward = el("button", { className: "review-next primary", type: "button", onclick: () => move(1),
+    disabled: view.step === round.decisions.length - 1 && view.roundIndex === rounds.length - 1 }, TEXT.next);
+  const dots = round.decisions.map((d, i) => {
+    const dot = el("button", { className: "review-dot", type: "button", "aria-label": d.kind === "bid" ? TEXT.stepBid : TEXT.stepCard(d.position.trick_number),
+      "aria-current": i === view.step ? "step" : null, onclick: () => show(view.roundIndex, i) },
+    d.kind === "bid" ? TEXT.dotBid : String(d.position.trick_number));
     dot.classList.toggle("flagged", d.flagged);
     dot.classList.toggle("forced", d.forced);
     dot.classList.toggle("current", i === view.step);
-    dot.setAttribute("aria-label", d.kind === "bid" ? TEXT.stepBid : TEXT.stepCard(d.position.trick_number));
-    if (i === view.step) dot.setAttribute("aria-current", "step");
-    dot.addEventListener("click", () => {
-      view.step = i;
-      draw();
-    });
-    dots.append(dot);
+    return dot;
   });
-  const count = el("span", "review-count", TEXT.step(view.step + 1, round.decisions.length));
-  nav.append(back, dots, count, forward);
-  return nav;
-}
-
-function position(decision) {
-  const pos = decision.position;
-  const seat = view.data.seat;
-  const names = view.data.review.players;
-  const box = el("div", `review-position ${decision.kind === "bid" ? "bid-step" : "card-step"}`);
-  const table = el("div", "review-felt");
-  const trump = el("div", "review-trump");
-  trump.append(el("span", "caption", pos.turned || pos.trump ? TEXT.trump : TEXT.noTrump));
-  if (pos.turned) trump.append(cardFace(pos.turned));
-  else if (pos.trump) showTrump(trump.appendChild(document.createElement("div")), null, pos.trump); // trump rotates: its suit
-  const trick = el("div", "review-trick");
-  if (decision.kind !== "bid") {
-    trick.append(el("span", "caption", pos.trick.length ? TEXT.onTable(pos.trick_number) : TEXT.youLead(pos.trick_number, other())));
-    const cards = el("div", "review-trick-cards");
-    for (const [who, card] of pos.trick) {
-      const figure = el("figure");
-      const caption = el("figcaption", "", short(names[who]));
-      caption.title = names[who];
-      figure.append(cardFace(card), caption);
-      cards.append(figure);
-    }
-    trick.append(cards);
-  }
-  table.append(trump);
-  if (decision.kind !== "bid") table.append(trick);
-  // Bids and tricks so far, in bidding order from the dealer's left, as the player saw them.
-  const grid = el("table", "review-bids");
-  const head = el("tr");
-  head.append(el("th", "", TEXT.player), el("th", "", TEXT.bid), el("th", "", TEXT.tricks));
-  grid.append(head);
-  const n = names.length;
-  for (let i = 1; i <= n; i += 1) {
-    const who = (pos.dealer + i) % n;
-    const row = el("tr", who === seat ? "me" : "");
-    const bid = pos.bids[who];
-    row.append(
-      el("td", "", who === ctx.seat ? `${names[who]} (${TEXT.you})` : names[who]),
-      el("td", "", bid === null ? "–" : String(bid)),
-      el("td", "", decision.kind === "bid" ? "–" : String(pos.tricks_won[who])),
-    );
-    grid.append(row);
-  }
-  const hand = el("div", "review-hand");
-  hand.setAttribute("aria-label", TEXT.hand(other()));
-  for (const card of pos.hand) {
-    const face = cardFace(card);
-    if (decision.kind === "card") {
-      if (card === decision.chosen) face.classList.add("chosen", decision.flagged ? "bad" : "ok");
-      if (card === decision.best && card !== decision.chosen) face.classList.add("best");
-      if (!pos.legal.includes(card)) face.classList.add("illegal");
-    }
-    hand.append(face);
-  }
-  box.append(table, grid, el("h3", "review-hand-title", TEXT.hand(other())), hand);
-  return box;
-}
-
-function verdict(decision) {
-  const box = el("div", `review-verdict${decision.flagged ? " flagged" : ""}`);
-  const chosen =
-    decision.kind === "bid" ? TEXT.chosenBid(decision.chosen, other()) : TEXT.chosenCard(cardSymbol(decision.chosen), other());
-  box.append(el("p", "review-chosen", chosen));
-  if (decision.forced && !decision.candidates.length) {
-    box.append(el("p", "hint", TEXT.forced));
-    return box;
-  }
-  const same = decision.chosen === decision.best;
-  const line = decision.flagged
-    ? TEXT.verdictBad(fixed(decision.cost))
-    : same || decision.forced
-      ? TEXT.verdictGood
-      : TEXT.verdictClose(fixed(decision.cost));
-  box.append(el("p", "review-judgement", decision.forced ? TEXT.forced : line));
-  box.append(el("p", "review-value", TEXT.value(fixed(decision.expected), percent(decision.make))));
-  if (!same) {
-    const expert = decision.kind === "bid" ? TEXT.expertBid(decision.best) : TEXT.expertCard(cardSymbol(decision.best));
-    box.append(el("p", "review-expert", `${expert}: ${TEXT.value(fixed(decision.best_expected), percent(decision.candidates.find((c) => c.choice === decision.best).make))}`));
-  }
-  if (decision.best_make !== decision.best) {
-    box.append(el("p", "hint", TEXT.safest(choiceText(decision.best_make), percent(decision.best_make_chance))));
-  }
-  if (decision.candidates.length > 1) box.append(choiceBars(decision));
-  return box;
-}
-
-function choiceBars(decision) {
-  const wrap = el("details", "review-choices");
-  wrap.append(el("summary", "", TEXT.choices));
-  const list = el("ul");
-  const sorted = [...decision.candidates].sort((a, b) => b.expected - a.expected);
-  const top = Math.max(...sorted.map((c) => c.expected), 1);
-  for (const c of sorted) {
-    const item = el("li");
-    item.classList.toggle("chosen", c.choice === decision.chosen);
-    item.classList.toggle("best", c.choice === decision.best);
-    const bar = el("span", "bar");
-    bar.style.width = `${Math.max(2, (100 * Math.max(0, c.expected)) / top)}%`;
-    item.append(el("span", "label", choiceText(c.choice)), bar, el("span", "num", `${fixed(c.expected)} · ${percent(c.make)}`));
-    list.append(item);
-  }
-  wrap.append(list);
-  return wrap;
+  const count = el("span", { className: "review-count" }, TEXT.step(view.step + 1, round.decisions.length));
+  return el("div", { className: "review-steps" }, back, el("div", { className: "review-dots" }, dots), count, forward);
 }

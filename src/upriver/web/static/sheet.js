@@ -12,7 +12,8 @@ export const SUITS = {
 
 // Chart.js (vendor/chart.js, MIT) is a classic UMD script: imported for its effect, it sets globalThis.Chart.
 import "./vendor/chart.js/chart.umd.min.js";
-import { spokenList, suitName, t } from "/static/i18n.js";
+import { sheetHeadline, suitName, t } from "/static/i18n.js";
+import { el } from "./dom.js";
 
 const Chart = globalThis.Chart;
 
@@ -34,43 +35,20 @@ const TEXT = {
   cell: (player, bid, tricks, made, total) => t("scores.cell", { player, bid, tricks }) +
     (made === null ? "" : made ? t("scores.madeIt") : t("scores.missed")) + (total === null ? "" : t("scores.inAll", { total })),
   edit: (number) => t("scores.edit", { number }),
-  // Who leads or won, in words (the sheet's own `headline` is English): as the terminal's headline.
-  headline: (sheet) => {
-    const seats = sheet.leaders || [];
-    if (!seats.length) return t("sheet.none_yet");
-    const names = spokenList(seats.map((seat) => sheet.players[seat]), "and");
-    return t(sheet.complete ? "sheet.wins" : "sheet.leads", { count: seats.length, names, points: sheet.totals[seats[0]] });
-  },
+  headline: (sheet) => sheetHeadline(sheet),
 };
 
 (function loadStyle() {
   const href = new URL("sheet.css", import.meta.url).href;
-  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.href === href)) return;
+  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l instanceof HTMLLinkElement && l.href === href)) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;
   document.head.append(link);
 })();
 
-/**
- * A new element: `attrs` (on… listeners, class, style through the CSSOM, the rest as attributes;
- * null, undefined and false left out) and `children` (nodes or text). The keeper's page uses it too.
- */
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "class") node.className = value;
-    else if (key === "style") node.style.cssText = value; // the CSP allows the CSSOM, not style attributes
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
+// The pages' one element builder (dom.js), also the keeper's through this module.
+export { el };
 
 const shown = (value) => (value === null ? "·" : String(value));
 
@@ -181,6 +159,7 @@ export function drawSheet(table, sheet, { onEdit = null, caption = false, colour
 // Each seat's line differs in colour, marker and dash, so lines stay told apart, also printed in
 // black and white; equal totals are drawn side by side (TIE_GAP_PX apart), never one over the other.
 const TIE_GAP_PX = 3.5;
+/** @type {import("chart.js").PointStyle[]} */
 const POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "star", "crossRot", "rectRounded", "cross"];
 const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [4, 4], [12, 5], [1, 4], [6, 2, 2, 2]];
 
