@@ -1,8 +1,9 @@
 """Live tables: seats and their secret tokens, the engine's game, connected clients and bots.
 
 Every table lives in the server's one event loop. Every event — a person's join, bid or
-card, and a bot's move alike — takes one path (:meth:`Manager._accept`): the engine checks
-it, the store commits it, it is applied to the game, and only then announced: each
+card, and a bot's move alike — takes one path (:meth:`Manager._path`): the engine checks
+it, the store commits it (at once, or over PostgreSQL a person's move by a thread while the
+loop serves the others), it is applied to the game, and only then announced: each
 connection is marked out of date and its writer task sends the newest state for its seat
 (so a slow client gets one fresh state rather than a backlog). So nothing the engine
 refuses is ever stored, and nothing uncommitted is ever shown.
@@ -31,7 +32,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 
 from upriver.bots import BOT_KINDS
 from upriver.errors import IllegalActionError, RecordError, RulesError
@@ -81,6 +82,11 @@ _COMMITTERS = 4
 """Threads committing moves in the background: as many as the PostgreSQL pool's connections."""
 _ATTEMPTS = 5
 """How many times an event is checked and committed again when other processes stored versions first."""
+
+
+_Steps = Generator[Event, BaseException | None, None]
+"""An event's way along :meth:`Manager._path`: it yields each event to commit and is sent what the
+commit raised (``None``: committed)."""
 
 
 def _in_loop() -> bool:
@@ -344,64 +350,10 @@ class Manager(Following, SeatActions, ClaimActions):
                 )
             return event_of(table.version + 1, seat, message.move, message.id)
 
-        self._accept_move(table, event, refused)
-
-    def _accept_move(self, table: Table, make: Callable[[], Event], refused: Refused | None) -> None:
-        """A bid or card: committed off the event loop if commits are in the background, else at once."""
         if self._committer is None or not _in_loop():
-            self._accept(table, make)
+            self._accept(table, event)
             return
-        table.waiting.append((make, refused))
-        self._next(table)
-
-    def _next(self, table: Table) -> None:
-        """Check the table's next waiting move and hand it to a committing thread (one at a time)."""
-        committer = self._committer
-        assert committer is not None
-        while table.waiting and table.committing is None:
-            make, refused = table.waiting.popleft()
-            try:
-                event = dataclasses.replace(make(), at=self.now())
-                game = self._check(table, event)
-            except (TableRefusalError, IllegalActionError) as error:
-                _tell(refused, error)
-                continue
-            table.committing = event
-            future = asyncio.get_running_loop().run_in_executor(committer, self.store.append, table.id, event)
-            future.add_done_callback(functools.partial(self._committed, table, event, game, make, refused))
-
-    def _committed(
-        self,
-        table: Table,
-        event: Event,
-        game: Game | None,
-        make: Callable[[], Event],
-        refused: Refused | None,
-        future: asyncio.Future[None],
-    ) -> None:
-        """A background commit ended: apply and announce the move, or say why it was not stored."""
-        table.committing = None
-        if future.cancelled():
-            return
-        error = future.exception()
-        try:
-            if isinstance(error, VersionConflictError):  # another process was first: read it, check again
-                self.catch_up(table)
-                table.waiting.appendleft((make, refused))
-            elif error is not None:
-                _tell(refused, self._commit_error(table, event, error))
-            elif table.version < event.version:  # (news of a commit may come before its thread ends)
-                try:
-                    self._apply(table, event, game)
-                except Exception as failure:  # the engine accepted the check but not the move
-                    self._damage(table, event, failure)
-                    return
-                self._announce(table)
-            if table.missed:
-                table.missed = False
-                self.catch_up(table)
-        except StoreError as failure:
-            _tell(refused, self._commit_error(table, event, failure))
+        table.waiting.append((event, refused))
         self._next(table)
 
     def close(self) -> None:
@@ -409,13 +361,18 @@ class Manager(Following, SeatActions, ClaimActions):
         if self._committer is not None:
             self._committer.shutdown(wait=True, cancel_futures=True)
 
-    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
+    def _path(self, table: Table, make: Callable[[], Event], joiner: Connection | None) -> _Steps:
         """The one path of every event, a person's or a bot's: check, commit, apply, announce.
 
         The engine checks the event first, so nothing it refuses is stored; the store commits
         it before the game changes, so nothing uncommitted is applied or announced. ``make``
         gives the event as the next version (raising the table's refusals); if another server
-        process stored that version first, what it stored is applied and ``make`` is asked again.
+        process stored that version first, what it stored is applied and ``make`` is asked again,
+        :data:`_ATTEMPTS` times at most.
+
+        The path yields each event to be committed and is sent what the commit raised (``None``:
+        committed), so the same steps serve a commit made at once (:meth:`_accept`) and one made
+        by a thread while the event loop serves the others (:meth:`_next`).
 
         :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
         :raises IllegalActionError: the engine refuses it.
@@ -424,26 +381,90 @@ class Manager(Following, SeatActions, ClaimActions):
         for _ in range(_ATTEMPTS):
             event = dataclasses.replace(make(), at=self.now())
             game = self._check(table, event)
-            try:
-                self.store.append(table.id, event)
-            except VersionConflictError:
+            failure = yield event
+            if isinstance(failure, VersionConflictError):  # another process was first: read it, check again
                 try:
                     self.catch_up(table)
                 except StoreError as error:
                     raise self._commit_error(table, event, error) from None
                 continue
-            except StoreError as error:
-                raise self._commit_error(table, event, error) from None
-            try:
-                self._apply(table, event, game)
-            except Exception as error:  # the engine accepted the check but not the move: keep what is stored
-                self._damage(table, event, error)
-                raise
-            if joiner is not None:
-                joiner.token = table.tokens[event.seat]
-            self._announce(table)
+            if failure is not None:
+                raise self._commit_error(table, event, failure) from None
+            if table.version < event.version:  # (news of a background commit may come before its thread ends)
+                try:
+                    self._apply(table, event, game)
+                except (
+                    Exception
+                ) as error:  # the engine accepted the check but not the move: keep what is stored
+                    self._damage(table, event, error)
+                    raise
+                if joiner is not None:
+                    joiner.token = table.tokens[event.seat]
+                self._announce(table)
             return
         raise self._commit_error(table, event, "other server processes kept storing moves first")
+
+    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
+        """Take ``make``'s event along :meth:`_path`, committing it at once; raises as the path does."""
+        steps = self._path(table, make, joiner)
+        event = next(steps)
+        while True:
+            try:
+                self.store.append(table.id, event)
+            except StoreError as error:
+                failure: StoreError | None = error
+            else:
+                failure = None
+            try:
+                event = steps.send(failure)
+            except StopIteration:
+                return
+
+    def _next(self, table: Table) -> None:
+        """Take the table's next waiting move along :meth:`_path`, its commits made by a thread (one
+        move of a table at a time); a refusal goes to the move's ``refused``."""
+        while table.waiting and table.committing is None:
+            make, refused = table.waiting.popleft()
+            steps = self._path(table, make, None)
+            self._step(table, steps, refused, functools.partial(next, steps))
+
+    def _step(
+        self, table: Table, steps: _Steps, refused: Refused | None, advance: Callable[[], Event]
+    ) -> None:
+        """Go on along ``steps`` (``advance``: to the next commit): hand the commit to a thread, or
+        settle the move and read what news came meanwhile."""
+        try:
+            event: Event | None = advance()
+        except StopIteration:
+            event = None
+        except (TableRefusalError, IllegalActionError, CommitError) as error:
+            _tell(refused, error)
+            event = None
+        except Exception:  # the table is damaged: it was logged, and says why to every seat
+            event = None
+        table.committing = event
+        if event is not None:
+            assert self._committer is not None
+            future = asyncio.get_running_loop().run_in_executor(
+                self._committer, self.store.append, table.id, event
+            )
+            future.add_done_callback(functools.partial(self._committed, table, steps, refused))
+        elif table.missed:  # news of later events came while committing: read them
+            table.missed = False
+            try:
+                self.catch_up(table)
+            except StoreError as error:
+                log.error("table %s: the events other processes stored cannot be read: %s", table.id, error)
+
+    def _committed(
+        self, table: Table, steps: _Steps, refused: Refused | None, future: asyncio.Future[None]
+    ) -> None:
+        """A background commit ended: go on along the move's path, then to the table's next move."""
+        if future.cancelled():
+            table.committing = None
+            return
+        self._step(table, steps, refused, functools.partial(steps.send, future.exception()))
+        self._next(table)
 
     @staticmethod
     def _commit_error(table: Table, event: Event, error: object) -> CommitError:
