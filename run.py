@@ -222,6 +222,7 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
 
 POSTGRES_TESTS = (
     "test_hosting.py",
+    "test_i18n_web.py",
     "test_keep_api.py",
     "test_keeper_growth.py",
     "test_name_lookalikes.py",

@@ -7,17 +7,19 @@ the cards and the trump, the score from the bid and the tricks.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import run  # the checkout's run.py: the one list of the browser test files
+from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 
-from tests.pg import db, postgres_server  # noqa: F401 - the fixtures of the PostgreSQL tests
+from tests import pg
 from upriver import (
     PRESETS,
     Bidding,
@@ -35,6 +37,13 @@ from upriver import (
     TrumpLead,
 )
 from upriver.record import FORMAT
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from tests.browsing import LiveServer, Shifted
+    from tests.pg import PostgresServer
+    from upriver.web.tables import Manager
 
 
 def card(text: str) -> Card:
@@ -272,3 +281,92 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.static)
         if "postgres_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
+
+
+# ------------------------------------------------------------------ fixtures shared by several modules
+# Defined here, never imported from another test module: importing a fixture from a test module
+# hides which modules depend on which (and from the check that keeps run.py's lists in step).
+
+postgres_server = pg.postgres_server
+db = pg.db
+
+
+@pytest.fixture
+def stack() -> Iterator[contextlib.ExitStack]:
+    """What a test opens (sockets, servers) and wants closed at its end, in reverse order."""
+    with contextlib.ExitStack() as exits:
+        yield exits
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    """A test client of the web app over a fresh database (SQLite, then PostgreSQL: ``tests/pg.py``);
+    bots don't wait."""
+    from upriver.web.app import create_app
+
+    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def database(postgres_server: PostgresServer) -> str:
+    """A fresh database on the tests' private PostgreSQL server, for servers run as processes."""
+    return postgres_server.url(postgres_server.create_database())
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The web app under uvicorn on a free port, shared by a module's browser tests; bots wait 50 ms."""
+    from tests.browsing import LiveServer
+
+    server = LiveServer(tmp_path_factory.mktemp("web") / "tables.db", bot_delay=0.05)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium through Playwright, shared by a module's tests."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.live import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(scope="module")
+def shifted() -> Shifted:
+    """The clock of the :func:`night` server, which a test moves on (and puts back after it)."""
+    from tests.browsing import Shifted
+
+    return Shifted()
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory, shifted: Shifted) -> Iterator[LiveServer]:
+    """A live server for a game night in browsers: bots wait 20 ms, turn clocks go by :func:`shifted`."""
+    from tests.browsing import LiveServer
+    from upriver.web.app import create_app
+
+    db = tmp_path_factory.mktemp("night") / "tables.db"
+    server = LiveServer(db, bot_delay=0.02, app=create_app(db, bot_delay=0.02, now=shifted))
+    yield server
+    server.stop()
+
+
+# ------------------------------------------------------------------ past the public API
+
+
+def manager_of(client: TestClient) -> Manager:
+    """The web app's table manager: the server's own tables, past its HTTP and WebSocket API.
+
+    The one way a test reaches inside the server, for what no message or page shows and no client
+    may know: the whole deal (to check that a seat is shown no card but its own), whether a commit is
+    still in flight (to read a settled state), the store under a table (to break it), a rematch's or
+    a time-out's effect on every seat at once. What the public API shows, a test reads there.
+    """
+    manager: Manager = client.app.state.manager  # type: ignore[attr-defined]
+    return manager

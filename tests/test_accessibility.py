@@ -13,23 +13,15 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live
+from tests.browsing import BLOCKING, TIMEOUT_MS, LiveServer, described, violations
 from upriver import Game, preset
 from upriver.record import dumps, record_of
-
-assert browser  # the module's Chromium and server, shared with the table page's tests
-assert live
-
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-BLOCKING = ("serious", "critical")
-"""The impacts that fail the test; "minor" and "moderate" ones are reported by axe but allowed."""
 
 DEVICES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
@@ -88,24 +80,6 @@ PAGES: dict[str, tuple[Callable[[LiveServer], str], str]] = {
     "keeper-sheet": (kept_sheet, "#chart canvas"),
 }
 """Each page: how to reach it on the live server, and what shows once it has drawn itself."""
-
-
-def violations(page: Page) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now."""
-    page.add_script_tag(path=str(AXE))
-    found: list[dict[str, Any]] = page.evaluate(
-        "async () => (await axe.run(document, { resultTypes: ['violations'] })).violations"
-    )
-    return found
-
-
-def described(found: list[dict[str, Any]]) -> str:
-    return "\n".join(
-        f"- {v['id']} ({v['impact']}): {v['help']}; at "
-        + ", ".join(" ".join(map(str, node["target"])) for node in v["nodes"][:6])
-        + (f" and {len(v['nodes']) - 6} more" if len(v["nodes"]) > 6 else "")
-        for v in found
-    )
 
 
 @pytest.mark.parametrize("device", list(DEVICES))

@@ -14,13 +14,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
+from tests.browsing import TIMEOUT_MS, LiveServer, ReviewServer, play_one_move, shot, wait_until
 from tests.live import SHOTS
-from tests.test_review_browser import ReviewServer
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
 from upriver.actions import Phase
 from upriver.i18n import catalogue
-
-__all__ = ["browser"]
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}

@@ -13,10 +13,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.live import SHOTS
 from tests.test_keep_browser import TIMEOUT_MS, post, server
-from tests.test_web_browser import browser
 from upriver.i18n import catalogue, reason
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 LOCALES = {"en": "en-GB", "cs": "cs-CZ", "fr": "fr-FR"}
 FIVE = ("Annabelle", "Bob", "Cid", "Dee", "Eve")

@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tests.conftest import manager_of
 from tests.live import free_port
-from tests.test_web_api import Client, Room, manager_of
+from tests.webclient import Client, Room
 from upriver.cli import app
 from upriver.cli import backup as _backup  # noqa: F401  (registers upriver backup and restore)
 from upriver.storage import StoreError

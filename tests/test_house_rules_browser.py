@@ -16,16 +16,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.browsing import TIMEOUT_MS, LiveServer, play_one_move
 from tests.live import SHOTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live, play_one_move
 from upriver.actions import Phase
 from upriver.game import Game
 from upriver.record import dumps
 from upriver.record.writing import record_of
 from upriver.rules import Rules
 from upriver.scoring import Scoring
-
-__all__ = ["browser", "live"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -4,95 +4,23 @@ fitting a phone; a screenshot per language and viewport in ``artifacts/screensho
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.browsing import TIMEOUT_MS, LiveServer
 from tests.live import SHOTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live
+from tests.pagetext import (
+    DESKTOP,
+    LOCALES,
+    PHONE,
+    each_text_shown,
+    english_fragments,
+    english_words,
+    everything_shown,
+)
 from upriver import DECK, Game, IllegalActionError, Phase, preset
 from upriver.i18n import LANGUAGES, catalogue, reason, restriction_reason, translate
-
-__all__ = ["browser", "live"]  # the fixtures, shared with the table page's tests
-
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
-LOCALES = {"en": "en-GB", "fr": "fr-FR", "cs": "cs-CZ", "it": "it-IT", "sv": "sv-SE"}
-_PLACEHOLDER = re.compile(r"\{[^}]*\}")
-
-
-def english_fragments(lang: str) -> list[str]:
-    """The English catalogue's words that would betray an untranslated string on a ``lang`` page:
-    each literal run between placeholders, long enough to mean something, that ``lang`` does not
-    also use (a name such as "Expert", the card notation)."""
-    english, own = catalogue("en"), catalogue(lang)
-    theirs = " ".join(text for entry in own.values() for text in _texts(entry))
-    fragments = set()
-    for entry in english.values():
-        for text in _texts(entry):
-            for part in _PLACEHOLDER.split(text):
-                part = part.strip(" .,:;()—–-\n")
-                if len(part) >= 8 and re.search(r"[a-z]{3}", part) and part not in theirs:
-                    fragments.add(part)
-    return sorted(fragments)
-
-
-def english_words(lang: str) -> set[str]:
-    """The English catalogue's whole short strings (a button's "Copy", a label's "Seats") that
-    ``lang`` words differently: met as a whole text on a ``lang`` page, one was not translated."""
-    english, own = catalogue("en"), catalogue(lang)
-    theirs = {text.strip() for entry in own.values() for text in _texts(entry)}
-    return {
-        entry.strip()
-        for entry in english.values()
-        if isinstance(entry, str)
-        and "{" not in entry
-        and len(entry.strip()) >= 3
-        and entry.strip() not in theirs
-    }
-
-
-def _texts(entry: object) -> list[str]:
-    return [entry] if isinstance(entry, str) else list(entry.values())  # type: ignore[attr-defined]
-
-
-def each_text_shown(page: Page) -> set[str]:
-    """Every text node, menu option, placeholder, label and title of the page, each on its own."""
-    return set(
-        page.evaluate(
-            """() => {
-                const out = [document.title];
-                const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-                while (walker.nextNode()) out.push(walker.currentNode.textContent);
-                for (const o of document.querySelectorAll('option, optgroup')) {
-                    out.push(o.label || o.textContent);
-                }
-                for (const e of document.querySelectorAll('[placeholder]')) out.push(e.placeholder);
-                for (const e of document.querySelectorAll('[aria-label]')) {
-                    out.push(e.getAttribute('aria-label'));
-                }
-                return out.map((text) => text.trim()).filter(Boolean);
-            }"""
-        )
-    )
-
-
-def everything_shown(page: Page) -> str:
-    """The page's text as a person or a screen reader meets it: the text, every option of every
-    menu, placeholders, labels and the title."""
-    return str(
-        page.evaluate(
-            """() => [
-                document.title,
-                document.body.innerText,
-                ...[...document.querySelectorAll('option, optgroup')].map((o) => o.label || o.textContent),
-                ...[...document.querySelectorAll('[placeholder]')].map((e) => e.placeholder),
-                ...[...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label')),
-            ].join('\\n')"""
-        )
-    )
 
 
 def console_errors(page: Page) -> list[str]:

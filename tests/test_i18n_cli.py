@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import upriver.cli.play
-from tests.test_i18n_browser import english_fragments
+from tests.pagetext import english_fragments
 from upriver.cli import app
 from upriver.i18n import catalogue, translate
 from upriver.record import load, replay

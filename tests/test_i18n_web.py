@@ -8,11 +8,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.test_web_api import Room, client, stack
+from tests.webclient import Room
 from upriver import Phase
 from upriver.i18n import LANGUAGES, reason, translate
-
-__all__ = ["client", "stack"]  # the fixtures, shared with the web API's tests
 
 
 def worded(refusal: dict[str, Any]) -> dict[str, str]:

@@ -9,10 +9,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.browsing import TIMEOUT_MS, LiveServer
 from tests.live import SHOTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, live
-
-__all__ = ["browser", "live"]  # the fixtures, shared with the table page's tests
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}

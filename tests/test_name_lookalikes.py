@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.test_web_api import Client, create, manager_of
+from tests.conftest import manager_of
+from tests.webclient import Client, create
 from upriver.bots import BOT_KINDS
 from upriver.names import PlayerNameError, check_names, name_keys
 from upriver.web.app import create_app

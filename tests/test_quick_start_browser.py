@@ -10,10 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.test_table_geometry import VIEWPORTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, shot
-
-__all__ = ["browser"]  # the Chromium fixture, shared
+from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, shot
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 import upriver.cli.play
 from tests.conftest import record_doc
-from tests.test_web_api import Room
+from tests.webclient import Room
 from upriver import PRESETS, Game, Phase, Rules, Schedule, Suit, preset
 from upriver.cli import app
 from upriver.record import FORMAT, dumps, loads, record_of, to_json

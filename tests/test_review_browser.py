@@ -4,38 +4,17 @@ phone 390×844) go to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browsing import TIMEOUT_MS, VIEWPORTS, ReviewServer, play_one_move
 from tests.live import SHOTS
-from tests.test_table_geometry import VIEWPORTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move
 from upriver.game import Game
-from upriver.review import Settings, evaluate
-from upriver.web.app import create_app
-
-__all__ = ["browser"]  # the table page's Chromium fixture, shared
-
-
-class ReviewServer(LiveServer):
-    """The app under uvicorn on a free port, its reviews on two threads at a small budget."""
-
-    def __init__(self, db: Path) -> None:
-        app = create_app(db, bot_delay=0.02)
-        self.pool = concurrent.futures.ThreadPoolExecutor(2)
-        app.state.reviews.settings = Settings(deals=200)
-        app.state.reviews.executor = self.pool
-        super().__init__(db, bot_delay=0.02, app=app)
-
-    def stop(self) -> None:
-        super().stop()
-        self.pool.shutdown()
+from upriver.review import evaluate
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 from rich.console import Console
 
 from upriver import Card, Game, Phase, Rules, Schedule, Suit, preset
+from upriver.cli.tui import sheet_table
 from upriver.sheet import ScoreSheet, SheetCell, spoken_names
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
@@ -73,7 +76,7 @@ def test_score_keeping_round_without_trump_shows_a_dash() -> None:
     )
     game.deal_at_table()
     console = Console(width=80, record=True)
-    console.print(ScoreSheet.of(game).table())
+    console.print(sheet_table(ScoreSheet.of(game)))
     assert ScoreSheet.of(game).rows[0].cells[0].tricks is None
     assert " – " in console.export_text().splitlines()[1]
 
@@ -103,7 +106,7 @@ def test_sheet_of_five_players_with_long_names_fits_80_columns() -> None:
         else:
             game.play(rng.choice(game.legal_cards()))
     console = Console(width=80, record=True)
-    console.print(ScoreSheet.of(game).table())
+    console.print(sheet_table(ScoreSheet.of(game)))
     lines = console.export_text().splitlines()
     assert max(len(line) for line in lines) <= 80
     assert "Annabelle-M…" in lines[0]
@@ -114,3 +117,12 @@ def test_spoken_names_join_like_a_sentence() -> None:
     assert spoken_names(["Ann"]) == "Ann"
     assert spoken_names(["Ann", "Bob"]) == "Ann and Bob"
     assert spoken_names(["Ann", "Bob", "Cid"]) == "Ann, Bob and Cid"
+
+
+def test_the_score_sheet_is_data_the_terminal_draws_so_the_core_never_imports_rich() -> None:
+    code = (
+        "import sys\nimport upriver, upriver.sheet, upriver.keeper.commands\n"
+        "assert 'rich' not in sys.modules, 'rich was imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr

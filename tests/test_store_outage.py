@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.pg import PostgresServer, query
-from tests.test_web_api import Room
+from tests.webclient import Room
 from upriver.web.app import create_app
 
 HOOK = {"players": ["Ann", "Bob", "Cid", "Dee"], "preset": "classic-hook", "schedule": [1, 2, 1], "dealer": 0}

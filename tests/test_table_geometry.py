@@ -14,14 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, shot
-
-__all__ = ["browser"]  # the table page's Chromium fixture, shared
-
-VIEWPORTS: dict[str, dict[str, Any]] = {
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
+from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, shot
 
 # The boxes, once every animation has finished: played cards, seat labels, the trump card.
 MEASURE = """async () => {

@@ -10,26 +10,12 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.browsing import BLOCKING, LiveServer, ReviewServer, described, violations, wait_until
 from tests.live import SHOTS
-from tests.test_accessibility import BLOCKING, described, violations
-from tests.test_i18n_browser import (
-    DESKTOP,
-    LOCALES,
-    PHONE,
-    each_text_shown,
-    english_fragments,
-    english_words,
-    everything_shown,
-)
-from tests.test_review_browser import ReviewServer
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, wait_until
+from tests.pagetext import DESKTOP, PHONE, SCREENS, assert_no_english, open_page
 from upriver import IllegalActionError, Phase
 from upriver.i18n import LANGUAGES, reason, translate
 from upriver.web.protocol import refusal_json
-
-__all__ = ["browser"]  # the Chromium fixture, shared
-
-VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture(scope="module")
@@ -37,36 +23,6 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path_factory.mktemp("table-i18n") / "tables.db", bot_delay=0.02)
     yield server
     server.stop()
-
-
-def open_page(
-    browser: Browser, url: str, lang: str, device: str, errors: list[str], *, bypass_csp: bool = False
-) -> Page:
-    """``url`` in a browser whose language is ``lang``, on a desktop or a phone; console errors
-    go to ``errors``. ``bypass_csp`` lets a test put axe-core into the page."""
-    phone = device == "phone"
-    context = browser.new_context(
-        viewport=VIEWPORTS[device],
-        locale=LOCALES[lang],
-        is_mobile=phone,
-        has_touch=phone,
-        bypass_csp=bypass_csp,
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.goto(url)
-    return page
-
-
-def assert_no_english(page: Page, lang: str, where: str) -> None:
-    """No English catalogue string (a phrase, or a whole short word such as a button's) is shown."""
-    if lang == "en":
-        return
-    shown = everything_shown(page)
-    left = [fragment for fragment in english_fragments(lang) if fragment in shown]
-    assert left == [], f"English on the {lang} {where}: {left}"
-    assert sorted(english_words(lang) & each_text_shown(page)) == [], f"English words on the {lang} {where}"
 
 
 def fits(page: Page, viewport: ViewportSize) -> None:
@@ -93,7 +49,7 @@ def shot(page: Page, name: str) -> None:
 def test_the_join_page_speaks_the_browsers_language(browser: Browser, live: LiveServer, lang: str) -> None:
     body = live.create(seats=["human", "human", "easy", "basic"], preset="classic-hook")
     invite = live.table(body["table"]).tokens[1]
-    for device in VIEWPORTS:
+    for device in SCREENS:
         errors: list[str] = []
         page = open_page(browser, f"{live.url}/t/{body['table']}#token={invite}", lang, device, errors)
         expect(page.locator("#lobby-title")).to_have_text(translate(lang, "table.lobby.joinTitle"))
@@ -109,7 +65,7 @@ def test_the_join_page_speaks_the_browsers_language(browser: Browser, live: Live
             translate(lang, "rule.dealer_bid.hook")
         )
         assert_no_english(page, lang, "join page")
-        fits(page, VIEWPORTS[device])
+        fits(page, SCREENS[device])
         page.screenshot(path=str(SHOTS / f"i18n-join-{lang}-{device}.png"), full_page=True)
         assert errors == []
         page.context.close()
@@ -285,7 +241,7 @@ def test_axe_finds_no_serious_or_critical_violation_on_the_table_in_another_lang
     browser: Browser, live: LiveServer, lang: str
 ) -> None:
     body = live.create(seats=["human", "basic", "basic"], schedule=[3], pace="fast")
-    for device in VIEWPORTS:
+    for device in SCREENS:
         errors: list[str] = []
         page = open_page(browser, live.url + body["url"], lang, device, errors, bypass_csp=True)
         expect(page.locator("#hand button.card").first).to_be_visible()

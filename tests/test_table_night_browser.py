@@ -12,71 +12,37 @@ import re
 import secrets
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, WebSocketRoute, expect
 
-from tests.test_table_geometry import VIEWPORTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
-from tests.test_web_workers import Server, database, stack
+from tests.browsing import (
+    TIMEOUT_MS,
+    LiveServer,
+    Shifted,
+    label,
+    person,
+    play_one_move,
+    play_until,
+    shot,
+    sit_down,
+    wait_until,
+)
+from tests.live import Server
 from upriver.actions import Phase
-from upriver.web.app import create_app
-
-__all__ = ["browser", "database", "stack"]  # fixtures shared: Chromium, a PostgreSQL database, exits
-
-
-class Shifted:
-    """The server's time: the wall clock moved on by ``offset`` seconds (a test jumps a minute ahead)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
 
 
 @pytest.fixture(scope="module")
-def shifted() -> Shifted:
-    return Shifted()
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory, shifted: Shifted) -> Iterator[LiveServer]:
-    db = tmp_path_factory.mktemp("night") / "tables.db"
-    server = LiveServer(db, bot_delay=0.02, app=create_app(db, bot_delay=0.02, now=shifted))
-    yield server
-    server.stop()
+def live(night: LiveServer) -> LiveServer:
+    """The module's server: the night's (``tests/conftest.py``), whose clock a test moves on."""
+    return night
 
 
 @pytest.fixture(autouse=True)
 def back_to_now(shifted: Shifted) -> Iterator[None]:
     yield
     shifted.offset = 0.0
-
-
-def person(browser: Browser, kind: str = "desktop") -> tuple[BrowserContext, Page]:
-    context = browser.new_context(**VIEWPORTS[kind])
-    context.set_default_timeout(TIMEOUT_MS)
-    return context, context.new_page()
-
-
-def label(page: Page, seat: int) -> Any:
-    return page.locator(f"#seats .seat[data-seat='{seat}']")
-
-
-def sit_down(
-    browser: Browser, live: LiveServer, body: dict[str, Any], seat: int, name: str, kind: str = "phone"
-) -> tuple[BrowserContext, Page]:
-    """A friend opens their invite in a browser of their own and takes the seat under ``name``."""
-    table = live.table(body["table"])
-    context, page = person(browser, kind)
-    page.goto(f"{live.url}/t/{table.id}#token={table.tokens[seat]}")
-    page.fill("#join-name", name)
-    page.click("#join-button")
-    wait_until(lambda: table.names[seat] == name, f"{name} never took the seat")
-    return context, page
 
 
 def test_a_joined_page_confirms_its_new_link_and_the_invite_then_opens_nothing(
@@ -131,18 +97,6 @@ def test_a_closed_page_shows_its_seat_away_to_the_others_and_the_spectators_with
     finally:
         host_context.close()
         watcher_context.close()
-
-
-def play_until(page: Page, live: LiveServer, table_id: str, seat: int, done: Any, what: str) -> None:
-    """Play ``seat``'s moves from ``page`` until ``done()``."""
-    deadline = time.monotonic() + 60
-    game = live.game(table_id)
-    while not done():
-        assert time.monotonic() < deadline, what
-        if seat in game.awaiting and not game.is_over:
-            play_one_move(page, live, table_id, seat=seat)
-        else:
-            time.sleep(0.05)
 
 
 def test_a_ten_second_clock_runs_out_and_a_bot_moves_for_the_idle_person_marked_automatic(

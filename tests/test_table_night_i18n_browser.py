@@ -8,12 +8,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.test_accessibility import BLOCKING, described, violations
-from tests.test_table_i18n import assert_no_english, open_page
-from tests.test_table_night_browser import label, live, play_until, shifted, sit_down
-from tests.test_web_browser import LiveServer, browser, shot
+from tests.browsing import BLOCKING, LiveServer, described, label, play_until, shot, sit_down, violations
+from tests.pagetext import assert_no_english, open_page
 
-__all__ = ["browser", "live", "shifted"]  # fixtures shared: Chromium, the night's server and its clock
+
+@pytest.fixture(scope="module")
+def live(night: LiveServer) -> LiveServer:
+    """The module's server: the night's (``tests/conftest.py``)."""
+    return night
 
 
 @pytest.mark.parametrize("lang", ["fr", "cs", "it", "sv"])

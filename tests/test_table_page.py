@@ -10,11 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from tests.test_table_geometry import VIEWPORTS
-from tests.test_web_browser import TIMEOUT_MS, LiveServer, browser, play_one_move, shot, wait_until
+from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, play_one_move, shot, wait_until
 from upriver.actions import Phase
-
-__all__ = ["browser"]  # the table page's Chromium fixture, shared
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.conftest import manager_of
 from tests.pg import query, write
-from tests.test_web_api import Client, Room, create, manager_of
+from tests.webclient import Client, Room, create
 from upriver.actions import BidAction, PlayAction
 from upriver.bots import Bot, make_bot
 from upriver.cards import DECK, Card

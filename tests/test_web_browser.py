@@ -8,81 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
-import uvicorn
-from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port
+from tests import conftest
+from tests.browsing import TIMEOUT_MS, LiveServer, hand_of, play_one_move, shot, wait_until
 from upriver.actions import Phase
-from upriver.game import Game
-from upriver.web.app import create_app
-from upriver.web.tables import Manager, Table
 
-TIMEOUT_MS = 15_000
-
-
-class LiveServer:
-    """The app under uvicorn in a background thread, on a free loopback port (``app``: one already
-    made from ``db``, to set it up before it serves)."""
-
-    def __init__(
-        self, db: Path, bot_delay: float, port: int | None = None, *, app: FastAPI | None = None
-    ) -> None:
-        app = create_app(db, bot_delay=bot_delay) if app is None else app
-        self.manager: Manager = app.state.manager
-        self.port = free_port() if port is None else port
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        response = httpx.post(f"{self.url}/api/tables", json={"name": "Ann", **body})
-        assert response.status_code == 201, response.text
-        answer: dict[str, Any] = response.json()
-        return answer
-
-    def table(self, table_id: str) -> Table:
-        return self.manager.tables[table_id]
-
-    def game(self, table_id: str) -> Game:
-        game = self.table(table_id).game
-        assert game is not None
-        return game
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("web") / "tables.db", bot_delay=0.05)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+browser = conftest.browser  # the Chromium fixture, for test_keep_browser.py until it takes it from conftest
 
 
 @pytest.fixture
@@ -91,42 +28,6 @@ def page(browser: Browser) -> Iterator[Page]:
     context.set_default_timeout(TIMEOUT_MS)
     yield context.new_page()
     context.close()
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def hand_of(page: Page) -> list[str]:
-    return [str(card.get_attribute("data-card")) for card in page.locator("#hand button.card").all()]
-
-
-def moves_by(game: Game, seat: int) -> int:
-    return sum(1 for action in game.log if getattr(action, "seat", None) == seat)
-
-
-def play_one_move(page: Page, live: LiveServer, table_id: str, seat: int = 0) -> bool:
-    """Click a legal bid or card if one is offered and wait until the server took it; False at the end."""
-    enabled_bid = page.locator("#bids button.playable")
-    enabled_card = page.locator("#hand button.card.playable")
-    final = page.locator("#final:not([hidden])")
-    expect(enabled_bid.or_(enabled_card).or_(final).first).to_be_visible()
-    if final.count():
-        return False
-    table = live.table(table_id)
-    before = moves_by(live.game(table_id), seat)
-    if enabled_bid.count():
-        enabled_bid.first.click()
-    else:
-        enabled_card.first.click()
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while moves_by(live.game(table_id), seat) == before:
-        assert time.monotonic() < deadline, "the server never received the move"
-        time.sleep(0.01)
-    # Wait until the page shows at least the state that holds this move, so the next click is current.
-    page.wait_for_function(f"() => Number(document.body.dataset.v) >= {table.version}")
-    return True
 
 
 def test_one_person_plays_a_whole_short_game_against_three_bots_by_clicking(
@@ -351,13 +252,6 @@ def test_tapping_a_card_or_bid_that_is_not_allowed_on_a_phone_shows_why(
         shot(page, "10-phone-tap-shows-why")
     finally:
         context.close()
-
-
-def wait_until(check: Any, what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.01)
 
 
 def test_the_rules_in_play_are_one_tap_away_in_words_and_the_bids_are_counted_against_the_tricks(

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.test_web_api import Client, Room, create, manager_of
+from tests.conftest import manager_of
+from tests.webclient import Client, Room, create
 from upriver.actions import Phase
 from upriver.cards import Card
 from upriver.record import loads, replay

@@ -11,8 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.conftest import random_action
-from tests.test_web_api import manager_of
+from tests.conftest import manager_of, random_action
 from upriver.game import Game
 from upriver.record import dumps, record_of
 from upriver.rules import Rules

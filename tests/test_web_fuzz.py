@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.test_web_api import Room
+from tests.webclient import Room
 from upriver.web.app import create_app
 
 FIELDS = ("type", "id", "v", "bid", "card", "name", "seat")

@@ -18,8 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests.conftest import manager_of
 from tests.pg import query
-from tests.test_web_api import Client, Room, create, manager_of
+from tests.webclient import Client, Room, create
 from upriver.actions import Phase
 from upriver.game import Game
 from upriver.record import dumps, loads, record_of, replay

@@ -20,8 +20,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
+from tests.live import Server
 from tests.pg import PostgresServer, query
-from tests.test_web_workers import Server
 
 pytestmark = pytest.mark.slow
 

@@ -20,8 +20,9 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from tests.conftest import manager_of
 from tests.live import free_port
-from tests.test_web_api import Room, create, manager_of
+from tests.webclient import Room, create
 from upriver.web.app import CLOSE_FULL, create_app
 from upriver.web.guard import RateLimiter
 from upriver.web.limits import Limits

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.conftest import manager_of
 from tests.pg import PostgresServer, query, write
-from tests.test_web_api import Client, create, manager_of
+from tests.webclient import Client, create
 from upriver.actions import Phase
 from upriver.rules import Rules
 from upriver.storage import DuplicateKeyError

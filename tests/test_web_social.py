@@ -20,8 +20,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from tests.test_web_api import create, manager_of
-from tests.test_web_workers import Server
+from tests.conftest import manager_of
+from tests.live import Server
+from tests.webclient import create
 from upriver.web.app import create_app
 from upriver.web.chat import HISTORY, LINES, MAX_LINE, REACTIONS, REACTIONS_LIMIT
 from upriver.web.table import Table

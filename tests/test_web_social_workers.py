@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection
 
+from tests.live import Server
 from tests.pg import PostgresServer
-from tests.test_web_workers import Server
 from upriver.web.presence import EXPIRY
 
 
