@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 from tests.conftest import preset_and_players
 from upriver import DECK, Game, IllegalActionError, Phase, Suit, preset
 from upriver.bots import BOT_KINDS
+from upriver.cli.tui import headline
 from upriver.i18n import (
     CATALOGUES,
     LANGUAGES,
+    Translator,
     catalogue,
     language_from_environment,
     placeholders,
@@ -27,7 +29,9 @@ from upriver.i18n import (
     restriction_reason,
     translate,
 )
-from upriver.rules import PRESETS, rules_catalogue
+from upriver.legality import BidRestriction
+from upriver.rules import PRESETS, DealerBid, rules_catalogue
+from upriver.sheet import ScoreSheet
 from upriver.web import bots as web_bots
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "upriver"
@@ -277,3 +281,32 @@ def test_every_refusal_rule_is_worded_in_every_language_even_without_facts(lang:
         assert "{" not in text, (rule, text)
         assert text != translate(lang, "reason.unknown", rule=rule), rule
         assert text.strip(), rule
+
+
+@pytest.mark.parametrize("rule", [DealerBid.HOOK, DealerBid.OVERBID])
+@pytest.mark.parametrize("tricks", [1, 2, 7])
+def test_the_english_catalogue_words_the_dealers_restriction_as_the_engine_does(
+    rule: DealerBid, tricks: int
+) -> None:
+    """A restriction known only by its facts (a refusal) reads in English as the engine's own reason."""
+    restriction = BidRestriction(rule=rule, seat=3, tricks=tricks, others=1, forbidden=(0,), allowed=(1, 2))
+    facts_only = {key: value for key, value in restriction.to_json().items() if key != "reason"}
+    assert (
+        restriction_reason("en", facts_only)
+        == restriction.reason
+        == restriction_reason("en", restriction.to_json())
+    )
+    assert restriction_reason("fr", restriction.to_json()) == restriction_reason("fr", facts_only)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 600))
+def test_the_english_catalogue_says_who_leads_as_the_score_sheet_does(seed: int, moves: int) -> None:
+    game = Game(preset("classic", 4), ["Ann", "Bob", "Cid", "Dee"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.move(rng.choice(game.legal_bids() or game.legal_cards()))
+    sheet = ScoreSheet.of(game)
+    assert headline(sheet, Translator("en")) == sheet.headline

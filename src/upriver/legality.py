@@ -50,16 +50,15 @@ class BidRestriction:
 
     @property
     def reason(self) -> str:
-        """The rule in words, e.g. "with the hook, the bids may not total 3, the number of tricks …"."""
+        """The rule in words, e.g. "with the hook, the bids may not total 3, the number of tricks …";
+        the English catalogue's ``restriction.hook`` and ``restriction.overbid`` say the same."""
         if self.rule is DealerBid.HOOK:
             return (
                 f"with the hook, the bids may not total {self.tricks}, the number of tricks "
                 f"(the others bid {self.others})"
             )
-        return (
-            f"the dealer must overbid, making the total more than {self.tricks} tricks "
-            f"(the others bid {self.others})"
-        )
+        tricks = f"{self.tricks} trick" if self.tricks == 1 else f"{self.tricks} tricks"
+        return f"the dealer must overbid, making the total more than {tricks} (the others bid {self.others})"
 
     def to_json(self) -> dict[str, object]:
         """The restriction as JSON data for a client: the rule's record spelling, the bids, the reason."""

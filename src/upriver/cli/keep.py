@@ -202,7 +202,7 @@ class Keeper:
         restriction = sheet.bid_restriction()
         if restriction is not None:
             struck = " ".join(f"[strike]{b}[/strike]" for b in restriction.forbidden)
-            why = restriction.reason if t.lang == "en" else restriction_reason(t.lang, restriction.to_json())
+            why = restriction_reason(t.lang, restriction.to_json())
             line = t("keep.may_not_bid", name=escape(names[seat]), struck=struck, why=escape(why))
             self.console.print(f"  {line}")
         return t("keep.bid_prompt", name=names[seat], size=sheet.hand_size)

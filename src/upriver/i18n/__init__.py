@@ -262,7 +262,11 @@ def _template_text(entry: Entry) -> str:
 
 def restriction_reason(lang: str, restriction: Mapping[str, object]) -> str:
     """The dealer's bid restriction (:meth:`upriver.legality.BidRestriction.to_json`) in words:
-    which bids the dealer may not make, and why."""
+    why the dealer may not make some bids. In English it is the engine's own ``reason`` when
+    given (the catalogue's English says the same, for a restriction known only by its facts)."""
+    english = restriction.get("reason")
+    if lang == "en" and isinstance(english, str):
+        return english
     rule = str(restriction.get("rule"))
     params = {
         "forbidden": spoken_list(lang, list(restriction.get("forbidden") or ())),  # type: ignore[call-overload]

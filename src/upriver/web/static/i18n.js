@@ -165,13 +165,28 @@ export function reason(refusal) {
   return text.replace(PLACEHOLDER, "?");
 }
 
+/** Why the dealer may not make some bids (a bid_restriction, or a refusal's rule and facts): the
+ * server's own `reason` in English when it came with one, else the catalogue's words. */
+export function restrictionWhy(restriction) {
+  if (lang === "en" && restriction.reason) return restriction.reason;
+  const key = restriction.rule === "overbid" ? "restriction.overbid" : "restriction.hook";
+  return t(key, { tricks: restriction.tricks, others: restriction.others });
+}
+
+/** Who leads or won, and with how much, from a score sheet's data (ScoreSheet.to_json): the server's
+ * own `headline` in English, else the catalogue's words. */
+export function sheetHeadline(sheet) {
+  if (lang === "en" && sheet.headline) return sheet.headline;
+  const seats = sheet.leaders || [];
+  if (!seats.length) return t("sheet.none_yet");
+  const names = spokenList(seats.map((seat) => sheet.players[seat]), "and");
+  return t(sheet.complete ? "sheet.wins" : "sheet.leads", { count: seats.length, names, points: sheet.totals[seats[0]] });
+}
+
 /** The dealer's bid restriction (the state's bid_restriction) in a sentence: for the dealer
  * themself when `you`, else naming `name`. */
 export function restrictionReason(restriction, { you = false, name = "" } = {}) {
-  const why = t(restriction.rule === "overbid" ? "restriction.overbid" : "restriction.hook", {
-    tricks: restriction.tricks,
-    others: restriction.others,
-  });
+  const why = restrictionWhy(restriction);
   const forbidden = spokenList(restriction.forbidden || []);
   return you ? t("restriction.you_may_not", { forbidden, why }) : t("restriction.dealer_may_not", { name, forbidden, why });
 }

@@ -3,7 +3,7 @@
 // a number is a function of them. A function returning an array gives the parts of a sentence around
 // elements (a name in bold), in the order the language puts them.
 
-import { has, lang, parts, reason, spokenList, suitName, t } from "./i18n.js";
+import { has, lang, parts, reason, restrictionWhy, sheetHeadline, spokenList, suitName, t } from "./i18n.js";
 
 
 export const WORDS = {
@@ -121,14 +121,11 @@ export const WORDS = {
   whoDealtFirst: t("keeper.whoDealtFirst"),
   dealerHint: t("keeper.dealerHint"),
   // words made from the server's data (its English sentences are kept for English only)
-  restriction: (r) =>
-    lang === "en" && r.reason
-      ? r.reason
-      : t(r.rule === "overbid" ? "restriction.overbid" : "restriction.hook", { tricks: r.tricks, others: r.others }),
+  restriction: (r) => restrictionWhy(r),
   refusal: (data, players) => refusal(data, players),
   preset: (p) => `${known(`preset.${p.name}`, p.name)}: ${known(`preset.${p.name}.summary`, p.summary)}`,
   choice: (value) => known(`choice.${value}`, String(value)),
-  headline: (s) => headline(s),
+  headline: (s) => sheetHeadline(s),
 };
 
 // A word chosen at run time (a preset, an option's value), or the server's own when there is none.
@@ -150,11 +147,3 @@ function refusal(data, players = []) {
   return reason(data);
 }
 
-// Who leads or won, with how much, from the score sheet's data (its `headline` is English).
-function headline(s) {
-  if (lang === "en" && s.headline) return s.headline;
-  const seats = s.leaders || [];
-  if (!seats.length) return t("sheet.none_yet");
-  const names = spokenList(seats.map((seat) => s.players[seat]), "and");
-  return t(s.complete ? "sheet.wins" : "sheet.leads", { count: seats.length, names, points: s.totals[seats[0]] });
-}
