@@ -5,8 +5,9 @@
 from a view (:meth:`ScoreSheet.from_view`), so it can never show more than that view:
 a spectator's sheet (``game.view(None)``) has no bid that closed fists still hide.
 :meth:`ScoreSheet.to_json` is its one JSON shape (the pages' ``sheet.js`` draws it),
-:meth:`ScoreSheet.table` draws it with ``rich``, :meth:`ScoreSheet.to_csv` writes it
-as CSV, and :attr:`ScoreSheet.headline` says who leads or who won.
+:meth:`ScoreSheet.to_csv` writes it as CSV, and :attr:`ScoreSheet.headline` says who
+leads or who won. The terminal draws it (``upriver.cli.tui.sheet_table``); the core keeps
+the data.
 
 >>> from upriver import Game, preset
 >>> game = Game(preset("classic", player_count=4), ["Ann", "Bob", "Cid", "Dee"], seed=1)
@@ -24,9 +25,6 @@ import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rich.table import Table
-from rich.text import Text
-
 from upriver.actions import Phase, standings_of
 from upriver.cards import Suit
 from upriver.view import TableView
@@ -35,9 +33,6 @@ if TYPE_CHECKING:
     from upriver.game import Game
 
 __all__ = ["RowStatus", "ScoreSheet", "SheetCell", "SheetRow", "spoken_names"]
-
-_NAME_WIDTH = 12
-"""A player's column is 12 characters wide, so five players fit in 80 columns."""
 
 
 class RowStatus(enum.Enum):
@@ -296,55 +291,3 @@ class ScoreSheet:
                 cells += [shown(cell.bid), shown(cell.tricks), shown(cell.score), shown(cell.total)]
             writer.writerow([*cells, row.note or ""])
         return out.getvalue()
-
-    def table(self, *, dealers: bool = False) -> Table:
-        """The sheet as a ``rich`` table that fits 80 columns for up to five players.
-
-        ``dealers`` adds a column naming each round's dealer (the score keeper's);
-        a flagged round's note follows it on a line of its own.
-        """
-        table = Table(
-            box=None,
-            header_style="bold underline",
-            padding=(0, 1, 0, 0),
-            caption="each player: bid/tricks, round score, running total",
-            caption_justify="left",
-        )
-        table.add_column("Rd", justify="right")
-        table.add_column("Cards", justify="right")
-        if dealers:
-            table.add_column("Deals")
-        table.add_column("Trump", justify="center")
-        for name in self.players:
-            short = name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 1] + "…"
-            # The keeper's sheet gives each column what it needs, so a note fits in one line.
-            table.add_column(short, justify="right", width=None if dealers else _NAME_WIDTH, no_wrap=True)
-        lead = 3 if dealers else 2
-        for row in self.rows:
-            dealer = [self.players[row.dealer][:8]] if dealers else []
-            cells = (_cell(cell) for cell in row.cells)
-            table.add_row(str(row.number), str(row.hand_size), *dealer, _trump(row.trump), *cells)
-            if row.note is not None:
-                table.add_row(*[""] * lead, "", Text(f"⚠ {row.note}", style="bold red"))
-        return table
-
-    def __rich__(self) -> Table:
-        return self.table()
-
-
-def _trump(suit: Suit | None) -> Text:
-    if suit is None:
-        return Text("–")
-    return Text(suit.symbol, style="red" if suit.is_red else "")
-
-
-def _cell(cell: SheetCell) -> Text:
-    def shown(value: int | None, width: int, align: str = ">") -> str:
-        return format("·" if value is None else str(value), f"{align}{width}")
-
-    text = Text(f"{shown(cell.bid, 2)}/{shown(cell.tricks, 2, '<')} ")
-    made = cell.made
-    style = "" if made is None else ("green" if made else "dim")
-    text.append(format("" if cell.score is None else str(cell.score), ">2"), style=style)
-    text.append(format("" if cell.total is None else str(cell.total), ">4"), style="bold")
-    return text

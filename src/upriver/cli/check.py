@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 
 from upriver.cli.root import app
+from upriver.cli.tui import sheet_table
 from upriver.errors import RecordError
 from upriver.record import RecordRuleError, loads, replay
 from upriver.record.decoding import clipped, printable
@@ -62,5 +63,5 @@ def check(
         typer.echo(json.dumps(sheet.summary()))
         return
     console = Console(highlight=False)
-    console.print(sheet.table())
+    console.print(sheet_table(sheet))
     console.print(sheet.headline, markup=False)

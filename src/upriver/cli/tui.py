@@ -23,7 +23,7 @@ from upriver.game import Game
 from upriver.i18n import Translator, restriction_reason, spoken_list
 from upriver.legality import BidRestriction
 from upriver.rules import Bidding, Trump
-from upriver.sheet import ScoreSheet
+from upriver.sheet import ScoreSheet, SheetCell
 from upriver.view import SeatView
 
 __all__ = [
@@ -189,14 +189,58 @@ def hand_panel(view: SeatView, t: Translator = ENGLISH) -> RenderableType:
     return Panel(Group(*lines), title=t("tui.your_hand", name=view.players[view.seat]), expand=False)
 
 
+_NAME_WIDTH = 12
+"""A player's column is 12 characters wide, so five players fit in 80 columns."""
+
+
 def sheet_table(sheet: ScoreSheet, t: Translator = ENGLISH, *, dealers: bool = False) -> Table:
-    """:meth:`ScoreSheet.table` with its headings and caption in ``t``'s language."""
-    table = sheet.table(dealers=dealers)
-    headings = ["sheet.round", "sheet.cards", *(["sheet.deals"] if dealers else []), "sheet.trump"]
-    for column, key in zip(table.columns, headings, strict=False):
-        column.header = t(key)
-    table.caption = t("sheet.caption")
+    """The score sheet as a table in ``t``'s language that fits 80 columns for up to five players.
+
+    ``dealers`` adds a column naming each round's dealer (the score keeper's); a flagged
+    round's note follows it on a line of its own.
+    """
+    table = Table(
+        box=None,
+        header_style="bold underline",
+        padding=(0, 1, 0, 0),
+        caption=t("sheet.caption"),
+        caption_justify="left",
+    )
+    table.add_column(t("sheet.round"), justify="right")
+    table.add_column(t("sheet.cards"), justify="right")
+    if dealers:
+        table.add_column(t("sheet.deals"))
+    table.add_column(t("sheet.trump"), justify="center")
+    for name in sheet.players:
+        short = name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 1] + "…"
+        # The keeper's sheet gives each column what it needs, so a note fits in one line.
+        table.add_column(short, justify="right", width=None if dealers else _NAME_WIDTH, no_wrap=True)
+    lead = 3 if dealers else 2
+    for row in sheet.rows:
+        dealer = [sheet.players[row.dealer][:8]] if dealers else []
+        cells = (_sheet_cell(cell) for cell in row.cells)
+        table.add_row(str(row.number), str(row.hand_size), *dealer, _sheet_trump(row.trump), *cells)
+        if row.note is not None:
+            table.add_row(*[""] * lead, "", Text(f"⚠ {row.note}", style="bold red"))
     return table
+
+
+def _sheet_trump(suit: Suit | None) -> Text:
+    if suit is None:
+        return Text("–")
+    return Text(suit.symbol, style="red" if suit.is_red else "")
+
+
+def _sheet_cell(cell: SheetCell) -> Text:
+    def shown(value: int | None, width: int, align: str = ">") -> str:
+        return format("·" if value is None else str(value), f"{align}{width}")
+
+    text = Text(f"{shown(cell.bid, 2)}/{shown(cell.tricks, 2, '<')} ")
+    made = cell.made
+    style = "" if made is None else ("green" if made else "dim")
+    text.append(format("" if cell.score is None else str(cell.score), ">2"), style=style)
+    text.append(format("" if cell.total is None else str(cell.total), ">4"), style="bold")
+    return text
 
 
 def headline(sheet: ScoreSheet, t: Translator = ENGLISH) -> str:
