@@ -76,6 +76,7 @@ from upriver.web.guard import (
 from upriver.web.health import PROBES, health_router
 from upriver.web.hosts import HostPolicy
 from upriver.web.keeper_api import keeper_router
+from upriver.web.keeper_offline import keeper_offline_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.review_api import review_router
@@ -327,6 +328,7 @@ def create_app(
         store.close()
         raise
     app.include_router(keeper)
+    app.include_router(keeper_offline_router())  # the keeper offline: /keep-sw.js, its manifest and core
     app.include_router(health_router(manager))  # /healthz and /readyz
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review

@@ -204,14 +204,15 @@ class RateLimiter:
 
 SECURITY_HEADERS: Mapping[str, str] = {
     "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
         "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
-"""Sent on every response: no inline script or style, no framing, no referrer (tokens live in links)."""
+"""Sent on every response: no inline script or style, no framing, no referrer (tokens live in links).
+WebAssembly may be compiled (never JavaScript from text): the keeper's offline engine is Pyodide."""
 
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 

@@ -1,0 +1,56 @@
+// The score keeper's service worker: it keeps the keeper's page, scripts, words, Pyodide and
+// upriver's core in a cache on the phone, so the keeper starts with no network at all.
+// The server (or `upriver keep --export-static`) prepends the build: its version (a hash of every
+// file cached) and the list of files, so a new build installs as a new cache and drops the old.
+// The sheets' API is never cached here: keep-api.js decides what happens when the server is away.
+
+/* global self, caches */
+/** @type {{version: string, shell: string[]}} */
+const BUILD = /** @type {any} */ (self).UPRIVER_KEEPER_BUILD || { version: "dev", shell: [] };
+const CACHE = `upriver-keeper-${BUILD.version}`;
+const PAGE = "/keep"; // every keeper address (/keep, /keep/<sheet>, /keep/view/<share>) is this page
+
+self.addEventListener("install", (event) => {
+  const worker = /** @type {any} */ (self);
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(BUILD.shell)).then(() => worker.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  const worker = /** @type {any} */ (self);
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("upriver-keeper-") && name !== CACHE) await caches.delete(name);
+    }
+    await worker.clients.claim();
+  })());
+});
+
+/** @param {Request} request */
+async function page(request) {
+  try {
+    const response = await fetch(request);
+    if (response.ok) return response;
+    return (await caches.match(PAGE)) || response;
+  } catch {
+    const cached = await caches.match(PAGE);
+    if (cached) return cached;
+    throw new Error("the score keeper is not on this phone yet");
+  }
+}
+
+/** @param {Request} request */
+async function file(request) {
+  const cached = await caches.match(request, { ignoreSearch: true });
+  return cached || fetch(request);
+}
+
+self.addEventListener("fetch", (/** @type {any} */ event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  if (request.mode === "navigate" && (url.pathname === PAGE || url.pathname.startsWith(`${PAGE}/`))) {
+    event.respondWith(page(request));
+  } else if (BUILD.shell.includes(url.pathname)) {
+    event.respondWith(file(request));
+  }
+});
