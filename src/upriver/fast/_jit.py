@@ -30,6 +30,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
 from numba.misc.appdirs import AppDirs
+from numpy.typing import NDArray
 
 __all__ = [
     "FULL",
@@ -37,6 +38,8 @@ __all__ = [
     "ONE",
     "SUIT",
     "ZERO",
+    "Bits",
+    "Ints",
     "above",
     "below",
     "below_low",
@@ -118,6 +121,11 @@ u64 = cast(Callable[[int], int], np.uint64)
 """Make a ``uint64`` (an ``int`` to mypy) so bit arithmetic never falls back to floats in numba."""
 i64 = cast(Callable[[int], int], np.int64)
 """Make an ``int64``: numba's ``int()`` keeps a ``uint64`` unsigned, and signed meets unsigned as float."""
+
+Bits = NDArray[np.uint64]
+"""An array of card bit sets (hands, deals): one ``uint64`` a seat."""
+Ints = NDArray[np.int64]
+"""An array of small integers: bids, tricks, card indices, rule options."""
 
 ZERO = u64(0)
 ONE = u64(1)

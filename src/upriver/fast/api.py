@@ -10,7 +10,7 @@ one of these is first called, and compiled code is cached on disk.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,7 +23,20 @@ from upriver.view import SeatView
 
 from . import kernel
 from ._jit import set_threads
-from .policies import OPTS_SIZE, POLICY_BASIC, POLICY_RANDOM, SCORES, TRICKS_MAX
+from .kernel import Outcomes, PositionRecord
+from .policies import (
+    BLIND,
+    COUNTS_TRICKS,
+    DEALER_RULE,
+    LEAD_RULE,
+    OPTS_SIZE,
+    POLICY_BASIC,
+    POLICY_RANDOM,
+    ROTATE,
+    SCORES,
+    SIMULTANEOUS,
+    TRICKS_MAX,
+)
 
 __all__ = [
     "Policy",
@@ -32,6 +45,7 @@ __all__ = [
     "Simulation",
     "position_from_game",
     "position_from_view",
+    "position_record",
     "rollout",
     "sample_worlds",
     "simulate",
@@ -58,14 +72,12 @@ def _opts(rules: Rules, round_number: int = 1) -> NDArray[np.int64]:
     """The kernel's options for one round (:mod:`upriver.fast.policies` names the places): the
     rules as numbers, then the engine's points for every bid and tricks taken in that round."""
     opts = np.zeros(OPTS_SIZE, dtype=np.int64)
-    opts[:6] = (
-        _DEALER[rules.dealer_bid],
-        rules.bidding is Bidding.SIMULTANEOUS,
-        _LEAD[rules.trump_lead],
-        tricks_pay_past_the_bid(rules.scoring),
-        rules.blind_one_card,
-        rules.trump is Trump.ROTATE,
-    )
+    opts[DEALER_RULE] = _DEALER[rules.dealer_bid]
+    opts[SIMULTANEOUS] = rules.bidding is Bidding.SIMULTANEOUS
+    opts[LEAD_RULE] = _LEAD[rules.trump_lead]
+    opts[COUNTS_TRICKS] = tricks_pay_past_the_bid(rules.scoring)
+    opts[BLIND] = rules.blind_one_card
+    opts[ROTATE] = rules.trump is Trump.ROTATE
     for bid in range(TRICKS_MAX):
         for took in range(TRICKS_MAX):
             opts[SCORES + bid * TRICKS_MAX + took] = round_score(rules.scoring, bid, took, round_number)
@@ -116,7 +128,9 @@ def simulate(
     out = Simulation(np.empty(shape, np.int8), np.empty(shape, np.int8), np.empty(shape, np.int16))
     first_jack = dealer is None and rules.first_dealer is FirstDealer.FIRST_JACK
     first = dealer if dealer is not None else 0
-    args = (first_jack, first, _game_opts(rules), _policy(policy), seed, out.bids, out.tricks, out.scores)
+    unrecorded = np.empty((0, 0), np.int8)
+    into = Outcomes(out.bids, out.tricks, out.scores, np.empty(0, np.int8), unrecorded, unrecorded)
+    args = (first_jack, first, _game_opts(rules), _policy(policy), seed, into)
     if threads == 1:
         kernel.games_range(0, _chunks(n), n, sizes, *args)
     else:
@@ -210,7 +224,9 @@ def world_of(game: Game) -> NDArray[np.uint64]:
     return np.array([[mask_of(game.hand(s)) for s in range(n)]], dtype=np.uint64)
 
 
-def sample_worlds(position: Position, count: int, seed: int = 0, *, threads: int | None = None) -> Any:
+def sample_worlds(
+    position: Position, count: int, seed: int = 0, *, threads: int | None = None
+) -> NDArray[np.uint64]:
     """``count`` deals of the unknown cards consistent with the card counts (uniform; no
     inference from play), each ``(players,)`` hands with the seat's own hand in place."""
     n = position.players
@@ -259,34 +275,24 @@ def _check_worlds(position: Position, worlds: NDArray[np.uint64]) -> None:
         raise ValueError("a world deals a card twice, or a card already played or turned up")
 
 
-def _position_arrays(
-    position: Position,
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """``position`` packed as the kernels take it: its scalars, the bids, the tricks won, the trick.
-
-    The scalars are hand size, trump, dealer, leader, cards in the trick, tricks done, the mask
-    of cards gone (played or turned up) and whether trumps are broken; the trick is padded to a
-    seat count of cards.
-    """
+def position_record(position: Position) -> PositionRecord:
+    """``position`` as the compiled code takes it: the cards gone are the cards played and the
+    turned card, and the trick is padded to a seat count of cards."""
     trick = np.zeros(position.players, dtype=np.int64)
     trick[: len(position.trick)] = position.trick
-    gone = position.played | (0 if position.turned < 0 else 1 << position.turned)
-    scalars = np.array(
-        [
-            position.hand_size,
-            position.trump,
-            position.dealer,
-            position.leader,
-            len(position.trick),
-            position.tricks_done,
-            gone,
-            position.trump_broken,
-        ],
-        dtype=np.int64,
+    return PositionRecord(
+        size=position.hand_size,
+        trump=position.trump,
+        dealer=position.dealer,
+        leader=position.leader,
+        trick_len=len(position.trick),
+        done=position.tricks_done,
+        gone=position.played | (0 if position.turned < 0 else 1 << position.turned),
+        broken=position.trump_broken,
+        bids=np.array(position.bids, dtype=np.int64),
+        tricks=np.array(position.tricks_won, dtype=np.int64),
+        trick=trick,
     )
-    bids = np.array(position.bids, dtype=np.int64)
-    tricks_won = np.array(position.tricks_won, dtype=np.int64)
-    return scalars, bids, tricks_won, trick
 
 
 def rollout(
@@ -308,7 +314,7 @@ def rollout(
     if check:
         _check_worlds(position, worlds)
     n, count = position.players, worlds.shape[0]
-    pos, bids, tricks_won, trick = _position_arrays(position)
+    packed = position_record(position)
     moves = np.array([m.index if isinstance(m, Card) else m for m in script], dtype=np.int64)
     shape = (count, n)
     out = Rollout(
@@ -319,27 +325,15 @@ def rollout(
         np.full((count, 52 if record else 0), -1, np.int8),
         np.full((count, position.hand_size if record else 0), -1, np.int8),
     )
-    args = (
-        bids,
-        tricks_won,
-        trick,
-        _opts(position.rules, position.round_number),
-        _policy(policy),
-        seed,
-        moves,
-        record,
-        out.bids,
-        out.tricks,
-        out.scores,
-        out.status,
-        out.cards,
-        out.winners,
-    )
+    assert out.cards is not None
+    assert out.winners is not None
+    into = Outcomes(out.bids, out.tricks, out.scores, out.status, out.cards, out.winners)
+    args = (_opts(position.rules, position.round_number), _policy(policy), seed, moves, record, into)
     if threads == 1 or count <= kernel.CHUNK:
-        kernel.rollout_range(0, _chunks(count), worlds, pos, *args)
+        kernel.rollout_range(0, _chunks(count), worlds, packed, *args)
     else:
         with set_threads(threads):
-            kernel.rollout_parallel(worlds, pos, *args)
+            kernel.rollout_parallel(worlds, packed, *args)
     if record:
         return out
     return dataclasses.replace(out, cards=None, winners=None)

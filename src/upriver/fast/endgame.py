@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from upriver.cards import Card
-from upriver.fast._jit import FULL, ONE, ZERO, ctz, jit, popcount, u64
-from upriver.fast.api import Position, _check_worlds, _opts, _position_arrays
-from upriver.fast.kernel import CHUNK, ILLEGAL, OK, make_bids, score
+from upriver.fast._jit import FULL, ONE, ZERO, Bits, Ints, ctz, jit, popcount, u64
+from upriver.fast.api import Position, _check_worlds, _opts, position_record
+from upriver.fast.kernel import CHUNK, ILLEGAL, OK, Outcomes, PositionRecord, make_bids, score, with_arrays
 from upriver.fast.policies import COUNTS_TRICKS, POLICY_BASIC, basic_card, lead_barred, legal_cards
 
 __all__ = ["MOST_CARDS", "Solution", "fits", "solve_endgame", "solve_range"]
@@ -47,7 +46,7 @@ AT, LEADER, LEAD, WIN_SEAT, WIN, BEST, BROKEN, DONE, GONE = range(9)
 
 
 @jit
-def _ceiling(opts: Any, bid: int, took: int, left: int) -> int:
+def _ceiling(opts: Ints, bid: int, took: int, left: int) -> int:
     """The most a seat with ``took`` tricks and ``left`` tricks still to play can score."""
     most = score(opts, bid, took)
     for t in range(took + 1, took + left + 1):
@@ -58,18 +57,18 @@ def _ceiling(opts: Any, bid: int, took: int, left: int) -> int:
 @jit
 def _enter(
     d: int,
-    hands: Any,
-    tricks: Any,
-    state: Any,
-    bids: Any,
+    hands: Bits,
+    tricks: Ints,
+    state: Ints,
+    bids: Ints,
     size: int,
     trump: int,
-    opts: Any,
-    cards: Any,
-    moves: Any,
-    first: Any,
-    ceiling: Any,
-    have: Any,
+    opts: Ints,
+    cards: Ints,
+    moves: Bits,
+    first: Ints,
+    ceiling: Ints,
+    have: NDArray[np.bool_],
 ) -> int:
     """Set up the node at depth ``d``: the rule of thumb's card to try first (``first``), the other
     legal cards (``moves``), the most its seat can score; ILLEGAL if a scripted card
@@ -105,7 +104,7 @@ def _enter(
 
 
 @jit
-def _play(d: int, c: int, hands: Any, tricks: Any, state: Any, trump: int) -> None:
+def _play(d: int, c: int, hands: Bits, tricks: Ints, state: Ints, trump: int) -> None:
     """The state at depth ``d + 1``: the node at ``d`` after its seat plays card ``c``."""
     n = hands.shape[1]
     at = state[d, AT]
@@ -148,17 +147,17 @@ def _take(
     d: int,
     c: int,
     child: int,
-    result: Any,
-    bids: Any,
-    scoring: Any,
-    state: Any,
+    result: Ints,
+    bids: Ints,
+    scoring: Ints,
+    state: Ints,
     n: int,
-    moves: Any,
-    ceiling: Any,
-    have: Any,
-    value: Any,
+    moves: Bits,
+    ceiling: Ints,
+    have: NDArray[np.bool_],
+    value: Ints,
     record: bool,
-    line: Any,
+    line: Ints,
     end: int,
 ) -> None:
     """Offer node ``d`` the outcome ``result`` (final tricks a seat) of playing ``c``; it keeps the
@@ -182,7 +181,7 @@ def _take(
 
 
 @jit
-def _last_trick(d: int, hands: Any, tricks: Any, state: Any, trump: int, record: bool, line: Any) -> int:
+def _last_trick(d: int, hands: Bits, tricks: Ints, state: Ints, trump: int, record: bool, line: Ints) -> int:
     """Play the forced last trick from depth ``d`` (each seat holds one card) into ``tricks[d + 1]``
     at once; returns the depth after it. The line gets its cards."""
     n = hands.shape[1]
@@ -200,22 +199,22 @@ def _last_trick(d: int, hands: Any, tricks: Any, state: Any, trump: int, record:
 
 @jit
 def _solve_world(
-    hands: Any,
-    tricks: Any,
-    state: Any,
-    bids: Any,
+    hands: Bits,
+    tricks: Ints,
+    state: Ints,
+    bids: Ints,
     size: int,
     trump: int,
-    opts: Any,
-    cards: Any,
+    opts: Ints,
+    cards: Ints,
     record: bool,
-    moves: Any,
-    tried: Any,
-    first: Any,
-    ceiling: Any,
-    have: Any,
-    value: Any,
-    line: Any,
+    moves: Bits,
+    tried: Ints,
+    first: Ints,
+    ceiling: Ints,
+    have: NDArray[np.bool_],
+    value: Ints,
+    line: Ints,
 ) -> int:
     """The max^n outcome (final tricks a seat) of the position at depth 0 into ``value[0]``, and
     with ``record`` its line of cards into ``line[0]``; ``cards`` are forced first. OK or ILLEGAL."""
@@ -274,25 +273,21 @@ def _solve_world(
 def solve_range(
     first: int,
     stop: int,
-    worlds: Any,
-    pos: Any,
-    bids0: Any,
-    tricks0: Any,
-    trick0: Any,
-    opts: Any,
-    script: Any,
+    worlds: Bits,
+    position: PositionRecord,
+    opts: Ints,
+    script: Ints,
     record: bool,
-    out_bids: Any,
-    out_tricks: Any,
-    out_scores: Any,
-    status: Any,
-    out_cards: Any,
+    out: Outcomes,
 ) -> None:
-    """Solve one position in the worlds of chunks ``first`` … ``stop - 1`` (the arguments of
-    :func:`upriver.fast.kernel.rollout_range`). Bids still to make are the rule of thumb's."""
+    """Solve ``position`` in the worlds of chunks ``first`` … ``stop - 1``, as
+    :func:`upriver.fast.kernel.rollout_range` plays it out. Bids still to make are the rule of
+    thumb's; with ``record`` the line's cards go to ``out.cards``.
+
+    The search's helpers take the per-depth arrays one by one rather than as one record: numba
+    passes a record of ten arrays at a cost that made the solver a quarter slower."""
     count, n = worlds.shape
-    size, trump, dealer, leader = pos[0], pos[1], pos[2], pos[3]
-    trick_len, done, gone, broken = pos[4], pos[5], pos[6], pos[7]
+    size, trump, leader, trick_len = position.size, position.trump, position.leader, position.trick_len
     hands = np.zeros((DEPTH + 8, n), dtype=np.uint64)
     tricks = np.zeros((DEPTH + 8, n), dtype=np.int64)
     state = np.zeros((DEPTH + 8, 9), dtype=np.int64)
@@ -305,10 +300,10 @@ def solve_range(
     line = np.full((DEPTH + 8, DEPTH + 8), -1, dtype=np.int64)
     seat_hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
-    # Who is winning the trick on the table, as the kernel's play_tricks works it out.
+    world = with_arrays(position, bids, position.tricks, position.trick)
     lead, win_seat, win, best = -1, -1, -1, -1
     for i in range(trick_len):
-        c = trick0[i]
+        c = position.trick[i]
         if i == 0:
             lead = c // 13
         strength = c % 13 + (16 if c // 13 == lead else 0) + (32 if c // 13 == trump else 0)
@@ -318,35 +313,47 @@ def solve_range(
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             for s in range(n):
                 seat_hands[s] = worlds[w, s]
-                bids[s] = bids0[s]
-            code, at, _ = make_bids(
-                seat_hands, bids, size, trump, u64(gone), dealer, opts, POLICY_BASIC, 0, script, 0
-            )
+                bids[s] = position.bids[s]
+            code, at, _ = make_bids(seat_hands, world, opts, POLICY_BASIC, 0, script, 0)
             if code == OK:
                 for s in range(n):
                     hands[0, s] = worlds[w, s]
-                    tricks[0, s] = tricks0[s]
+                    tricks[0, s] = position.tricks[s]
                 state[0, AT] = trick_len
                 state[0, LEADER] = leader
                 state[0, LEAD] = lead
                 state[0, WIN_SEAT] = win_seat
                 state[0, WIN] = win
                 state[0, BEST] = best
-                state[0, BROKEN] = broken
-                state[0, DONE] = done
-                state[0, GONE] = gone
+                state[0, BROKEN] = position.broken
+                state[0, DONE] = position.done
+                state[0, GONE] = position.gone
                 code = _solve_world(
-                    hands, tricks, state, bids, size, trump, opts, script[at:], record,
-                    moves, tried, lead_card, ceiling, have, value, line,
-                )  # fmt: skip
-            status[w] = code
+                    hands,
+                    tricks,
+                    state,
+                    bids,
+                    size,
+                    trump,
+                    opts,
+                    script[at:],
+                    record,
+                    moves,
+                    tried,
+                    lead_card,
+                    ceiling,
+                    have,
+                    value,
+                    line,
+                )
+            out.status[w] = code
             for s in range(n):
-                out_bids[w, s] = bids[s]
-                out_tricks[w, s] = value[0, s] if code == OK else tricks0[s]
-                out_scores[w, s] = score(opts, bids[s], out_tricks[w, s])
+                out.bids[w, s] = bids[s]
+                out.tricks[w, s] = value[0, s] if code == OK else position.tricks[s]
+                out.scores[w, s] = score(opts, bids[s], out.tricks[w, s])
             if record and code == OK:
-                for k in range(out_cards.shape[1]):
-                    out_cards[w, k] = line[0, k]
+                for k in range(out.cards.shape[1]):
+                    out.cards[w, k] = line[0, k]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -383,7 +390,6 @@ def solve_endgame(
     left = (position.hand_size - position.tricks_done) * n - len(position.trick)
     if left > MOST_CARDS:
         raise ValueError(f"the solver searches at most {MOST_CARDS} cards left in all hands, not {left}")
-    pos, bids, tricks_won, trick = _position_arrays(position)
     moves = np.array([m.index if isinstance(m, Card) else m for m in script], dtype=np.int64)
     shape = (count, n)
     out = Solution(
@@ -393,11 +399,10 @@ def solve_endgame(
         np.empty(count, np.int8),
         np.full((count, left if record else 0), -1, np.int8),
     )
-    solve_range(
-        0, (count + CHUNK - 1) // CHUNK, worlds, pos, bids, tricks_won, trick,
-        _opts(position.rules, position.round_number), moves, record, out.bids, out.tricks, out.scores,
-        out.status, out.cards,
-    )  # fmt: skip
+    assert out.cards is not None
+    into = Outcomes(out.bids, out.tricks, out.scores, out.status, out.cards, np.empty((0, 0), np.int8))
+    opts = _opts(position.rules, position.round_number)
+    solve_range(0, (count + CHUNK - 1) // CHUNK, worlds, position_record(position), opts, moves, record, into)
     return out if record else dataclasses.replace(out, cards=None)
 
 

@@ -7,19 +7,17 @@ which is cheap here and slow in Python.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
-from upriver.fast._jit import FULL, GOLDEN, ONE, ZERO, below, ctz, jit, mix, u64
+from upriver.fast._jit import FULL, GOLDEN, ONE, ZERO, Bits, Ints, below, ctz, jit, mix, u64
 from upriver.fast.policies import estimate_tricks
 
 __all__ = ["bid_estimates", "deal_constrained"]
 
 
 @jit
-def _estimates(worlds: Any, trump: int, turned: int, size: int, out: Any) -> None:
+def _estimates(worlds: Bits, trump: int, turned: int, size: int, out: NDArray[np.float64]) -> None:
     count, n = worlds.shape
     gone = u64(turned)
     for w in range(count):
@@ -37,7 +35,7 @@ def bid_estimates(dealt: NDArray[np.uint64], trump: int, turned: int, size: int)
 
 
 @jit
-def _feasible(supply: Any, cap: Any, allowed: Any) -> bool:
+def _feasible(supply: Ints, cap: Ints, allowed: Ints) -> bool:
     """Whether suits with ``supply`` cards left can fill seats with ``cap`` room exactly, each
     seat taking only its ``allowed`` suits (Hall's condition over the 15 sets of suits)."""
     for subset in range(1, 16):
@@ -57,7 +55,7 @@ def _feasible(supply: Any, cap: Any, allowed: Any) -> bool:
 
 
 @jit
-def _deal(count: int, known: Any, unknown: int, need: Any, allowed: Any, seed: int, out: Any) -> None:
+def _deal(count: int, known: Bits, unknown: int, need: Ints, allowed: Ints, seed: int, out: Bits) -> None:
     n = known.shape[0]
     slots = n + 1  # the last slot is the stock, which may hold any suit
     cap = np.zeros(slots, dtype=np.int64)

@@ -1,9 +1,10 @@
 """The compiled core: finish a round's bids and tricks, deal and play whole games, in batches.
 
-State is a handful of integers per world: one ``uint64`` bit set per hand, the bids,
-the tricks won, the cards of the trick on the table, the cards gone this round
-(played or turned up) and whether trump is broken. Rule options arrive as an
-``int64`` array ``opts`` (:mod:`upriver.fast.policies` names its places): the dealer's rule,
+State is a handful of integers per world: one ``uint64`` bit set per hand, and a
+:class:`PositionRecord`: the round's facts (hand size, trump, dealer, leader, cards on the
+table, tricks done, cards gone, trump broken) and arrays of the bids, the tricks won and the
+trick on the table. Rule options arrive as an ``int64`` array ``opts`` whose places
+:mod:`upriver.fast.policies` names (``opts[DEALER_RULE]``, ``opts[SCORES + …]``): the dealer's rule,
 simultaneous bidding, the trump-lead rule, whether tricks pay past a bid, the blind one-card
 round, rotating trump, then the round's points for every bid and tricks taken, so the
 kernel scores by the table's scoring exactly as the engine does. Whole games take one such
@@ -17,23 +18,32 @@ and ``*_parallel`` spreads them over numba's threads with ``prange``.
 A *script* forces the first actions of every item (bids in bidding order from the
 dealer's left, then cards in play order); the policy takes over after it. Tests use
 it to replay the engine's games, search bots to try one candidate move across all
-sampled worlds. A scripted move that is illegal stops that item with status 1.
+sampled worlds. A scripted move that is illegal stops that item with status 1. Each
+driver writes its results into an :class:`Outcomes`.
+
+The building blocks :func:`make_bids` and :func:`play_tricks` (and
+:mod:`upriver.fast.policies`' legal moves) are compiled functions of one world that any
+other driver can call, as :mod:`upriver.fast.ucb` and :mod:`upriver.fast.endgame` do.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from upriver.fast._jit import (
     FULL,
     GOLDEN,
     ONE,
     ZERO,
+    Bits,
+    Ints,
     below,
     below_low,
     ctz,
+    i64,
     inline_jit,
     jit,
     mix,
@@ -44,8 +54,10 @@ from upriver.fast._jit import (
 from upriver.fast.policies import (
     BLIND,
     COUNTS_TRICKS,
+    DEALER_RULE,
     POLICY_RANDOM,
     ROTATE,
+    SIMULTANEOUS,
     basic_bid,
     basic_card,
     blind_bid,
@@ -58,6 +70,8 @@ from upriver.fast.policies import (
 
 __all__ = [
     "CHUNK",
+    "Outcomes",
+    "PositionRecord",
     "games_parallel",
     "games_range",
     "make_bids",
@@ -67,6 +81,7 @@ __all__ = [
     "sample_parallel",
     "sample_range",
     "score",
+    "with_arrays",
 ]
 
 SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
@@ -83,6 +98,62 @@ ROTATION = np.array([2, 1, 0, 3, -1], dtype=np.int64)
 """Trump by round under rotating trump (suit indices C0 D1 H2 S3): hearts, diamonds, clubs, spades, none."""
 
 
+class PositionRecord(NamedTuple):
+    """A round at one moment, as the compiled code takes it (numba passes it as a plain tuple).
+
+    A driver gets one, shared by every world (:func:`upriver.fast.api.position_record` packs a
+    :class:`~upriver.fast.api.Position` so), and plays each world on a copy whose arrays it
+    refills: :func:`make_bids` fills ``bids``, :func:`play_tricks` adds to ``tricks``.
+    """
+
+    size: int
+    """Cards dealt to each seat this round."""
+    trump: int
+    """The trump suit (0–3: clubs, diamonds, hearts, spades), -1 for none."""
+    dealer: int
+    leader: int
+    """The seat that led the trick on the table, or leads the next one."""
+    trick_len: int
+    """Cards on the table."""
+    done: int
+    """Tricks finished this round."""
+    gone: int
+    """The cards played this round and the turned card, as bits in an ``int64``."""
+    broken: bool
+    """Whether a trump has been played this round."""
+    bids: Ints
+    """Each seat's bid, -1 for one still to make."""
+    tricks: Ints
+    """Each seat's tricks won so far."""
+    trick: Ints
+    """The cards on the table in play order from the leader, padded to a seat count."""
+
+
+class Outcomes(NamedTuple):
+    """Where a driver writes its results: rows of worlds ``(worlds, players)``, or of games and
+    rounds ``(games, rounds, players)`` for whole games, which leave the last three empty."""
+
+    bids: NDArray[np.int8]
+    tricks: NDArray[np.int8]
+    scores: NDArray[np.int16]
+    """The round's points under the table's scoring."""
+    status: NDArray[np.int8]
+    """A world's :data:`OK`, or :data:`ILLEGAL` where a scripted move was illegal."""
+    cards: NDArray[np.int8]
+    """With ``record``: a world's cards played after the position in order (-1 padded); else no columns."""
+    winners: NDArray[np.int8]
+    """With ``record``: a world's winner of each trick by trick number; else no columns."""
+
+
+@inline_jit
+def with_arrays(position: PositionRecord, bids: Ints, tricks: Ints, trick: Ints) -> PositionRecord:
+    """``position`` over other arrays, a world's own copies (numba's tuples have no ``_replace``)."""
+    p = position
+    return PositionRecord(
+        p.size, p.trump, p.dealer, p.leader, p.trick_len, p.done, p.gone, p.broken, bids, tricks, trick
+    )
+
+
 @jit
 def stream(seed: int, chunk: int) -> int:
     """A generator state (a splitmix64 counter) for one chunk, from the seed and chunk number."""
@@ -91,20 +162,14 @@ def stream(seed: int, chunk: int) -> int:
 
 @inline_jit
 def make_bids(
-    hands: Any,
-    bids: Any,
-    size: int,
-    trump: int,
-    turned: int,
-    dealer: int,
-    opts: Any,
-    policy: int,
-    rng: int,
-    script: Any,
-    at: int,
+    hands: Bits, position: PositionRecord, opts: Ints, policy: int, rng: int, script: Ints, at: int
 ) -> tuple[int, int, int]:
-    """Fill every bid still ``-1``, in bidding order; returns (status, script position, rng)."""
+    """Fill every bid of ``position.bids`` still ``-1``, in bidding order, the first from
+    ``script[at:]``; returns (status, script position, rng). Before any card is played the only
+    card gone is the turned one."""
     n = hands.shape[0]
+    bids, size, trump, dealer = position.bids, position.size, position.trump, position.dealer
+    turned = u64(position.gone)
     total, made = 0, 0
     for s in range(n):
         if bids[s] >= 0:
@@ -114,8 +179,8 @@ def make_bids(
         seat = (dealer + 1 + i) % n
         if bids[seat] >= 0:
             continue
-        last = opts[1] == 0 and made == n - 1
-        legal = legal_bids(size, last, opts[0], total)
+        last = opts[SIMULTANEOUS] == 0 and made == n - 1
+        legal = legal_bids(size, last, opts[DEALER_RULE], total)
         if at < script.shape[0]:
             b = int(script[at])
             at += 1
@@ -138,33 +203,27 @@ def make_bids(
 
 @inline_jit
 def play_tricks(
-    hands: Any,
-    bids: Any,
-    tricks: Any,
-    trick: Any,
-    trick_len: int,
-    leader: int,
-    done: int,
-    size: int,
-    trump: int,
-    gone: int,
-    broken: bool,
-    opts: Any,
+    hands: Bits,
+    position: PositionRecord,
+    opts: Ints,
     policy: int,
     rng: int,
-    script: Any,
+    script: Ints,
     at: int,
     record: bool,
-    rec_cards: Any,
-    rec_winners: Any,
+    rec_cards: NDArray[np.int8],
+    rec_winners: NDArray[np.int8],
 ) -> tuple[int, int]:
-    """Play out the round from ``done`` finished tricks and ``trick_len`` cards on the table.
+    """Play out the round from ``position`` (every bid made), the first cards from ``script[at:]``.
 
-    ``gone`` holds the cards played this round and the turned card; ``tricks`` is updated
-    in place. With ``record``, the cards played here go to ``rec_cards`` in order and each
-    trick's winner to ``rec_winners[trick number]``. Returns (status, rng).
+    ``position.tricks`` is updated in place, ``position.trick`` is scratch. With ``record``, the
+    cards played here go to ``rec_cards`` in order and each trick's winner to
+    ``rec_winners[trick number]``. Returns (status, rng).
     """
     n = hands.shape[0]
+    bids, tricks, trick = position.bids, position.tricks, position.trick
+    size, trump, leader, done = position.size, position.trump, position.leader, position.done
+    trick_len, gone, broken = position.trick_len, u64(position.gone), position.broken
     # A card's strength in a trick: rank, +16 in the led suit, +32 in trump. Taking the
     # maximum needs no branch on suits, which random play makes unpredictable.
     lead_suit, win_seat, win, best = -1, -1, -1, -1
@@ -225,30 +284,29 @@ def games_range(
     first: int,
     stop: int,
     games: int,
-    sizes: Any,
+    sizes: Ints,
     first_jack: bool,
     first_dealer: int,
-    opts: Any,
+    opts: Ints,
     policy: int,
     seed: int,
-    out_bids: Any,
-    out_tricks: Any,
-    out_scores: Any,
+    out: Outcomes,
 ) -> None:
     """Deal and play games of chunks ``first`` … ``stop - 1`` (of ``games`` in all) to the end.
 
-    Outputs are ``(games, rounds, players)`` arrays; ``opts`` has one row a round. Dealing is a
-    partial Fisher–Yates shuffle: the hands, then the turned card, which sets trump (none if no
-    card is left); under rotating trump the round's place in the rotation sets it instead.
+    ``sizes`` are the rounds' hand sizes, ``opts`` has one row a round, and ``out`` takes
+    ``(games, rounds, players)`` bids, tricks and scores. Dealing is a partial Fisher–Yates
+    shuffle: the hands, then the turned card, which sets trump (none if no card is left);
+    under rotating trump the round's place in the rotation sets it instead.
     """
-    n = out_bids.shape[2]
+    n = out.bids.shape[2]
     deck = np.arange(52)
     hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
     tricks = np.zeros(n, dtype=np.int64)
     trick = np.zeros(n, dtype=np.int64)
     script = np.zeros(0, dtype=np.int64)
-    no_record = np.zeros(0, dtype=np.int64)
+    no_record = np.zeros(0, dtype=np.int8)
     for chunk in range(first, stop):
         rng = stream(seed, chunk)
         deck[:] = np.arange(52)  # each chunk shuffles from the same order: results never depend on threads
@@ -285,128 +343,102 @@ def games_range(
                     trump, turned = deck[dealt] // 13, ONE << u64(deck[dealt])
                 bids[:] = -1
                 tricks[:] = 0
-                rng = make_bids(hands, bids, size, trump, turned, dealer, ropts, policy, rng, script, 0)[2]
                 leader = dealer + 1 if dealer + 1 < n else 0
+                dealt_round = PositionRecord(
+                    size, trump, dealer, leader, 0, 0, i64(turned), False, bids, tricks, trick
+                )
+                rng = make_bids(hands, dealt_round, ropts, policy, rng, script, 0)[2]
                 rng = play_tricks(
-                    hands, bids, tricks, trick, 0, leader, 0, size, trump, turned, False,
-                    ropts, policy, rng, script, 0, False, no_record, no_record,
-                )[1]  # fmt: skip
+                    hands, dealt_round, ropts, policy, rng, script, 0, False, no_record, no_record
+                )[1]
                 for s in range(n):
-                    out_bids[g, r, s] = bids[s]
-                    out_tricks[g, r, s] = tricks[s]
-                    out_scores[g, r, s] = score(ropts, bids[s], tricks[s])
+                    out.bids[g, r, s] = bids[s]
+                    out.tricks[g, r, s] = tricks[s]
+                    out.scores[g, r, s] = score(ropts, bids[s], tricks[s])
                 dealer = dealer + 1 if dealer + 1 < n else 0
 
 
 @parallel_jit
 def games_parallel(
     games: int,
-    sizes: Any,
+    sizes: Ints,
     first_jack: bool,
     first_dealer: int,
-    opts: Any,
+    opts: Ints,
     policy: int,
     seed: int,
-    out_bids: Any,
-    out_tricks: Any,
-    out_scores: Any,
+    out: Outcomes,
 ) -> None:
     """:func:`games_range` over every chunk, spread across numba's threads."""
     chunks = (games + CHUNK - 1) // CHUNK
     for chunk in prange(chunks):
-        games_range(
-            chunk, chunk + 1, games, sizes, first_jack, first_dealer, opts, policy, seed,
-            out_bids, out_tricks, out_scores,
-        )  # fmt: skip
+        games_range(chunk, chunk + 1, games, sizes, first_jack, first_dealer, opts, policy, seed, out)
 
 
 @jit
 def rollout_range(
     first: int,
     stop: int,
-    worlds: Any,
-    pos: Any,
-    bids0: Any,
-    tricks0: Any,
-    trick0: Any,
-    opts: Any,
+    worlds: Bits,
+    position: PositionRecord,
+    opts: Ints,
     policy: int,
     seed: int,
-    script: Any,
+    script: Ints,
     record: bool,
-    out_bids: Any,
-    out_tricks: Any,
-    out_scores: Any,
-    status: Any,
-    rec_cards: Any,
-    rec_winners: Any,
+    out: Outcomes,
 ) -> None:
-    """Complete one position in the sampled worlds of chunks ``first`` … ``stop - 1``.
+    """Complete ``position`` in the sampled worlds of chunks ``first`` … ``stop - 1``.
 
-    ``worlds`` is ``(W, players)`` hands; ``pos`` = ``[size, trump, dealer, leader,
-    trick_len, done, gone, broken]`` (``gone`` as int64 bits: played cards and turn-up);
-    ``bids0`` (-1 for bids to make), ``tricks0`` and ``trick0`` are shared by all worlds.
+    ``worlds`` is ``(W, players)`` hands; bids still ``-1`` in ``position`` are made by
+    ``policy``, which then plays every card after the ``script``. ``out`` takes a row a world.
     """
     count, n = worlds.shape
-    size, trump, dealer, leader = pos[0], pos[1], pos[2], pos[3]
-    trick_len, done, gone, broken = pos[4], pos[5], u64(pos[6]), pos[7] != 0
-    turned = gone  # bids are made before any card is played, so only the turn-up is gone
     hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
     tricks = np.zeros(n, dtype=np.int64)
     trick = np.zeros(n, dtype=np.int64)
+    world = with_arrays(position, bids, tricks, trick)
     for chunk in range(first, stop):
         rng = stream(seed, chunk)
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             for s in range(n):
                 hands[s] = worlds[w, s]
-                bids[s] = bids0[s]
-                tricks[s] = tricks0[s]
-                trick[s] = trick0[s]
-            code, at, rng = make_bids(hands, bids, size, trump, turned, dealer, opts, policy, rng, script, 0)
+                bids[s] = position.bids[s]
+                tricks[s] = position.tricks[s]
+                trick[s] = position.trick[s]
+            code, at, rng = make_bids(hands, world, opts, policy, rng, script, 0)
             if code == OK:
                 code, rng = play_tricks(
-                    hands, bids, tricks, trick, trick_len, leader, done, size, trump, gone, broken,
-                    opts, policy, rng, script, at, record, rec_cards[w], rec_winners[w],
-                )  # fmt: skip
-            status[w] = code
+                    hands, world, opts, policy, rng, script, at, record, out.cards[w], out.winners[w]
+                )
+            out.status[w] = code
             for s in range(n):
-                out_bids[w, s] = bids[s]
-                out_tricks[w, s] = tricks[s]
-                out_scores[w, s] = score(opts, bids[s], tricks[s])
+                out.bids[w, s] = bids[s]
+                out.tricks[w, s] = tricks[s]
+                out.scores[w, s] = score(opts, bids[s], tricks[s])
 
 
 @parallel_jit
 def rollout_parallel(
-    worlds: Any,
-    pos: Any,
-    bids0: Any,
-    tricks0: Any,
-    trick0: Any,
-    opts: Any,
+    worlds: Bits,
+    position: PositionRecord,
+    opts: Ints,
     policy: int,
     seed: int,
-    script: Any,
+    script: Ints,
     record: bool,
-    out_bids: Any,
-    out_tricks: Any,
-    out_scores: Any,
-    status: Any,
-    rec_cards: Any,
-    rec_winners: Any,
+    out: Outcomes,
 ) -> None:
     """:func:`rollout_range` over every chunk, spread across numba's threads."""
     chunks = (worlds.shape[0] + CHUNK - 1) // CHUNK
     for chunk in prange(chunks):
-        rollout_range(
-            chunk, chunk + 1, worlds, pos, bids0, tricks0, trick0, opts, policy, seed, script, record,
-            out_bids, out_tricks, out_scores, status, rec_cards, rec_winners,
-        )  # fmt: skip
+        rollout_range(chunk, chunk + 1, worlds, position, opts, policy, seed, script, record, out)
 
 
 @jit
 def sample_range(
-    first: int, stop: int, count: int, known: Any, unknown: int, need: Any, seed: int, out: Any
+    first: int, stop: int, count: int, known: Bits, unknown: int, need: Ints, seed: int, out: Bits
 ) -> None:
     """Deal the ``unknown`` cards at random so seat ``s`` holds ``need[s]`` of them besides
     ``known[s]``: uniform over the deals consistent with the card counts alone."""
@@ -434,7 +466,7 @@ def sample_range(
 
 
 @parallel_jit
-def sample_parallel(count: int, known: Any, unknown: int, need: Any, seed: int, out: Any) -> None:
+def sample_parallel(count: int, known: Bits, unknown: int, need: Ints, seed: int, out: Bits) -> None:
     """:func:`sample_range` over every chunk, spread across numba's threads."""
     chunks = (count + CHUNK - 1) // CHUNK
     for chunk in prange(chunks):

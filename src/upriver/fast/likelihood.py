@@ -17,24 +17,22 @@ plays the model leaves to anything else, which also keeps a deal that contradict
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
-from upriver.fast._jit import FULL, ONE, ZERO, jit, popcount, u64
-from upriver.fast.policies import basic_card, legal_cards
+from upriver.fast._jit import FULL, ONE, ZERO, Bits, Ints, jit, popcount, u64
+from upriver.fast.policies import LEAD_AFTER_FIRST, LEAD_BROKEN, basic_card, legal_cards
 
 __all__ = ["play_log_likelihoods"]
 
 
 @jit
 def _log_likelihoods(
-    worlds: Any,
-    played_by: Any,
-    seats: Any,
-    cards: Any,
-    bids: Any,
+    worlds: Bits,
+    played_by: Ints,
+    seats: Ints,
+    cards: Ints,
+    bids: Ints,
     me: int,
     size: int,
     trump: int,
@@ -42,7 +40,7 @@ def _log_likelihoods(
     lead_rule: int,
     counts_tricks: bool,
     eps: float,
-    out: Any,
+    out: NDArray[np.float64],
 ) -> None:
     count, n = worlds.shape
     plays = seats.shape[0]
@@ -68,7 +66,9 @@ def _log_likelihoods(
             bit = ONE << u64(c)
             hand = hands[seat]
             if seat != me and bids[seat] >= 0:
-                barred = (lead_rule == 1 and not broken) or (lead_rule == 2 and done == 0)
+                barred = (lead_rule == LEAD_BROKEN and not broken) or (
+                    lead_rule == LEAD_AFTER_FIRST and done == 0
+                )
                 legal = legal_cards(hand, lead_suit, trump, barred, False)
                 k = int(popcount(legal))
                 if k > 1:

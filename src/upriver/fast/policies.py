@@ -12,8 +12,6 @@ Cards are indices 0–51 (suit * 13 + rank - 2); a card's "danger" is
 
 from __future__ import annotations
 
-from typing import Any
-
 from upriver.bots.thumb import (
     BLOCKED_TRUMP_SHARE,
     ESTIMATE_OFFSET,
@@ -28,7 +26,22 @@ from upriver.bots.thumb import (
     SINGLETON_RUFF,
     VOID_RUFF,
 )
-from upriver.fast._jit import FULL, ONE, SUIT, ZERO, above, below, clz, ctz, jit, nth_bit, popcount, u64
+from upriver.fast._jit import (
+    FULL,
+    ONE,
+    SUIT,
+    ZERO,
+    Bits,
+    Ints,
+    above,
+    below,
+    clz,
+    ctz,
+    jit,
+    nth_bit,
+    popcount,
+    u64,
+)
 
 __all__ = [
     "BLIND",
@@ -36,6 +49,7 @@ __all__ = [
     "DEALER_FREE",
     "DEALER_HOOK",
     "DEALER_OVERBID",
+    "DEALER_RULE",
     "LEAD_AFTER_FIRST",
     "LEAD_BROKEN",
     "LEAD_RULE",
@@ -44,6 +58,7 @@ __all__ = [
     "POLICY_RANDOM",
     "ROTATE",
     "SCORES",
+    "SIMULTANEOUS",
     "TRICKS_MAX",
     "basic_bid",
     "basic_card",
@@ -64,6 +79,11 @@ DEALER_OVERBID = 2
 
 # The rule options as the kernel takes them, one int64 array ``opts`` a round:
 # [dealer rule, simultaneous, lead rule, counts tricks, blind one card, rotate, 0, 0, points…].
+DEALER_RULE = 0
+"""``opts[DEALER_RULE]``: the dealer's last bid, :data:`DEALER_FREE`, :data:`DEALER_HOOK` or
+:data:`DEALER_OVERBID`."""
+SIMULTANEOUS = 1
+"""``opts[SIMULTANEOUS]``: 1 when every seat bids at once, so no bid is the last one the dealer rule bars."""
 LEAD_RULE = 2
 """``opts[LEAD_RULE]``: 0 trump may lead any time, :data:`LEAD_BROKEN`, :data:`LEAD_AFTER_FIRST`."""
 LEAD_BROKEN = 1
@@ -82,14 +102,14 @@ OPTS_SIZE = SCORES + TRICKS_MAX * TRICKS_MAX
 
 
 @jit
-def score(opts: Any, bid: int, took: int) -> int:
+def score(opts: Ints, bid: int, took: int) -> int:
     """The round's points for ``bid`` and ``took`` tricks, from the table in ``opts`` (the engine's
     :func:`upriver.scoring.round_score` for this round, written there by :mod:`upriver.fast.api`)."""
     return int(opts[SCORES + bid * TRICKS_MAX + took])
 
 
 @jit
-def lead_barred(opts: Any, broken: bool, done: int) -> bool:
+def lead_barred(opts: Ints, broken: bool, done: int) -> bool:
     """Whether a leader may not lead trump now (unless it holds only trumps): before trump is
     broken under ``broken``, or to the round's first trick under ``after-first-trick``."""
     rule = opts[LEAD_RULE]
@@ -297,7 +317,7 @@ def basic_bid(hand: int, trump: int, size: int, players: int, unseen: int, legal
 
 
 @jit
-def blind_bid(hands: Any, seat: int, trump: int, turned: int, leader: int, legal: int, opts: Any) -> int:
+def blind_bid(hands: Bits, seat: int, trump: int, turned: int, leader: int, legal: int, opts: Ints) -> int:
     """The bid of best expected score for ``seat`` in a blind one-card round: it sees every other
     seat's card and not its own, which is any card it cannot see, each as likely. Every card is
     forced, so the chance to win is the share of those cards that would take the trick. Ties go

@@ -22,15 +22,14 @@ rules' scoring. The per-move statistics come back, so a bot picks the most visit
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from upriver.cards import Card
-from upriver.fast._jit import GOLDEN, below, jit, mix, u64
-from upriver.fast.api import Position, _opts, _position_arrays
-from upriver.fast.kernel import make_bids, play_tricks, score, stream
+from upriver.fast._jit import GOLDEN, Bits, Ints, below, jit, mix
+from upriver.fast.api import Position, _opts, position_record
+from upriver.fast.kernel import PositionRecord, make_bids, play_tricks, score, stream, with_arrays
 from upriver.fast.policies import POLICY_RANDOM
 
 __all__ = ["TIE_TOLERANCE", "UCT_C", "UcbStats", "search", "ucb_search"]
@@ -44,38 +43,33 @@ TIE_TOLERANCE = 1e-5
 
 @jit
 def ucb_search(
-    worlds: Any,
-    pos: Any,
-    bids0: Any,
-    tricks0: Any,
-    trick0: Any,
-    opts: Any,
+    worlds: Bits,
+    position: PositionRecord,
+    opts: Ints,
     seat: int,
-    moves: Any,
+    moves: Ints,
     bidding: bool,
     uct_c: float,
     seed: int,
-    visits: Any,
-    returns: Any,
+    visits: Ints,
+    returns: NDArray[np.float64],
 ) -> None:
     """Run one simulation per world of ``worlds`` with UCB1 over ``moves``; fill ``visits`` and
     ``returns`` (sum of ``seat``'s round scores) per move.
 
-    ``pos``, ``bids0``, ``tricks0``, ``trick0`` and ``opts`` are as for
-    :func:`upriver.fast.kernel.rollout_range`. ``moves`` are bids (``bidding``) or card
-    indices; a bid is set for ``seat`` directly, a card is the first move played.
+    ``position`` and ``opts`` are as for :func:`upriver.fast.kernel.rollout_range`. ``moves``
+    are bids (``bidding``) or card indices; a bid is set for ``seat`` directly, a card is the
+    first move played.
     """
     count, n = worlds.shape
     k = moves.shape[0]
-    size, trump, dealer, leader = pos[0], pos[1], pos[2], pos[3]
-    trick_len, done, gone, broken = pos[4], pos[5], u64(pos[6]), pos[7] != 0
-    turned = gone
     hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
     tricks = np.zeros(n, dtype=np.int64)
     trick = np.zeros(n, dtype=np.int64)
+    world = with_arrays(position, bids, tricks, trick)
     script = np.zeros(0 if bidding else 1, dtype=np.int64)
-    no_record = np.zeros(0, dtype=np.int64)
+    no_record = np.zeros(0, dtype=np.int8)
     values = np.zeros(k, dtype=np.float64)
     ties = np.zeros(k, dtype=np.int64)
     rng = stream(seed, 0)
@@ -108,21 +102,18 @@ def ucb_search(
             arm = ties[below(bits, m)] if m > 1 else ties[0]
         for s in range(n):
             hands[s] = worlds[w, s]
-            bids[s] = bids0[s]
-            tricks[s] = tricks0[s]
-            trick[s] = trick0[s]
+            bids[s] = position.bids[s]
+            tricks[s] = position.tricks[s]
+            trick[s] = position.trick[s]
         if bidding:
             bids[seat] = moves[arm]
         else:
             script[0] = moves[arm]
-        code, at, rng = make_bids(
-            hands, bids, size, trump, turned, dealer, opts, POLICY_RANDOM, rng, script, 0
-        )
+        code, at, rng = make_bids(hands, world, opts, POLICY_RANDOM, rng, script, 0)
         if code == 0:
             code, rng = play_tricks(
-                hands, bids, tricks, trick, trick_len, leader, done, size, trump, gone, broken,
-                opts, POLICY_RANDOM, rng, script, at, False, no_record, no_record,
-            )  # fmt: skip
+                hands, world, opts, POLICY_RANDOM, rng, script, at, False, no_record, no_record
+            )
         visits[arm] += 1
         returns[arm] += score(opts, bids[seat], tricks[seat])
 
@@ -158,15 +149,11 @@ def search(
         raise ValueError("search needs at least one candidate move")
     bidding = not isinstance(moves[0], Card)
     codes = np.array([m.index if isinstance(m, Card) else m for m in moves], dtype=np.int64)
-    pos, bids, tricks_won, trick = _position_arrays(position)
     visits = np.zeros(len(moves), dtype=np.int64)
     returns = np.zeros(len(moves), dtype=np.float64)
     ucb_search(
         np.ascontiguousarray(worlds, dtype=np.uint64),
-        pos,
-        bids,
-        tricks_won,
-        trick,
+        position_record(position),
         _opts(position.rules, position.round_number),
         position.seat,
         codes,
