@@ -168,10 +168,9 @@ def score_sheet(
     for segment in segments:
         for i, join in enumerate(entries.joins):
             if join.round == segment.first:
-                others = [
-                    s for s in segment.seats if s < starters or entries.joins[s - starters].round < join.round
-                ]
-                running[starters + i] = starting_score(join.start, running, others)
+                seated = roster(starters, dataclasses.replace(entries, sit_outs=()), join.round)
+                others = [s for s in seated if s < starters or entries.joins[s - starters].round < join.round]
+                running[starters + i] += starting_score(join.start, running, others)
         part = ScoreSheet.from_view(segment.game.view(None), at_table=True)
         for row in part.rows:
             number = segment.first + row.number - 1
