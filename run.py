@@ -242,6 +242,7 @@ POSTGRES_TESTS = (
     "test_web_join.py",
     "test_web_limits.py",
     "test_web_lobby.py",
+    "test_web_metrics.py",
     "test_web_pace.py",
     "test_web_rematch.py",
     "test_web_restart.py",

@@ -178,8 +178,11 @@ class Table:
         self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)
         self.thinking: int | None = None
         """The seat whose bot is choosing its move now (its turn's wait included), or ``None``."""
-        self.waiting: collections.deque[tuple[Callable[[], Event], Refused | None]] = collections.deque()
-        """Moves received while another of this table's is being committed, each made when its turn comes."""
+        self.waiting: collections.deque[tuple[Callable[[], Event], Refused | None, float]] = (
+            collections.deque()
+        )
+        """Moves received while another of this table's is being committed, each made when its turn comes
+        (with when it arrived, ``time.perf_counter()``)."""
         self.committing: Event | None = None
         """The move being committed off the event loop (PostgreSQL), until it is applied or refused."""
         self.missed = False

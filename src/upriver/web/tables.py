@@ -41,7 +41,7 @@ from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.storage import StoreError
-from upriver.web import bots, protocol
+from upriver.web import bots, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock, table_settings
 from upriver.web.cluster import Cluster, Solo
@@ -353,7 +353,7 @@ class Manager(Following, SeatActions, ClaimActions):
         if self._committer is None or not _in_loop():
             self._accept(table, event)
             return
-        table.waiting.append((event, refused))
+        table.waiting.append((event, refused, time.perf_counter()))
         self._next(table)
 
     def close(self) -> None:
@@ -361,7 +361,9 @@ class Manager(Following, SeatActions, ClaimActions):
         if self._committer is not None:
             self._committer.shutdown(wait=True, cancel_futures=True)
 
-    def _path(self, table: Table, make: Callable[[], Event], joiner: Connection | None) -> _Steps:
+    def _path(
+        self, table: Table, make: Callable[[], Event], joiner: Connection | None, arrived: float
+    ) -> _Steps:
         """The one path of every event, a person's or a bot's: check, commit, apply, announce.
 
         The engine checks the event first, so nothing it refuses is stored; the store commits
@@ -372,7 +374,8 @@ class Manager(Following, SeatActions, ClaimActions):
 
         The path yields each event to be committed and is sent what the commit raised (``None``:
         committed), so the same steps serve a commit made at once (:meth:`_accept`) and one made
-        by a thread while the event loop serves the others (:meth:`_next`).
+        by a thread while the event loop serves the others (:meth:`_next`). ``arrived``: when the
+        event came (``time.perf_counter()``), for the move→update latency (:mod:`upriver.web.metrics`).
 
         :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
         :raises IllegalActionError: the engine refuses it.
@@ -401,16 +404,19 @@ class Manager(Following, SeatActions, ClaimActions):
                 if joiner is not None:
                     joiner.token = table.tokens[event.seat]
                 self._announce(table)
+                me = instruments.worker()
+                instruments.ACTIONS.labels(me, event.kind).inc()
+                instruments.UPDATE_SECONDS.labels(me).observe(time.perf_counter() - arrived)
             return
         raise self._commit_error(table, event, "other server processes kept storing moves first")
 
     def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
         """Take ``make``'s event along :meth:`_path`, committing it at once; raises as the path does."""
-        steps = self._path(table, make, joiner)
+        steps = self._path(table, make, joiner, time.perf_counter())
         event = next(steps)
         while True:
             try:
-                self.store.append(table.id, event)
+                self._commit(table.id, event)
             except StoreError as error:
                 failure: StoreError | None = error
             else:
@@ -424,8 +430,8 @@ class Manager(Following, SeatActions, ClaimActions):
         """Take the table's next waiting move along :meth:`_path`, its commits made by a thread (one
         move of a table at a time); a refusal goes to the move's ``refused``."""
         while table.waiting and table.committing is None:
-            make, refused = table.waiting.popleft()
-            steps = self._path(table, make, None)
+            make, refused, arrived = table.waiting.popleft()
+            steps = self._path(table, make, None, arrived)
             self._step(table, steps, refused, functools.partial(next, steps))
 
     def _step(
@@ -446,7 +452,7 @@ class Manager(Following, SeatActions, ClaimActions):
         if event is not None:
             assert self._committer is not None
             future = asyncio.get_running_loop().run_in_executor(
-                self._committer, self.store.append, table.id, event
+                self._committer, self._commit, table.id, event
             )
             future.add_done_callback(functools.partial(self._committed, table, steps, refused))
         elif table.missed:  # news of later events came while committing: read them
@@ -465,6 +471,14 @@ class Manager(Following, SeatActions, ClaimActions):
             return
         self._step(table, steps, refused, functools.partial(steps.send, future.exception()))
         self._next(table)
+
+    def _commit(self, table_id: str, event: Event) -> None:
+        """Commit ``event`` (:meth:`TableStore.append`), timed for :mod:`upriver.web.metrics`."""
+        start = time.perf_counter()
+        try:
+            self.store.append(table_id, event)
+        finally:
+            instruments.COMMIT_SECONDS.labels(instruments.worker()).observe(time.perf_counter() - start)
 
     @staticmethod
     def _commit_error(table: Table, event: Event, error: object) -> CommitError:

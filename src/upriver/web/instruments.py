@@ -1,0 +1,65 @@
+"""The figures this server process measures as it goes, for ``GET /metrics`` (:mod:`upriver.web.metrics`).
+
+Each is labelled with the process (``worker``: its process id), since with ``upriver serve
+--workers N`` a scrape reaches one of the N processes and each answers for itself. This module
+imports only ``prometheus_client``, so the live tables (:mod:`upriver.web.tables`) and the
+WebSocket handler can observe them without importing the metrics page.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from types import TracebackType
+
+from prometheus_client import Counter, Histogram
+
+__all__ = ["ACTIONS", "COMMIT_SECONDS", "MESSAGE_SECONDS", "UPDATE_SECONDS", "timed", "worker"]
+
+_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
+
+MESSAGE_SECONDS = Histogram(
+    "upriver_message_seconds",
+    "Time the event loop spends on one client message (a move: checked, committed over SQLite, sent).",
+    ["worker"],
+    buckets=_BUCKETS,
+    registry=None,
+)
+COMMIT_SECONDS = Histogram(
+    "upriver_commit_seconds",
+    "Time the store takes to commit one event (a move, a join, …).",
+    ["worker"],
+    buckets=_BUCKETS,
+    registry=None,
+)
+UPDATE_SECONDS = Histogram(
+    "upriver_update_seconds",
+    "Time from a move's arrival (a message, a bot's choice) until every connection of its table "
+    "is told of the state that includes it (waiting behind the table's earlier moves included).",
+    ["worker"],
+    buckets=_BUCKETS,
+    registry=None,
+)
+ACTIONS = Counter(
+    "upriver_actions",
+    "Events this process committed and applied, by kind (bid, play, join, …): its rate is actions/s.",
+    ["worker", "kind"],
+    registry=None,
+)
+
+
+def worker() -> str:
+    """This process's ``worker`` label: its process id."""
+    return str(os.getpid())
+
+
+class timed:  # noqa: N801 - used as a context manager, like a function
+    """``with timed():`` observes the block's time in :data:`MESSAGE_SECONDS`."""
+
+    def __enter__(self) -> None:
+        self._start = time.perf_counter()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        MESSAGE_SECONDS.labels(worker()).observe(time.perf_counter() - self._start)
