@@ -12,6 +12,7 @@ import dataclasses
 import os
 import random
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 
     from tests.browsing import LiveServer, Shifted
     from tests.pg import PostgresServer
+    from tests.reviewing import Setup
     from upriver.web.tables import Manager
 
 
@@ -355,6 +357,17 @@ def night(tmp_path_factory: pytest.TempPathFactory, shifted: Shifted) -> Iterato
     server = LiveServer(db, bot_delay=0.02, app=create_app(db, bot_delay=0.02, now=shifted))
     yield server
     server.stop()
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> Iterator[Setup]:
+    """A web app and, beside it, an app serving only its review (``tests/reviewing.py``)."""
+    from tests.reviewing import Setup
+
+    made = Setup(tmp_path / "tables.db")
+    with made.site:
+        yield made
+    made.pool.shutdown()
 
 
 # ------------------------------------------------------------------ past the public API

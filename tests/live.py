@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,33 @@ class Server:
         )
         self.stack.callback(ws.close)
         return ws
+
+
+TABLE = {"name": "Ann", "seats": ["human", "basic", "basic"]}
+"""A table for one person and two bots, as a create request's body."""
+
+
+@contextlib.contextmanager
+def serving(db: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``upriver serve`` on a free loopback port with ``args``; yields its base URL and its process."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", db, *args]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.communicate()[0]
+            with contextlib.suppress(httpx.TransportError):
+                httpx.get(f"{url}/healthz", timeout=1)  # any answer (a 400 for a host not allowed too)
+                break
+            assert time.monotonic() < deadline, "the server did not start in 30 s"
+            time.sleep(0.1)
+        yield url, server
+    finally:
+        server.terminate()
+        try:
+            server.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate()

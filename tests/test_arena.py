@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import pytest
 from typer.testing import CliRunner
 
+from tests.helpers import SHORT
 from upriver import Card, DealerBid, Game, Rules, Schedule, SeatView, preset
 from upriver.actions import BidAction, DealAction, PlayAction
 from upriver.arena.core import ArenaConfig, ArenaResult, run_arena
@@ -39,9 +40,6 @@ from upriver.cli import app
 from upriver.cli import arena as arena_cli
 
 assert arena_cli  # registers `arena` on the app, for the OpenSpiel tests' runs
-
-SHORT = preset("classic", 4, max_cards=3)
-"""Six rounds of 1–3 cards: games fast enough for many tests."""
 
 
 def result(

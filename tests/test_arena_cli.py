@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tests.test_arena import SHORT
+from tests.helpers import SHORT
 from upriver.arena.core import ArenaConfig, run_arena
 from upriver.arena.match import GameResult, play_game
 from upriver.arena.report import dumps, output_stem, write_chart, write_json

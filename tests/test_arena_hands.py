@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.test_arena import SHORT
+from tests.helpers import SHORT
 from upriver import SeatView, preset
 from upriver.arena.core import ArenaConfig, hand_records, run_arena
 from upriver.arena.hands import (

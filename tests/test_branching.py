@@ -12,22 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import custom_rules
+from tests.helpers import hidden_bids, other_deal, random_move
 from upriver import DECK, Bidding, Card, Game, Phase, Rules, Schedule, preset
-from upriver.bots.knowledge import knowledge_of
 from upriver.branch import InconsistentDealError, game_from_view
 from upriver.view import SeatView
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-
-
-def random_move(game: Game, rng: random.Random) -> None:
-    """One uniformly random legal move by a seat that may act (any pending bidder when simultaneous)."""
-    seat = rng.choice(game.awaiting)
-    if game.phase is Phase.BIDDING:
-        game.bid(rng.choice(game.legal_bids(seat)), seat)
-    else:
-        game.play(rng.choice(game.legal_cards(seat)), seat)
 
 
 def advance(game: Game, rng: random.Random, moves: int) -> None:
@@ -48,13 +39,6 @@ def snapshot(game: Game) -> tuple[object, ...]:
         game.results,
         game.phase,
     )
-
-
-def hidden_bids(game: Game, seat: int) -> dict[int, int] | None:
-    """The bids ``seat``'s view hides (simultaneous bidding still under way), as the game has them."""
-    if game.rules.bidding is not Bidding.SIMULTANEOUS or game.phase is not Phase.BIDDING:
-        return None
-    return {s: bid for s, bid in enumerate(game.bids) if bid is not None and s != seat}
 
 
 # ------------------------------------------------------------------ copy
@@ -141,30 +125,6 @@ def test_a_game_rebuilt_with_the_true_hidden_hands_plays_on_exactly_like_the_ori
     lockstep_to_round_end(game, rebuilt, random.Random(seed))
     advance(rebuilt, random.Random(seed), 10_000)
     assert rebuilt.is_over
-
-
-def other_deal(view: SeatView, rng: random.Random) -> list[tuple[Card, ...]] | None:
-    """A random deal of the unseen cards to the other seats that fits what the view has shown; in a
-    blind round the others' cards are seen, and the unseen one is the seat's own."""
-    if view.foreheads:
-        seen = {card for card in view.foreheads if card is not None} | {view.turned}
-        own = rng.choice([card for card in DECK if card not in seen])
-        return [(own,) if card is None else (card,) for card in view.foreheads]
-    know = knowledge_of(view)
-    hands: list[tuple[Card, ...]] = [()] * view.player_count
-    hands[view.seat] = view.hand
-    pool = [card for card in DECK if know.unknown & card.mask]
-    others = sorted(
-        (s for s in range(view.player_count) if s != view.seat), key=lambda s: -know.voids[s].bit_count()
-    )
-    for s in others:
-        allowed = [card for card in pool if know.allows(s, card)]
-        if len(allowed) < know.counts[s]:
-            return None
-        hand = rng.sample(allowed, know.counts[s])
-        hands[s] = tuple(sorted(hand))
-        pool = [card for card in pool if card not in hand]
-    return hands
 
 
 @FAST

@@ -7,9 +7,6 @@ import json
 import logging
 import re
 import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import manager_of
-from tests.live import free_port
+from tests.live import TABLE, serving
 from tests.webclient import Client, Room
 from upriver.cli import app
 from upriver.cli import backup as _backup  # noqa: F401  (registers upriver backup and restore)
@@ -30,40 +27,12 @@ from upriver.storage import StoreError
 from upriver.web.app import create_app
 from upriver.web.hosts import CLOSE_BAD_HOST, HostPolicy
 
-TABLE = {"name": "Ann", "seats": ["human", "basic", "basic"]}
-
 
 @contextlib.contextmanager
 def served(db: str, *args: str) -> Iterator[str]:
     """``upriver serve`` on a free loopback port with ``args``; yields its base URL."""
     with serving(db, *args) as (url, _):
         yield url
-
-
-@contextlib.contextmanager
-def serving(db: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``upriver serve`` on a free loopback port with ``args``; yields its base URL and its process."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", db, *args]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert server.poll() is None, server.communicate()[0]
-            with contextlib.suppress(httpx.TransportError):
-                httpx.get(f"{url}/healthz", timeout=1)  # any answer (a 400 for a host not allowed too)
-                break
-            assert time.monotonic() < deadline, "the server did not start in 30 s"
-            time.sleep(0.1)
-        yield url, server
-    finally:
-        server.terminate()
-        try:
-            server.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.communicate()
 
 
 def _create(url: str, forwarded_for: str) -> int:

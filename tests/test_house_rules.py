@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 import upriver.cli.arena
 import upriver.cli.check  # noqa: F401  (registers the command)
 from tests.conftest import cards, expected_score
+from tests.helpers import HOUSE_RULES
 from upriver import (
     DECK,
     Card,
@@ -385,24 +386,6 @@ def test_a_blind_bid_weighs_the_chance_the_unseen_card_wins_by_the_scoring() -> 
 
 
 # ------------------------------------------------------------------ golden records
-
-HOUSE_RULES: dict[str, dict[str, object]] = {
-    "negative": {"preset": "countdown", "scoring": "negative"},
-    "balanced": {"preset": "countdown", "scoring": "balanced"},
-    "hybrid": {"preset": "countdown", "scoring": "hybrid"},
-    "doubles": {"preset": "countdown", "scoring": "doubles"},
-    "triples": {"preset": "countdown", "scoring": "triples"},
-    "squares": {"preset": "countdown", "scoring": "squares"},
-    "anderson": {"preset": "classic", "scoring": "anderson"},
-    "custom-scoring": {
-        "preset": "classic",
-        "scoring": {"exact_bonus": 20, "per_trick": 2, "per_trick_when": "exact", "miss_per_trick_off": 5},
-    },
-    "rotate": {"preset": "classic", "trump": "rotate"},
-    "after-first-trick": {"preset": "countdown", "trump_lead": "after-first-trick"},
-    "blind-one-card": {"preset": "classic", "blind_one_card": True},
-}
-
 
 def house_game(name: str) -> str:
     """A seeded 4-player game under one house rule, played by uniformly random legal moves."""

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tests.test_search_bots import games, play_out
+from tests.helpers import games, play_bots
 from upriver import Game, Rules, Schedule
 from upriver.bots import Bot, ExpertBot, IpimcBot, make_bot
 from upriver.bots.knowledge import knowledge_of
@@ -157,7 +156,7 @@ def test_a_bot_with_play_inference_reports_the_effective_sample_size_of_the_deal
 def test_play_weights_are_finite_on_any_view_and_their_sample_size_is_kishs(
     game: Game, moves: int, seed: int, eps: float
 ) -> None:
-    play_out(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
+    play_bots(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
     if game.is_over:
         return
     view = game.view(game.awaiting[0])
@@ -181,5 +180,5 @@ def test_search_bots_with_play_inference_only_make_legal_moves(game: Game, seed:
         (ExpertBot if s % 2 else IpimcBot)(seed + s, budget=8, play_inference=eps)
         for s in range(len(game.players))
     ]
-    play_out(game, bots)
+    play_bots(game, bots)
     assert len(game.results) == game.rules.rounds

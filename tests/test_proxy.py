@@ -14,9 +14,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.live import free_port
+from tests.live import TABLE, free_port, serving
 from tests.pg import PostgresServer
-from tests.test_hosting import TABLE, serving
 
 NGINX = "/usr/sbin/nginx"
 """Debian's nginx (nginx-light), which ``run.py test`` installs; these tests fail, never skip, without it."""

@@ -20,7 +20,7 @@ import pytest
 import ray
 from typer.testing import CliRunner
 
-from tests.test_review_cli import GOLDEN, short_copy
+from tests.reviewing import GOLDEN, short_copy
 from upriver.arena.base import ArenaError
 from upriver.arena.match import GameResult, play_game
 from upriver.arena.runner import run_games

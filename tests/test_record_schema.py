@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 
 import upriver.cli.play
 from tests.conftest import record_doc
+from tests.helpers import HOUSE_RULES
 from tests.webclient import Room
 from upriver import PRESETS, Game, Phase, Rules, Schedule, Suit, preset
 from upriver.cli import app
@@ -87,8 +88,6 @@ def test_every_golden_record_validates(path: Path) -> None:
 
 
 def test_there_is_a_golden_record_for_every_preset_and_every_house_rule() -> None:
-    from tests.test_house_rules import HOUSE_RULES
-
     assert sorted(path.stem for path in GOLDEN) == sorted([*PRESETS, *HOUSE_RULES])
 
 

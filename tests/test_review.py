@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import card, custom_rules, dealt_game, one_round_rules
-from tests.test_branching import hidden_bids, other_deal, random_move
+from tests.helpers import hidden_bids, other_deal, random_move
 from upriver import Game, Rules, Scoring
 from upriver.branch import game_from_view
 from upriver.record import load, loads, record_of

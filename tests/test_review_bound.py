@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.test_review_web import Setup
+from tests.reviewing import Setup
 from upriver.review import RoundTask, Settings, review_round
 from upriver.web import review_api
 from upriver.web.review_api import BUSY, ReviewService, review_router

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -13,33 +12,17 @@ from typer.testing import CliRunner
 
 import upriver.cli.review
 from tests.conftest import record_doc
+from tests.reviewing import GOLDEN, short_copy
 from upriver.cli import app
-from upriver.record import FORMAT, dumps, load
+from upriver.record import load
 from upriver.review import MAX_DEALS, Settings
 
 ROOT = Path(__file__).parent.parent
-GOLDEN = sorted(
-    path
-    for path in (Path(__file__).parent / "golden").glob("*.json")
-    if json.loads(path.read_text(encoding="utf-8")).get("format") == FORMAT  # the game records there
-)
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 runner = CliRunner()
 
 assert upriver.cli.review  # registers `upriver review` on the app
-
-
-def short_copy(golden: Path, tmp_path: Path, rounds: int | None = None) -> Path:
-    """The golden record's first ``rounds`` (default: as many as deal at most 10 cards a seat, at
-    least one), as a file: a quick review that covers every rule set."""
-    record = load(golden)
-    if rounds is None:
-        sizes = [len(entry.hands[0]) for entry in record.rounds if entry.hands is not None]
-        rounds = max(1, sum(1 for i in range(len(sizes)) if sum(sizes[: i + 1]) <= 10))
-    path = tmp_path / golden.name
-    path.write_text(dumps(dataclasses.replace(record, rounds=record.rounds[:rounds])), encoding="utf-8")
-    return path
 
 
 def problems(document: object) -> list[str]:

@@ -15,13 +15,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from tests.test_review_web import Setup, setup
+from tests.reviewing import Setup
 from upriver.review import Settings
 from upriver.web import review_api
 from upriver.web.review_api import POOL_BROKEN, ReviewService, review_router
 from upriver.web.tables import Table
-
-__all__ = ["setup"]  # the review API tests' fixture, shared
 
 
 def answer(client: TestClient, table: Table, seat: int = 0) -> httpx.Response:

@@ -10,93 +10,33 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
+from tests.helpers import games, play_bots
 from upriver import (
     DECK,
-    PRESETS,
-    Bidding,
     Card,
     DealerBid,
     Game,
     Rules,
     Schedule,
-    Scoring,
-    SeatView,
-    TrumpLead,
     preset,
 )
-from upriver.bots import BOT_KINDS, Bot, IpimcBot, PimcBot, act, make_bot
+from upriver.bots import BOT_KINDS, IpimcBot, PimcBot, make_bot
 from upriver.bots.hint import hint
 from upriver.bots.knowledge import knowledge_of
 from upriver.bots.sampling import sample_worlds, weigh_by_bids
 from upriver.cards import SUIT_MASKS, cards_in, mask_of
 from upriver.fast import position_from_view
 from upriver.fast.infer import deal_constrained
-from upriver.rules import most_cards
 
 SEARCH = ("pimc", "ipimc", "normal", "hard", "expert")
 SMALL = 8
 """Deals per decision in the property tests: enough to exercise the search, fast to run."""
 
 
-def play_out(game: Game, bots: list[Bot], stop: int | None = None) -> None:
-    """Play on (to the end, or ``stop`` moves), checking every answer against the view's legal moves."""
-    moves = 0
-    while not game.is_over and (stop is None or moves < stop):
-        seat = game.awaiting[0]
-        view = game.view(seat)
-        move = bots[seat].act(view)
-        assert move in (view.legal_cards if isinstance(move, Card) else view.legal_bids)
-        act(game, seat, _Fixed(move))
-        moves += 1
-
-
-class _Fixed(Bot):
-    """Answers one given move: lets :func:`act` apply a move already checked."""
-
-    kind = "fixed"
-
-    def __init__(self, move: int | Card) -> None:
-        super().__init__(0)
-        self.move = move
-
-    def choose_bid(self, view: SeatView) -> int:
-        assert isinstance(self.move, int)
-        return self.move
-
-    def choose_card(self, view: SeatView) -> Card:
-        assert isinstance(self.move, Card)
-        return self.move
-
-
-@st.composite
-def games(draw: st.DrawFn) -> Game:
-    """A short game under any preset or custom rules (3–8 players, whole-deck rounds without trump)."""
-    if draw(st.booleans()):
-        name = draw(st.sampled_from(sorted(PRESETS)))
-        players = draw(st.integers(PRESETS[name].min_players, PRESETS[name].max_players))
-        rules = preset(name, players, max_cards=draw(st.integers(1, min(3, most_cards(players)))))
-    else:
-        players = draw(st.integers(3, 8))
-        bidding = draw(st.sampled_from(Bidding))
-        rules = Rules(
-            player_count=players,
-            schedule=Schedule.EXPLICIT,
-            explicit_sizes=tuple(draw(st.lists(st.integers(1, 52 // players), min_size=1, max_size=2))),
-            bidding=bidding,
-            dealer_bid=DealerBid.FREE
-            if bidding is Bidding.SIMULTANEOUS
-            else draw(st.sampled_from(DealerBid)),
-            trump_lead=draw(st.sampled_from(TrumpLead)),
-            scoring=draw(st.sampled_from(Scoring)),
-        )
-    return Game(rules, seed=draw(st.integers(0, 2**32)))
-
-
 @settings(max_examples=25, deadline=None)
 @given(game=games(), kinds=st.lists(st.sampled_from(SEARCH), min_size=8, max_size=8), seed=st.integers(0, 99))
 def test_search_bots_only_make_legal_moves(game: Game, kinds: list[str], seed: int) -> None:
-    play_out(game, [make_bot(kinds[s], seed + s, budget=SMALL) for s in range(len(game.players))])
+    play_bots(game, [make_bot(kinds[s], seed + s, budget=SMALL) for s in range(len(game.players))])
     assert len(game.results) == game.rules.rounds
 
 
@@ -154,7 +94,7 @@ def _cards_reachable(obj: object, seen: set[int] | None = None) -> set[Card]:
 @settings(max_examples=20, deadline=None)
 @given(game=games(), moves=st.integers(0, 40), seed=st.integers(0, 99))
 def test_what_a_bot_is_given_reaches_no_hidden_card(game: Game, moves: int, seed: int) -> None:
-    play_out(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
+    play_bots(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
     if game.is_over:
         return
     seat = game.awaiting[0]
@@ -169,7 +109,7 @@ def test_what_a_bot_is_given_reaches_no_hidden_card(game: Game, moves: int, seed
 def test_a_fixed_seed_and_iteration_budget_replay_the_same_game(kind: str) -> None:
     def one_game() -> Game:
         game = Game(preset("countdown", 4, max_cards=4), seed=11)
-        play_out(game, [make_bot(kind, seed=seat, budget=32) for seat in range(4)])
+        play_bots(game, [make_bot(kind, seed=seat, budget=32) for seat in range(4)])
         return game
 
     assert one_game().log == one_game().log
@@ -191,7 +131,7 @@ def _true_voids_hold(game: Game, seat: int) -> None:
 def test_sampled_worlds_respect_the_hand_the_played_cards_and_revealed_voids(
     game: Game, moves: int, seed: int
 ) -> None:
-    play_out(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
+    play_bots(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
     if game.is_over:
         return
     seat = game.awaiting[0]
@@ -262,7 +202,7 @@ def test_a_search_bot_that_bid_nothing_sheds_its_king_under_the_ace() -> None:
 @settings(max_examples=15, deadline=None)
 @given(game=games(), moves=st.integers(0, 40), seed=st.integers(0, 99))
 def test_the_hint_is_a_legal_move_with_a_sane_estimate(game: Game, moves: int, seed: int) -> None:
-    play_out(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
+    play_bots(game, [make_bot("random", seed + s) for s in range(len(game.players))], stop=moves)
     if game.is_over:
         return
     view = game.view(game.awaiting[0])

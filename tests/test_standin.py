@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.test_arena import SHORT
+from tests.helpers import SHORT
 from upriver import Card, Game
 from upriver.arena.core import ArenaConfig, run_arena
 from upriver.arena.openspiel import openspiel_rules
