@@ -32,7 +32,7 @@ from river import RIVER_RULES
 from upriver import Game, Rules
 from upriver.bots import Bot, act, make_bot
 from upriver.bots.basic import BasicBot
-from upriver.bots.pimc import Choice, PimcBot
+from upriver.bots.pimc import Choice, PimcBot, SearchConfig
 from upriver.cards import Card, cards_in
 from upriver.fast import Position
 from upriver.rules import DealerBid, Schedule, Scoring
@@ -56,7 +56,7 @@ class PimcPyBot(PimcBot):
     compiled kernel buys at the same time per move. For this benchmark only."""
 
     kind = "pimc-py"
-    first_batch = 2  # about 50 ms for a 10-card bid: the engine plays some 400 hands a second
+    defaults = SearchConfig(first_batch=2)  # about 50 ms for a 10-card bid: the engine plays 400 hands/s
 
     def evaluate(
         self, view: SeatView, position: Position, worlds: NDArray[np.uint64], choice: Choice

@@ -76,8 +76,7 @@ def cost(cards: list[int], positions: int, worlds: int) -> dict[str, Any]:
             end = time.perf_counter()
             times = []
             for endgame in (k, 0):
-                bot = ExpertBot(seed)
-                bot.endgame = endgame  # IpimcBot's constructor does not pass endgame on
+                bot = ExpertBot(seed, config=dataclasses.replace(ExpertBot.defaults, endgame=endgame))
                 begin = time.perf_counter()
                 bot.choose_card(view)
                 times.append(time.perf_counter() - begin)
@@ -159,7 +158,7 @@ def _fork_hand(cards: int, rules: Rules, name: str, seed: int, deal: int) -> lis
         branch = game.copy()
         mine = [copy.deepcopy(bot) for bot in bots]
         for seat, bot in enumerate(mine):
-            bot.endgame = cards if sides[seat] == "a" else 0
+            bot.config = dataclasses.replace(bot.config, endgame=cards if sides[seat] == "a" else 0)
         log = list(shared)
         while not branch.is_over:
             _move(branch, mine, log)

@@ -29,6 +29,7 @@ thumb most likely to have produced those plays (the maximum-likelihood eps again
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import statistics
@@ -43,6 +44,7 @@ import bidmodel
 from upriver import Game
 from upriver.bots import BOT_KINDS, Bot, IpimcBot, act, parse_budget
 from upriver.bots import make_bot as registry_bot
+from upriver.bots.ipimc import PLAY_EPS
 from upriver.cards import Card
 from upriver.fast import position_from_game, rollout, world_of
 
@@ -56,24 +58,20 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     cls = BOT_KINDS.get(kind)
     if cls is None or not issubclass(cls, IpimcBot):
         raise ValueError(f"options after + are for the ipimc kinds (ipimc, expert), not {kind!r}")
-    play: bool | float | None = None
-    pool = None
+    config = cls.defaults
     for option in options:
         name, _, value = option.partition("=")
         if name == "play":
-            play = float(value) if value else True
+            config = dataclasses.replace(config, play_inference=float(value) if value else PLAY_EPS)
         elif name == "noplay" and not value:
-            play = False
+            config = dataclasses.replace(config, play_inference=None)
         elif name == "pool" and value.isdigit():
-            pool = int(value)
+            config = dataclasses.replace(config, pool=int(value))
         else:
             raise ValueError(
                 f"unknown option {option!r} in {spec!r}: expected play, play=EPS, noplay or pool=N"
             )
-    bot = cls(seed, budget=parse_budget(budget) if budget else None, play_inference=play)
-    if pool is not None:
-        bot.pool = pool
-    return bot
+    return cls(seed, config=config, budget=parse_budget(budget) if budget else None)
 
 
 def duel(a: str, b: str, rules: str, deals: int, seed: int, log: Path | None) -> dict[str, Any]:
@@ -251,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--seed", type=int, default=1000)
     w.add_argument("--log", type=Path, help="append each deal here; resume from it")
     c = sub.add_parser("cost", help="time a move with and without inference; effective sample size")
-    c.add_argument("--eps", type=float, default=IpimcBot.play_eps)
+    c.add_argument("--eps", type=float, default=PLAY_EPS)
     c.add_argument("--hands", type=int, default=12)
     c.add_argument("--seed", type=int, default=1)
     f = sub.add_parser("fit", help="how often a bot plays the rule of thumb's card; the eps that fits it")

@@ -12,6 +12,7 @@ ends and games already there are not played again.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import multiprocessing
@@ -35,7 +36,11 @@ def _game(task: Task) -> dict[str, Any]:
     game = Game(RIVER_RULES, seed=seed)
     sides = ["a" if (seat + flip) % 2 == 0 else "b" for seat in range(4)]
     bots = [
-        ExpertBot(seed * 8 + seat, iterations=iterations, rivalry=rivalry if side == "a" else 0.0)
+        ExpertBot(
+            seed * 8 + seat,
+            config=dataclasses.replace(ExpertBot.defaults, rivalry=rivalry if side == "a" else 0.0),
+            budget=iterations,
+        )
         for seat, side in enumerate(sides)
     ]
     times: dict[str, list[float]] = {"a": [], "b": []}

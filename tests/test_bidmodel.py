@@ -25,7 +25,7 @@ from upriver.bots.bidmodel import (
     shipped_model,
     using_model,
 )
-from upriver.bots.ipimc import IpimcBot
+from upriver.bots.ipimc import IpimcBot, IpimcConfig
 from upriver.rules import DealerBid
 from upriver.view import SeatView
 
@@ -147,10 +147,10 @@ def test_expert_bids_the_models_best_expected_score_the_same_for_the_same_view(s
 
 def test_ipimc_bids_from_its_rollouts_as_before_unless_told_to_use_the_model() -> None:
     view = first_bid_view(21)
-    old = IpimcBot(4, iterations=300)
-    assert old.bid_model is False
-    assert old.choose_bid(view) == IpimcBot(4, iterations=300).analyse(view).best
-    assert IpimcBot(4, iterations=300, bid_model=True).bid_model is True
+    old = IpimcBot(4, budget=300)
+    assert old.config.bid_model is False
+    assert old.choose_bid(view) == IpimcBot(4, budget=300).analyse(view).best
+    assert IpimcBot(4, config=IpimcConfig(bid_model=True), budget=300).config.bid_model is True
 
 
 def test_expert_bids_with_the_model_using_model_sets_and_the_shipped_one_after() -> None:

@@ -3,6 +3,7 @@ through the engine and scores what it says, and a search bot using it never play
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from tests.conftest import custom_rules, random_action
 from upriver import DECK, Bidding, DealerBid, Game, Phase, Rules, Schedule, Scoring, TrumpLead
 from upriver.actions import round_score
 from upriver.bots import BasicBot, ExpertBot, PimcBot, act
+from upriver.bots.pimc import SearchConfig
 from upriver.fast import position_from_game, solve_endgame, world_of
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -134,7 +136,9 @@ def test_solver_refuses_a_position_too_large_to_search() -> None:
 @given(rules=custom_rules(max_size=4), seed=st.integers(0, 2**32 - 1))
 def test_search_bot_with_the_endgame_solver_plays_only_legal_cards(rules: Rules, seed: int) -> None:
     game = Game(rules, seed=seed)
-    bots = [PimcBot(seed + seat, iterations=8, endgame=3) for seat in range(rules.player_count)]
+    bots = [
+        PimcBot(seed + seat, config=SearchConfig(endgame=3), budget=8) for seat in range(rules.player_count)
+    ]
     while not game.is_over:
         seat = game.awaiting[0]
         act(game, seat, bots[seat])  # the engine raises on an illegal move
@@ -143,8 +147,10 @@ def test_search_bot_with_the_endgame_solver_plays_only_legal_cards(rules: Rules,
 
 def test_the_expert_takes_the_endgame_option_and_plays_a_hand_with_it() -> None:
     game = Game(Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(4,)), seed=8)
-    bots = [ExpertBot(seat, iterations=32, endgame=3) for seat in range(4)]
-    assert {bot.endgame for bot in bots} == {3}
+    config = dataclasses.replace(ExpertBot.defaults, endgame=3)
+    bots = [ExpertBot(seat, config=config, budget=32) for seat in range(4)]
+    assert {bot.config.endgame for bot in bots} == {3}
+    assert {bot.config.bid_model for bot in bots} == {True}  # the rest of the expert's configuration stays
     while not game.is_over:
         seat = game.awaiting[0]
         act(game, seat, bots[seat])

@@ -3,6 +3,7 @@ rule of thumb, and the ``ipimc`` / ``expert`` option that uses them."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from tests.helpers import games, play_bots
 from upriver import Game, Rules, Schedule
 from upriver.bots import Bot, ExpertBot, IpimcBot, make_bot
+from upriver.bots.ipimc import IpimcConfig
 from upriver.bots.knowledge import knowledge_of
 from upriver.bots.sampling import (
     bid_log_weights,
@@ -106,19 +108,18 @@ def test_without_play_inference_the_bot_draws_the_deals_weighted_by_bids_alone()
     bot = IpimcBot(1, budget=50)
     bot.analyse(view)
     drawn = bot.draw(know, position, 100, seed=4)
-    pool = sample_worlds(know, position, bot.pool * 100, seed=4)
-    assert (drawn == weigh_by_bids(know, position, pool, 100, spread=bot.spread, seed=4)).all()
+    pool = sample_worlds(know, position, bot.config.pool * 100, seed=4)
+    assert (drawn == weigh_by_bids(know, position, pool, 100, spread=bot.config.spread, seed=4)).all()
     assert (bid_log_weights(know, position, pool) <= 0).all()
 
 
-def test_play_inference_is_off_true_or_an_eps_and_nothing_else() -> None:
-    assert IpimcBot(1).play_inference is None
-    assert IpimcBot(1, play_inference=True).play_inference == IpimcBot.play_eps
-    assert IpimcBot(1, play_inference=0.3).play_inference == 0.3
-    assert ExpertBot(1, play_inference=False).play_inference is None
+def test_play_inference_is_off_or_an_eps_strictly_between_zero_and_one() -> None:
+    assert IpimcBot(1).config.play_inference is None
+    assert ExpertBot(1).config.play_inference is None
+    assert IpimcBot(1, config=IpimcConfig(play_inference=0.3)).config.play_inference == 0.3
     for bad in (0.0, 1.0, -0.5, 2):
-        with pytest.raises(ValueError, match="play_inference is True, False or the share"):
-            IpimcBot(1, play_inference=bad)
+        with pytest.raises(ValueError, match="play_inference is the share of plays left to chance"):
+            IpimcConfig(play_inference=bad)
 
 
 def test_the_effective_sample_size_is_the_count_for_equal_weights_one_for_a_lone_deal_kishs_between() -> None:
@@ -134,18 +135,18 @@ def test_the_effective_sample_size_is_the_count_for_equal_weights_one_for_a_lone
 def test_a_bot_with_play_inference_reports_the_effective_sample_size_of_the_deals_it_weighed() -> None:
     view = _ducked_king().view(2)
     know, position = knowledge_of(view), position_from_view(view)
-    bot = IpimcBot(5, budget=300, play_inference=EPS)
+    bot = IpimcBot(5, config=IpimcConfig(play_inference=EPS), budget=300)
     bot.analyse(view)  # one decision: its search draws once, from a pool of pool × budget deals
-    assert bot.last_pool_deals == bot.pool * 300
+    assert bot.last_pool_deals == bot.config.pool * 300
     assert bot.last_effective_deals is not None
     searched = bot.last_effective_deals
     bot.draw(know, position, 100, seed=4)  # a second draw of the same decision adds its own figures
-    pool = sample_worlds(know, position, bot.pool * 100, seed=4)
+    pool = sample_worlds(know, position, bot.config.pool * 100, seed=4)
     plays = tuple((seat, card.index) for seat, card in view.played)
-    by_bids = bid_log_weights(know, position, pool, spread=bot.spread)
+    by_bids = bid_log_weights(know, position, pool, spread=bot.config.spread)
     log_weights = by_bids + play_log_weights(know, position, plays, pool, eps=EPS)
     assert bot.last_effective_deals - searched == pytest.approx(effective_deals(log_weights))
-    assert bot.last_pool_deals == bot.pool * 300 + bot.pool * 100
+    assert bot.last_pool_deals == bot.config.pool * 300 + bot.config.pool * 100
     # Seat 1's king contradicts the deals that give it a lower heart: weighing the plays as well as
     # the bids leaves fewer deals that count.
     assert effective_deals(log_weights) < 0.9 * effective_deals(by_bids)
@@ -176,9 +177,9 @@ def test_play_weights_are_finite_on_any_view_and_their_sample_size_is_kishs(
 @settings(max_examples=20, deadline=None)
 @given(game=games(), seed=st.integers(0, 99), eps=st.floats(0.01, 0.99))
 def test_search_bots_with_play_inference_only_make_legal_moves(game: Game, seed: int, eps: float) -> None:
-    bots: list[Bot] = [
-        (ExpertBot if s % 2 else IpimcBot)(seed + s, budget=8, play_inference=eps)
-        for s in range(len(game.players))
-    ]
+    bots: list[Bot] = []
+    for s in range(len(game.players)):
+        kind = ExpertBot if s % 2 else IpimcBot
+        bots.append(kind(seed + s, config=dataclasses.replace(kind.defaults, play_inference=eps), budget=8))
     play_bots(game, bots)
     assert len(game.results) == game.rules.rounds

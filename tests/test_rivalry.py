@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from upriver import Game, Rules, Schedule
 from upriver.bots import IpimcBot, act, make_bot
+from upriver.bots.ipimc import IpimcConfig
+from upriver.bots.pimc import SearchConfig
 from upriver.bots.rivalry import TIE_BREAK, blend, rounds_after, win_chance
 from upriver.view import SeatView
 
@@ -89,7 +91,7 @@ def test_the_rival_kind_plays_to_win_and_bids_as_the_expert() -> None:
     rival, expert = make_bot("rival", seed=5, budget=64), make_bot("expert", seed=5, budget=64)
     assert isinstance(rival, IpimcBot)
     assert isinstance(expert, IpimcBot)
-    assert (rival.rivalry, expert.rivalry) == (1.0, 0.0)
+    assert (rival.config.rivalry, expert.config.rivalry) == (1.0, 0.0)
     game = Game(Rules(player_count=4, schedule=Schedule.EXPLICIT, explicit_sizes=(5,)), seed=2)
     view = game.view(game.awaiting[0])
     assert rival.choose_bid(view) == expert.choose_bid(view)
@@ -97,12 +99,12 @@ def test_the_rival_kind_plays_to_win_and_bids_as_the_expert() -> None:
 
 def test_a_rivalry_outside_zero_to_one_is_refused() -> None:
     with pytest.raises(ValueError, match="rivalry is a weight from 0"):
-        IpimcBot(1, iterations=8, rivalry=1.5)
+        SearchConfig(rivalry=1.5)
 
 
 def test_a_bot_playing_to_win_plays_only_legal_moves_to_the_end_of_a_game() -> None:
     game = Game(Rules(player_count=3, schedule=Schedule.EXPLICIT, explicit_sizes=(3, 2, 1)), seed=11)
-    bots = [IpimcBot(seat, iterations=16, rivalry=1.0) for seat in range(3)]
+    bots = [IpimcBot(seat, config=IpimcConfig(rivalry=1.0), budget=16) for seat in range(3)]
     while not game.is_over:
         seat = game.awaiting[0]
         act(game, seat, bots[seat])

@@ -23,6 +23,7 @@ from upriver import (
 from upriver.bots import BOT_KINDS, IpimcBot, PimcBot, make_bot
 from upriver.bots.hint import hint
 from upriver.bots.knowledge import knowledge_of
+from upriver.bots.pimc import SearchBot
 from upriver.bots.sampling import sample_worlds, weigh_by_bids
 from upriver.cards import SUIT_MASKS, cards_in, mask_of
 from upriver.fast import position_from_view
@@ -45,9 +46,11 @@ def test_every_search_kind_and_level_is_registered_and_takes_a_budget() -> None:
         bot = make_bot(kind, seed=1)
         assert isinstance(bot, PimcBot | IpimcBot)
         assert kind.partition(":")[0] in BOT_KINDS
-    assert make_bot("pimc:50", 1).iterations == 50  # type: ignore[attr-defined]
-    assert make_bot("expert", 1, budget=0.2).time_budget == 0.2  # type: ignore[attr-defined]
-    assert make_bot("expert", 1, budget=0.2).iterations is None  # type: ignore[attr-defined]
+    pimc, expert = make_bot("pimc:50", 1), make_bot("expert", 1, budget=0.2)
+    assert isinstance(pimc, SearchBot)
+    assert isinstance(expert, SearchBot)
+    assert pimc.config.iterations == 50
+    assert (expert.config.time_budget, expert.config.iterations) == (0.2, None)
     with pytest.raises(ValueError, match="takes no budget"):
         make_bot("basic", 1, budget=10)
 

@@ -21,11 +21,13 @@ before.
 
 from __future__ import annotations
 
+import dataclasses
+
 from upriver.bots.base import Bot, act
 from upriver.bots.basic import BasicBot
-from upriver.bots.ipimc import IpimcBot
+from upriver.bots.ipimc import IpimcBot, IpimcConfig
 from upriver.bots.levels import LEVELS, EasyBot, ExpertBot, HardBot, NormalBot, RivalBot
-from upriver.bots.pimc import PimcBot
+from upriver.bots.pimc import PimcBot, SearchBot, SearchConfig
 from upriver.bots.random_bot import RandomBot
 from upriver.bots.ucb import UcbBot
 
@@ -38,10 +40,13 @@ __all__ = [
     "ExpertBot",
     "HardBot",
     "IpimcBot",
+    "IpimcConfig",
     "NormalBot",
     "PimcBot",
     "RandomBot",
     "RivalBot",
+    "SearchBot",
+    "SearchConfig",
     "UcbBot",
     "act",
     "make_bot",
@@ -94,7 +99,9 @@ def make_bot(
 
     ``kind`` may carry its budget as ``NAME:ARG`` (``"pimc:200"``, ``"expert:0.5s"``).
     ``budget`` is an int (iterations), a float (seconds per decision) or such text; so are
-    ``iterations`` and ``time_budget``. The random and rule-of-thumb kinds take no budget.
+    ``iterations`` and ``time_budget``, which a search kind takes together (both limits hold).
+    The random and rule-of-thumb kinds take no budget. Other search settings are a
+    :class:`~upriver.bots.pimc.SearchConfig` given to the bot's class.
     """
     key, _, arg = kind.strip().lower().partition(":") if isinstance(kind, str) else ("", "", "")
     cls = BOT_KINDS.get(key)
@@ -104,8 +111,17 @@ def make_bot(
         budget = arg
     if isinstance(budget, str):
         budget = parse_budget(budget)
-    if issubclass(cls, PimcBot | IpimcBot | UcbBot):
-        return cls(seed, name=name, budget=budget, iterations=iterations, time_budget=time_budget)
+    if issubclass(cls, SearchBot):
+        config = cls.defaults
+        if iterations is not None or time_budget is not None:
+            config = dataclasses.replace(config, iterations=iterations, time_budget=time_budget)
+        return cls(seed, name=name, config=config, budget=budget)
+    if issubclass(cls, UcbBot):
+        if time_budget is not None:
+            budget = time_budget  # which the bot refuses: it counts simulations, not seconds
+        elif budget is None:
+            budget = iterations
+        return cls(seed, name=name, budget=budget)
     if budget is not None or iterations is not None or time_budget is not None:
         raise ValueError(f"bot kind {key!r} takes no budget")
     return cls(seed, name=name)

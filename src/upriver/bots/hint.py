@@ -43,7 +43,7 @@ def hint(view: SeatView, *, seed: int = 0, iterations: int | None = None) -> Hin
             chance,
             f"Bid {best_bid}: from the cards you see, yours takes the trick about {chance:.0%} of the time.",
         )
-    bot = ExpertBot(seed, iterations=iterations)
+    bot = ExpertBot(seed, budget=iterations)
     analysis = bot.analyse(view)
     i = analysis.of(analysis.best)
     best = analysis.best

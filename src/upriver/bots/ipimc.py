@@ -24,75 +24,75 @@ the last draw is kept in :attr:`IpimcBot.last_effective_deals`.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from upriver.bots.knowledge import Knowledge
-from upriver.bots.pimc import Analysis, SearchBot
+from upriver.bots.pimc import Analysis, SearchBot, SearchConfig
 from upriver.cards import mask_of
 
 if TYPE_CHECKING:
     from upriver.fast import Position
     from upriver.view import SeatView
 
-__all__ = ["IpimcBot"]
+__all__ = ["PLAY_EPS", "IpimcBot", "IpimcConfig"]
+
+PLAY_EPS = 0.75
+"""The share of plays the softened rule of thumb leaves to chance, where play inference is on."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class IpimcConfig(SearchConfig):
+    """A :class:`SearchConfig` with what the search infers from the other seats' bids and plays.
+
+    >>> IpimcConfig(play_inference=1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: play_inference is the share of plays left to chance, strictly between 0 and 1, not 1.5
+    """
+
+    iterations: int | None = 2000
+    prune: bool = True
+    pool: int = 4
+    """Deals drawn per deal kept."""
+    spread: float = 0.8
+    """How far (in tricks) a seat's bid may stray from the rule-of-thumb count of its hand."""
+    bid_model: bool = False
+    """Whether bids come from the learned bid model rather than from the rollouts' mean score."""
+    play_inference: float | None = None
+    """The eps of the softened rule of thumb the other seats' plays are weighed by
+    (:data:`PLAY_EPS` is a good one); None: off."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.pool < 1:
+            raise ValueError(f"pool is the deals drawn per deal kept, at least 1, not {self.pool}")
+        if self.play_inference is not None and not 0.0 < self.play_inference < 1.0:
+            raise ValueError(
+                "play_inference is the share of plays left to chance, strictly between 0 and 1, "
+                f"not {self.play_inference!r}"
+            )
 
 
 class IpimcBot(SearchBot):
     """PIMC over deals resampled to fit the bids made, with pruning of clearly worse moves."""
 
     kind = "ipimc"
-    default_iterations = 2000
-    pool = 4
-    """Deals drawn per deal kept."""
-    uses_bid_model: ClassVar[bool] = False
-    """Whether this kind bids with the learned bid model unless told otherwise."""
-    uses_play_inference: ClassVar[bool | float] = False
-    """Whether this kind weighs deals by the cards played unless told otherwise (a float: its eps)."""
-    play_eps: ClassVar[float] = 0.75
-    """The share of plays the softened rule of thumb leaves to chance when ``play_inference`` is True."""
+    defaults: ClassVar[IpimcConfig] = IpimcConfig()
+    config: IpimcConfig
 
     def __init__(
         self,
         seed: int | None = None,
         *,
         name: str | None = None,
+        config: IpimcConfig | None = None,
         budget: int | float | None = None,
-        iterations: int | None = None,
-        time_budget: float | None = None,
-        rivalry: float | None = None,
-        prune: bool = True,
-        endgame: int | None = None,
-        spread: float = 0.8,
-        bid_model: bool | None = None,
-        play_inference: bool | float | None = None,
     ) -> None:
-        super().__init__(
-            seed,
-            name=name,
-            budget=budget,
-            iterations=iterations,
-            time_budget=time_budget,
-            rivalry=rivalry,
-            prune=prune,
-            endgame=endgame,
-        )
-        self.spread = spread
-        """How far (in tricks) a seat's bid may stray from the rule-of-thumb count of its hand."""
-        self.bid_model = type(self).uses_bid_model if bid_model is None else bid_model
-        """Whether bids come from the learned bid model rather than from the rollouts' mean score."""
-        inference = type(self).uses_play_inference if play_inference is None else play_inference
-        if inference is True:
-            inference = self.play_eps
-        if inference is not False and not 0.0 < inference < 1.0:
-            raise ValueError(
-                f"play_inference is True, False or the share of plays left to chance strictly between "
-                f"0 and 1, not {inference!r}"
-            )
-        self.play_inference: float | None = None if inference is False else float(inference)
-        """The eps of the softened rule of thumb the other seats' plays are weighed by; None: off."""
+        super().__init__(seed, name=name, config=config, budget=budget)
         self.last_effective_deals: float | None = None
         """The effective sample size of the last decision's weighted deals: Kish's, summed over its
         draws (independent pools); None if no draw was weighted yet."""
@@ -105,11 +105,12 @@ class IpimcBot(SearchBot):
 
     def choose_bid(self, view: SeatView) -> int:
         """With the bid model, the legal bid of best expected score; else the rollouts' best."""
-        if not self.bid_model or len(view.legal_bids) == 1:
+        if not self.config.bid_model or len(view.legal_bids) == 1:
             return super().choose_bid(view)
         from upriver.bots.bidmodel import bid_table, default_model, expected_scores
 
-        iterations = self.iterations or self.default_iterations or 2000
+        # A bot on a time budget reads its table from as many deals as its kind would search.
+        iterations = self.config.iterations or type(self).defaults.iterations or 2000
         table = bid_table(view, self, iterations, self.rng.getrandbits(31))
         model = default_model()
         scores = expected_scores(table, model, view.rules.scoring, view.round_number)
@@ -136,14 +137,14 @@ class IpimcBot(SearchBot):
         )
 
         plays = self._plays if self._plays_mask == position.played else ()  # never another decision's plays
-        by_play = self.play_inference is not None and any(s != know.seat for s, _ in plays)
+        eps = self.config.play_inference
+        by_play = eps is not None and any(s != know.seat for s, _ in plays)
         if all(b < 0 for s, b in enumerate(position.bids) if s != know.seat) and not by_play:
             return sample_worlds(know, position, count, seed)
-        pool = sample_worlds(know, position, self.pool * count, seed)
-        log_weights = bid_log_weights(know, position, pool, spread=self.spread)
-        if by_play:
-            assert self.play_inference is not None
-            log_weights = log_weights + play_log_weights(know, position, plays, pool, eps=self.play_inference)
+        pool = sample_worlds(know, position, self.config.pool * count, seed)
+        log_weights = bid_log_weights(know, position, pool, spread=self.config.spread)
+        if eps is not None and by_play:
+            log_weights = log_weights + play_log_weights(know, position, plays, pool, eps=eps)
         if self._weighed != position or self.last_effective_deals is None:  # a new decision
             self._weighed, self.last_effective_deals, self.last_pool_deals = position, 0.0, 0
         self.last_effective_deals += effective_deals(log_weights)

@@ -1,18 +1,21 @@
 """Difficulty levels: ``easy``, ``normal``, ``hard`` and ``expert``, each a kind of bot with a budget.
 
-A level is a name people choose from; behind it is a bot kind and a budget per decision:
-a number of sampled deals, which keeps a level reproducible from its seed, capped by a
-time (one second) that only a badly loaded machine reaches. ``bench/bots.py`` measures
-the ladder and each level's time per move. Any budget given to the bot (an int for
-iterations, a float for seconds) replaces the level's.
+A level is a name people choose from; behind it is a bot kind and its search configuration
+(:class:`~upriver.bots.pimc.SearchConfig`), above all a budget per decision: a number of
+sampled deals, which keeps a level reproducible from its seed, capped by a time (one second)
+that only a badly loaded machine reaches. ``bench/bots.py`` measures the ladder and each
+level's time per move. Any budget given to the bot (an int for iterations, a float for
+seconds) replaces the level's.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from upriver.bots.base import Bot
 from upriver.bots.basic import BasicBot
-from upriver.bots.ipimc import IpimcBot
-from upriver.bots.pimc import PimcBot
+from upriver.bots.ipimc import IpimcBot, IpimcConfig
+from upriver.bots.pimc import PimcBot, SearchConfig
 
 __all__ = ["LEVELS", "EasyBot", "ExpertBot", "HardBot", "NormalBot", "RivalBot"]
 
@@ -27,14 +30,14 @@ class NormalBot(PimcBot):
     """``normal``: PIMC over a handful of deals of the hidden cards: sound, but noisy."""
 
     kind = "normal"
-    default_iterations = 8
+    defaults = SearchConfig(iterations=8)
 
 
 class HardBot(PimcBot):
     """``hard``: PIMC over hundreds of deals that respect the voids shown."""
 
     kind = "hard"
-    default_iterations = 400
+    defaults = SearchConfig(iterations=400)
 
 
 class ExpertBot(IpimcBot):
@@ -42,8 +45,7 @@ class ExpertBot(IpimcBot):
     bids from the learned bid model (``ipimc:2000`` is the same bot bidding from its rollouts)."""
 
     kind = "expert"
-    default_iterations = 2000
-    uses_bid_model = True
+    defaults = IpimcConfig(iterations=2000, bid_model=True)
 
 
 class RivalBot(ExpertBot):
@@ -54,7 +56,7 @@ class RivalBot(ExpertBot):
     river deals (``bench/rivalry.py``; at 500 deals a move instead of 2000 the gain was unclear)."""
 
     kind = "rival"
-    default_rivalry = 1.0
+    defaults = dataclasses.replace(ExpertBot.defaults, rivalry=1.0)
 
 
 LEVELS: dict[str, type[Bot]] = {cls.kind: cls for cls in (EasyBot, NormalBot, HardBot, ExpertBot)}

@@ -9,17 +9,19 @@ differences are measured far more precisely than their values. The move with the
 mean wins. A bid is tried by setting it and letting the rule of thumb play to it, so the
 bid's value is the distribution of tricks the hand takes when it plays for that bid.
 
-The budget is a number of deals per decision (``iterations``: reproducible with a seed)
-or a wall-clock time per decision (``time_budget``, seconds); ``budget`` takes either (an
-int is iterations, a float seconds). The kernel (numba) is imported at the first search,
-so that making a bot, or importing this module, stays cheap for the terminal game.
+Every setting of a search is one frozen :class:`SearchConfig`: each kind and level has its
+own (``type(bot).defaults``) and a bot may be given another. The budget is a number of deals
+per decision (``iterations``: reproducible with a seed) or a wall-clock time per decision
+(``time_budget``, seconds); a bot's ``budget`` replaces either (an int is iterations, a
+float seconds). The kernel (numba) is imported at the first search, so that making a bot,
+or importing this module, stays cheap for the terminal game.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Self
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,9 +35,60 @@ from upriver.view import SeatView
 if TYPE_CHECKING:
     from upriver.fast import Position
 
-__all__ = ["Analysis", "PimcBot", "SearchBot"]
+__all__ = ["Analysis", "PimcBot", "SearchBot", "SearchConfig"]
 
 Choice = int | Card
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SearchConfig:
+    """How a search bot searches: its budget a decision and what it values.
+
+    >>> SearchConfig(iterations=200).with_budget(0.5)
+    SearchConfig(iterations=None, time_budget=0.5, first_batch=64, rivalry=0.0, prune=False, endgame=0)
+    """
+
+    iterations: int | None = 400
+    """Deals a decision (a seed then replays the same moves); None: until the time budget."""
+    time_budget: float | None = 1.0
+    """Seconds a decision, a safeguard that a loaded machine may need; None: no time limit."""
+    first_batch: int = 64
+    """Deals in the first batch; each batch after it doubles, up to 4096."""
+    rivalry: float = 0.0
+    """How much a deal is valued by the chance it wins the game rather than by the round
+    score: 0 the score alone, 1 the chance alone (:func:`upriver.bots.rivalry.blend`)."""
+    prune: bool = False
+    """Drop candidates that are clearly worse, so the budget goes to the close ones."""
+    endgame: int = 0
+    """With this many cards or fewer in hand (fewer at a larger table, see
+    :func:`upriver.fast.endgame.fits`), a card is tried by solving the rest of the round
+    exactly in each deal, every seat playing its best with all hands open (max^n), instead
+    of by the rule of thumb's rollout; 0 turns it off."""
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.time_budget is None:
+            raise ValueError("a search needs a budget: a number of iterations, a time_budget or both")
+        if self.iterations is not None and (isinstance(self.iterations, bool) or self.iterations < 1):
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.time_budget is not None and self.time_budget <= 0:
+            raise ValueError(f"time_budget must be positive, not {self.time_budget}")
+        if self.first_batch < 1:
+            raise ValueError(f"first_batch must be at least 1 deal, not {self.first_batch}")
+        if not 0.0 <= self.rivalry <= 1.0:
+            raise ValueError(f"rivalry is a weight from 0 (score) to 1 (win the game), not {self.rivalry}")
+        if isinstance(self.endgame, bool) or not isinstance(self.endgame, int) or self.endgame < 0:
+            raise ValueError(f"endgame is a number of cards in hand, 0 or more, not {self.endgame!r}")
+
+    def with_budget(self, budget: int | float | None) -> Self:
+        """This configuration with ``budget`` instead of its own: an int is iterations with no time
+        limit, a float seconds a decision with no iteration count, None keeps the budget."""
+        if isinstance(budget, bool):
+            raise ValueError("a budget is a number of iterations or seconds, not a truth value")
+        if isinstance(budget, int):
+            return dataclasses.replace(self, iterations=budget, time_budget=None)
+        if isinstance(budget, float):
+            return dataclasses.replace(self, iterations=None, time_budget=budget)
+        return self
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -61,65 +114,23 @@ class SearchBot(Bot):
     Subclasses choose how deals are drawn and how a deal is played out."""
 
     kind = "search"
-    default_iterations: int | None = 400
-    default_time: float | None = 1.0
-    """The budget when none is given: this many deals, cut short at this many seconds (a
-    safeguard that a loaded machine may need; below it a seed replays the same moves)."""
-    first_batch = 64
-    default_endgame: int = 0
-    """Cards in hand at which card play is solved exactly in each deal (0: never); see :attr:`endgame`."""
-    default_rivalry: float = 0.0
-    """How much this kind plays to win the game rather than to score; see :attr:`rivalry`."""
+    defaults: ClassVar[SearchConfig] = SearchConfig()
+    """This kind's configuration, when the bot is given none."""
 
     def __init__(
         self,
         seed: int | None = None,
         *,
         name: str | None = None,
+        config: SearchConfig | None = None,
         budget: int | float | None = None,
-        iterations: int | None = None,
-        time_budget: float | None = None,
-        rivalry: float | None = None,
-        prune: bool = False,
-        endgame: int | None = None,
     ) -> None:
         super().__init__(seed, name=name)
-        if isinstance(budget, bool):
-            raise ValueError("a budget is a number of iterations or seconds, not a truth value")
-        if isinstance(budget, int):
-            iterations = budget
-        elif isinstance(budget, float):
-            time_budget = budget
-        if iterations is None and time_budget is None:
-            iterations, time_budget = self.default_iterations, self.default_time
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time_budget is not None and time_budget <= 0:
-            raise ValueError(f"time_budget must be positive, not {time_budget}")
-        self.iterations = iterations
-        self.time_budget = time_budget
-        rivalry = type(self).default_rivalry if rivalry is None else rivalry
-        if not 0.0 <= rivalry <= 1.0:
-            raise ValueError(f"rivalry is a weight from 0 (score) to 1 (win the game), not {rivalry}")
-        self.rivalry = rivalry
-        """How much a deal is valued by the chance it wins the game rather than by the round
-        score: 0 the score alone, 1 the chance alone (:func:`upriver.bots.rivalry.blend`)."""
-        self.prune = prune
-        """Drop candidates that are clearly worse, so the budget goes to the close ones."""
-        endgame = type(self).default_endgame if endgame is None else endgame
-        if isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0:
-            raise ValueError(f"endgame is a number of cards in hand, 0 or more, not {endgame!r}")
-        self.endgame = endgame
-        """With this many cards or fewer in hand (fewer at a larger table, see
-        :func:`upriver.fast.endgame.fits`), a card is tried by solving the rest of the round
-        exactly in each deal, every seat playing its best with all hands open (max^n), instead
-        of by the rule of thumb's rollout; 0 turns it off."""
+        self.config = (type(self).defaults if config is None else config).with_budget(budget)
+        """How this bot searches: ``config`` (else its kind's :attr:`defaults`) with ``budget``."""
 
     def __repr__(self) -> str:
-        return (
-            f"{type(self).__name__}(seed={self.seed!r}, name={self.name!r}, "
-            f"iterations={self.iterations!r}, time_budget={self.time_budget!r})"
-        )
+        return f"{type(self).__name__}(seed={self.seed!r}, name={self.name!r}, config={self.config!r})"
 
     # ------------------------------------------------------------------ moves
 
@@ -160,10 +171,10 @@ class SearchBot(Bot):
         bids, tricks and round scores, ``(deals, players)``."""
         from upriver.fast import rollout
 
-        if isinstance(choice, Card) and self.endgame:
+        if isinstance(choice, Card) and self.config.endgame:
             from upriver.fast.endgame import fits, solve_endgame
 
-            if fits(position, self.endgame):
+            if fits(position, self.config.endgame):
                 solved = solve_endgame(position, worlds, script=(choice,), check=False)
                 return solved.bids, solved.tricks, solved.scores.astype(np.float64)
         if isinstance(choice, Card):
@@ -182,9 +193,10 @@ class SearchBot(Bot):
             raise ValueError("the view offers no decision: it is not this seat's turn")
         from upriver.fast import position_from_view
 
+        config = self.config
         seed = self.rng.getrandbits(31)
         start = time.perf_counter()
-        deadline = None if self.time_budget is None else start + self.time_budget
+        deadline = None if config.time_budget is None else start + config.time_budget
         know = knowledge_of(view)
         position = position_from_view(view)
         seat = view.seat
@@ -192,30 +204,30 @@ class SearchBot(Bot):
         made = [0] * len(choices)
         tricks = [0] * len(choices)
         alive = list(range(len(choices)))
-        done, batch, round_ = 0, self.first_batch, 0
-        if self.iterations:
-            batch = min(batch, self.iterations)
+        done, batch, round_ = 0, config.first_batch, 0
+        if config.iterations:
+            batch = min(batch, config.iterations)
         while True:
             worlds = self.draw(know, position, batch, seed + round_)
             for i in alive:
                 bids, took, scores = self.evaluate(view, position, worlds, choices[i])
-                value = blend(scores, view, self.rivalry) if self.rivalry else scores[:, seat]
+                value = blend(scores, view, config.rivalry) if config.rivalry else scores[:, seat]
                 values[i].append(value)
                 tricks[i] += int(took[:, seat].sum())
                 made[i] += int((took[:, seat] == bids[:, seat]).sum())
             done += len(worlds)
             round_ += 1
             batch = min(2 * batch, 4096)
-            if self.iterations:
-                if done >= self.iterations:
+            if config.iterations:
+                if done >= config.iterations:
                     break
-                batch = min(batch, self.iterations - done)
+                batch = min(batch, config.iterations - done)
             if deadline is not None:
                 now = time.perf_counter()
                 # Stop when the next batch, at the cost per deal so far, would overrun the deadline.
                 if now + (now - start) * batch / done > deadline:
                     break
-            if self.prune and len(alive) > 2:
+            if config.prune and len(alive) > 2:
                 alive = _survivors(values, alive)
         return _analysis(choices, values, made, tricks)
 

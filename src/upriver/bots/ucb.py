@@ -39,20 +39,12 @@ class UcbBot(Bot):
     default_simulations = 1000
 
     def __init__(
-        self,
-        seed: int | None = None,
-        *,
-        name: str | None = None,
-        budget: int | float | None = None,
-        iterations: int | None = None,
-        time_budget: float | None = None,
+        self, seed: int | None = None, *, name: str | None = None, budget: int | float | None = None
     ) -> None:
         super().__init__(seed, name=name)
-        if time_budget is not None or isinstance(budget, float | bool):
+        if isinstance(budget, float | bool):
             raise ValueError("ucb takes a whole number of simulations, like ucb:1000, not a time")
-        simulations = budget if budget is not None else iterations
-        if simulations is None:
-            simulations = self.default_simulations
+        simulations = self.default_simulations if budget is None else budget
         if simulations < 2:
             raise ValueError(f"ucb needs at least 2 simulations, not {simulations}")
         self.simulations = simulations

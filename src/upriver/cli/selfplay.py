@@ -137,7 +137,7 @@ def _deal_rows(config: SelfplayConfig, deal: int) -> list[list[float]]:
     view = game.view(seat)
     if len(view.legal_bids) == 1:
         return []
-    evaluator = IpimcBot(base, iterations=config.iterations)
+    evaluator = IpimcBot(base, budget=config.iterations)
     table = bid_table(view, evaluator, config.iterations, rng.getrandbits(31))
     order = np.argsort(table.column("value_rank"))
     picked = [int(i) for i in order[: config.candidates]]
@@ -146,7 +146,7 @@ def _deal_rows(config: SelfplayConfig, deal: int) -> list[list[float]]:
         picked.append(rng.choice(rest))
     rows = []
     for rank, i in enumerate(picked):
-        player = IpimcBot(base + 97, iterations=config.iterations)
+        player = IpimcBot(base + 97, budget=config.iterations)
         made, took, score = _play_candidate(game, seat, table.bids[i], table_bots(), player)
         random_pick = float(rank >= config.candidates)
         opponent_mix = [float(kinds[s]) for s in range(n) if s != seat]

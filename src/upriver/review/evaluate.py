@@ -85,7 +85,7 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
         return _blind(view)
     from upriver.fast import position_from_view
 
-    expert = ExpertBot(seed, iterations=deals, prune=False)
+    expert = ExpertBot(seed, config=dataclasses.replace(ExpertBot.defaults, prune=False), budget=deals)
     know = knowledge_of(view)
     position = position_from_view(view)
     worlds = expert.draw(know, position, deals, seed)
@@ -96,7 +96,7 @@ def evaluate(view: SeatView, *, deals: int, seed: int) -> Evaluation:
         values.append(scores[:, view.seat])
         makes.append(float(np.mean(tricks[:, view.seat] == bids[:, view.seat])))
     means = [float(v.mean()) for v in values]
-    if view.legal_bids and expert.bid_model:
+    if view.legal_bids and expert.config.bid_model:
         # The expert bids by its learned model of how it will play each bid (upriver.bots.bidmodel),
         # read from rollouts in these same deals: its expected scores and make chances are the verdict.
         from upriver.bots.bidmodel import bid_table, default_model, expected_scores
