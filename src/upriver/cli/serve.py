@@ -94,6 +94,14 @@ def serve(
             help="Write one JSON line per request and WebSocket to standard error (no tokens in it).",
         ),
     ] = False,
+    event_log: Annotated[
+        bool,
+        typer.Option(
+            "--event-log",
+            help="Write one JSON line per table created, event applied, refusal and server start or "
+            "stop to standard error (no tokens, names or hidden cards in it).",
+        ),
+    ] = False,
     max_body: Annotated[int, typer.Option(help="Largest request body, in bytes.")] = _DEFAULT.body_bytes,
     max_rounds: Annotated[
         int, typer.Option(help="Longest explicit schedule, in rounds.")
@@ -156,6 +164,7 @@ def serve(
         allowed_hosts=tuple(allowed_host or ()),
         bind=host,
         access_log=access_log,
+        event_log=event_log,
         warm=warm,
     )
     try:

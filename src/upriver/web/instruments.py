@@ -2,8 +2,9 @@
 
 Each is labelled with the process (``worker``: its process id), since with ``upriver serve
 --workers N`` a scrape reaches one of the N processes and each answers for itself. This module
-imports only ``prometheus_client``, so the live tables (:mod:`upriver.web.tables`) and the
-WebSocket handler can observe them without importing the metrics page.
+imports only ``prometheus_client``, the event log and the store's events, so the live tables
+(:mod:`upriver.web.tables`) and the WebSocket handler can observe them without importing the
+metrics page.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from types import TracebackType
 
 from prometheus_client import Counter, Histogram
 
-__all__ = ["ACTIONS", "COMMIT_SECONDS", "MESSAGE_SECONDS", "UPDATE_SECONDS", "timed", "worker"]
+from upriver.web import eventlog
+from upriver.web.store import Event
+
+__all__ = ["ACTIONS", "COMMIT_SECONDS", "MESSAGE_SECONDS", "UPDATE_SECONDS", "applied", "timed", "worker"]
 
 _BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
 
@@ -51,6 +55,16 @@ ACTIONS = Counter(
 def worker() -> str:
     """This process's ``worker`` label: its process id."""
     return str(os.getpid())
+
+
+def applied(table_id: str, event: Event, arrived: float) -> None:
+    """``event``, which arrived at ``arrived`` (``time.perf_counter()``), was committed, applied and
+    announced at ``table_id``: count it, time it, and log it (:mod:`upriver.web.eventlog`)."""
+    me = worker()
+    ACTIONS.labels(me, event.kind).inc()
+    UPDATE_SECONDS.labels(me).observe(time.perf_counter() - arrived)
+    value = {"value": event.value} if event.kind in eventlog.PUBLIC_VALUES else {}
+    eventlog.note("applied", table=table_id, version=event.version, seat=event.seat, kind=event.kind, **value)
 
 
 class timed:  # noqa: N801 - used as a context manager, like a function

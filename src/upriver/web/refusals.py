@@ -2,7 +2,8 @@
 
 Every WebSocket ``error`` message is made by :func:`upriver.web.protocol.error_message` and every
 HTTP refusal by :func:`upriver.web.guard.refusal`; each counts itself here under its rule (an HTTP
-refusal without one under its status, ``http 404``). Standard library only, so the protocol
+refusal without one under its status, ``http 404``), and logs itself in the event log
+(:mod:`upriver.web.eventlog`). Standard library only, so the protocol
 stays free of the metrics library; :mod:`upriver.web.metrics` reads :func:`counts`.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import collections
 import threading
+
+from upriver.web import eventlog
 
 __all__ = ["count", "counts"]
 
@@ -21,6 +24,7 @@ def count(rule: str) -> None:
     """Count one refusal for ``rule``."""
     with _lock:
         _counts[rule[:40]] += 1
+    eventlog.note("refused", rule=rule[:40])
 
 
 def counts() -> dict[str, int]:

@@ -41,7 +41,7 @@ from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.storage import StoreError
-from upriver.web import bots, instruments, protocol
+from upriver.web import bots, eventlog, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock, table_settings
 from upriver.web.cluster import Cluster, Solo
@@ -213,6 +213,7 @@ class Manager(Following, SeatActions, ClaimActions):
         }
         table_id = secrets.token_urlsafe(9)
         self.store.add_table(table_id, config)
+        eventlog.note("created", table=table_id, kinds=kinds)
         self.cluster.claim(table_id)  # its creator's process runs its bots, unless it dies
         table = Table(table_id, config, bot_delay=self.bot_delay, now=self.now)
         self.tables[table_id] = table
@@ -404,9 +405,7 @@ class Manager(Following, SeatActions, ClaimActions):
                 if joiner is not None:
                     joiner.token = table.tokens[event.seat]
                 self._announce(table)
-                me = instruments.worker()
-                instruments.ACTIONS.labels(me, event.kind).inc()
-                instruments.UPDATE_SECONDS.labels(me).observe(time.perf_counter() - arrived)
+                instruments.applied(table.id, event, arrived)
             return
         raise self._commit_error(table, event, "other server processes kept storing moves first")
 

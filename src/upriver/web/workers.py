@@ -10,11 +10,13 @@ This module imports only the standard library at the top, so ``upriver --help`` 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import json
 import os
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from upriver.web.limits import Limits
 
@@ -69,6 +71,8 @@ class ServeSettings:
     """The address the server listens on."""
     access_log: bool = False
     """Write the JSON access log to standard error (:mod:`upriver.web.accesslog`)."""
+    event_log: bool = False
+    """Write the JSON event log to standard error (:mod:`upriver.web.eventlog`)."""
     warm: bool = True
 
     def app(self) -> FastAPI:
@@ -76,12 +80,14 @@ class ServeSettings:
 
         :raises upriver.storage.StoreError: the store cannot be opened (one sentence saying why).
         """
-        from upriver.web import accesslog
+        from upriver.web import accesslog, eventlog
         from upriver.web.app import create_app
         from upriver.web.hosts import HostPolicy
 
         if self.access_log:
             accesslog.enable()
+        if self.event_log:
+            eventlog.enable()
 
         app = create_app(
             self.db,
@@ -91,6 +97,7 @@ class ServeSettings:
             hosts=HostPolicy.of(self.allowed_hosts, self.bind),
             warm=self.warm,
         )
+        _log_lifespan(app)
         quiet_collector()
         return app
 
@@ -119,8 +126,27 @@ class ServeSettings:
             allowed_hosts=tuple(data["allowed_hosts"]),
             bind=str(data["bind"]),
             access_log=bool(data.get("access_log", False)),
+            event_log=bool(data.get("event_log", False)),
             warm=bool(data["warm"]),
         )
+
+
+def _log_lifespan(app: FastAPI) -> None:
+    """Log (:mod:`upriver.web.eventlog`) when ``app``'s process begins serving and when it stops."""
+    from upriver.web import eventlog
+
+    serve = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def logged(served: FastAPI) -> AsyncIterator[Any]:
+        eventlog.note("started")
+        try:
+            async with serve(served) as state:
+                yield state
+        finally:
+            eventlog.note("stopped")
+
+    app.router.lifespan_context = logged
 
 
 def app_from_environment() -> FastAPI:
