@@ -358,8 +358,9 @@ def test_the_other_person_is_told_of_the_rematch_and_its_link_seats_them_under_t
             context.close()
 
 
-# When a trick is gathered: each card's distance to the winner's label as it leaves, and a moment later
-# (in window.gather once known).
+# When a trick is gathered: each card's distance to the winner's label as its animation starts and
+# halfway through it (in window.gather once known). The animations are paused and set to those
+# moments, so what is measured does not depend on how fast the browser draws.
 WATCH_GATHER = """() => {
   const centre = (el) => {
     const r = el.getBoundingClientRect();
@@ -373,11 +374,21 @@ WATCH_GATHER = """() => {
     // The labels are drawn again at each update: find the winner's each time.
     const label = () => document.querySelector(`#seats .seat[data-seat="${winner}"]`);
     const apart = () => cards.map((el) => Math.hypot(...centre(el).map((v, i) => v - centre(label())[i])));
-    const before = apart();
-    setTimeout(() => {
-      const inTrick = [...document.querySelectorAll("#trick .card")].map((el) => el.dataset.card);
-      window.gather = { before, after: apart(), inTrick, gathered: cards.map((el) => el.dataset.card) };
-    }, 250);
+    const animations = cards.flatMap((el) => el.getAnimations());
+    const at = (share) => {
+      for (const a of animations) {
+        a.pause();
+        a.currentTime = share * a.effect.getComputedTiming().duration;
+      }
+      return apart();
+    };
+    const before = at(0);
+    const after = at(0.5);
+    for (const a of animations) a.play();
+    const inTrick = [...document.querySelectorAll("#trick .card")].map((el) => el.dataset.card);
+    window.gather = {
+      before, after, inTrick, gathered: cards.map((el) => el.dataset.card), animated: animations.length,
+    };
   }).observe(document.getElementById("gathered"), { childList: true });
 }"""
 
@@ -393,6 +404,7 @@ def test_a_finished_trick_is_gathered_toward_its_winners_seat(live: LiveServer, 
     desktop.wait_for_function("() => window.gather !== undefined")
     moved = desktop.evaluate("() => window.gather")
     assert len(moved["before"]) == 4  # the whole trick leaves together
+    assert moved["animated"] == 4  # each card on its way
     for before, after in zip(moved["before"], moved["after"], strict=True):
         assert after < before or before < 1  # each card nearer its winner's label (the winner's own too)
     assert not set(moved["inTrick"]) & set(moved["gathered"])  # the trick holds only the cards in play

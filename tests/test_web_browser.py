@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -375,6 +374,20 @@ def test_a_finished_trick_stays_for_the_tables_pause_under_its_own_rounds_trump(
         paced.stop()
 
 
+COUNT_SOCKET_CLOSES = """(() => {
+  const Native = window.WebSocket;
+  window.socketCloses = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("close", () => { window.socketCloses += 1; });
+    }
+  };
+})()"""
+"""A page script counting the WebSockets that closed (``window.socketCloses``): each failed
+reconnection is one, so a test waits for one instead of waiting a while."""
+
+
 def test_a_lost_connection_is_said_over_the_table_moves_are_off_and_the_page_catches_up_on_reconnecting(
     tmp_path: Path, browser: Browser
 ) -> None:
@@ -386,6 +399,7 @@ def test_a_lost_connection_is_said_over_the_table_moves_are_off_and_the_page_cat
     try:
         for context in (away, other):
             context.set_default_timeout(TIMEOUT_MS)
+        away.add_init_script(COUNT_SOCKET_CLOSES)
         body = first.create(seats=["human", "random", "random"], schedule=[2], first_dealer="chosen")
         page = away.new_page()
         page.goto(first.url + body["url"])
@@ -410,7 +424,8 @@ def test_a_lost_connection_is_said_over_the_table_moves_are_off_and_the_page_cat
         elsewhere.locator("#bids button.playable").first.click()
         wait_until(lambda: second.game(body["table"]).bids[0] is not None, "the other tab's bid never landed")
         bid = second.game(body["table"]).bids[0]
-        time.sleep(1)
+        closes = page.evaluate("window.socketCloses")
+        page.wait_for_function(f"() => window.socketCloses > {closes}")  # a reconnection failed, offline
         expect(banner).to_be_visible()
         away.set_offline(False)  # back online: the page reconnects and draws the fresh state
         expect(banner).to_be_hidden()
