@@ -20,7 +20,7 @@ export default [
       eqeqeq: ["error", "always", { null: "ignore" }],
       "no-implicit-globals": "error",
       "no-shadow": "error",
-      "no-unused-vars": ["error", { args: "after-used", argsIgnorePattern: "^_", caughtErrors: "none" }],
+      "no-unused-vars": ["error", { args: "after-used", argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "no-var": "error",
       "prefer-const": "error",
     },

@@ -18,8 +18,8 @@ import { markAutomaticCards, takeClock } from "./table-clock.js";
 import { decorateSeat } from "./table-marks.js";
 import { markLobbySeats, presenceOf, refreshPresence, renderWatching } from "./table-presence.js";
 import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
+import { $, all, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
 
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
@@ -95,7 +95,7 @@ function setConnection(ok, final, delay) {
 // there is room), a short word for a phone's header (style.css) and a coloured dot.
 function showConnection(words, ok) {
   const box = $("connection");
-  box.replaceChildren(Object.assign(document.createElement("span"), { className: "conn-word", textContent: words }));
+  box.replaceChildren(el("span", { className: "conn-word", textContent: words }));
   box.dataset.short = ok ? WORDS.connectedShort() : WORDS.offlineShort();
   box.classList.toggle("ok", ok);
   box.classList.toggle("off", !ok);
@@ -223,8 +223,8 @@ function renderNight() {
 // so the trump's symbol after it always shows.
 // A phone shows its short form ("Round 2/3 · 11 cards"), so the line is not cut.
 const linesOf = (round, rounds, size) => [
-  Object.assign(document.createElement("span"), { className: "round-line long-line", textContent: WORDS.roundLine(round, rounds, size) }),
-  Object.assign(document.createElement("span"), { className: "round-line short-line", textContent: WORDS.roundLineShort(round, rounds, size) }),
+  el("span", { className: "round-line long-line", textContent: WORDS.roundLine(round, rounds, size) }),
+  el("span", { className: "round-line short-line", textContent: WORDS.roundLineShort(round, rounds, size) }),
 ];
 
 function renderGame(game) {
@@ -241,16 +241,16 @@ function renderGame(game) {
   else {
     // The trump's symbol, and its name where there is room (a phone shows the symbol only).
     const [symbol] = SUITS[shown.trump];
-    const mark = Object.assign(document.createElement("span"), { className: `suit-symbol ${shown.trump}`, textContent: symbol });
-    const named = Object.assign(document.createElement("span"), { className: "suit-name", textContent: ` ${suitName(shown.trump)}` });
-    const word = Object.assign(document.createElement("span"), { className: "trump-word", textContent: `${WORDS.trump()} ` });
+    const mark = el("span", { className: `suit-symbol ${shown.trump}`, textContent: symbol });
+    const named = el("span", { className: "suit-name", textContent: ` ${suitName(shown.trump)}` });
+    const word = el("span", { className: "trump-word", textContent: `${WORDS.trump()} ` });
     info.replaceChildren(...linesOf(shown.round, game.rounds, shown.size), word, mark, named);
   }
   // Mid-game only a player's link may export (finished rounds only); anyone may once it is over.
   const record = `/api/tables/${tableId}/record${token ? `?token=${encodeURIComponent(token)}` : ""}`;
   for (const id of ["export", "export-sheet", "export-final"]) {
     $(id).hidden = !token && !game.over;
-    $(id).href = record;
+    /** @type {HTMLAnchorElement} */ ($(id)).href = record;
   }
 
   // The held last trick of a round is shown with that round's labels and an empty hand, not beside
@@ -391,7 +391,7 @@ let finalDismissed = false;
 function renderSummary(game, holding) {
   const box = $("summary");
   // The overlays open just under the header, however many lines it takes.
-  document.documentElement.style.setProperty("--bar-h", `${document.querySelector(".bar").offsetHeight}px`);
+  document.documentElement.style.setProperty("--bar-h", `${/** @type {HTMLElement} */ (document.querySelector(".bar")).offsetHeight}px`);
   if (game.over) {
     box.hidden = true;
     renderFinal(game);
@@ -433,8 +433,8 @@ function focusFinal(box) {
   const active = document.activeElement;
   if (!keyboardLikely()) return; // a touch screen: no ring on Rematch unasked
   if (active && active !== document.body && !$("hand").contains(active) && !$("bids").contains(active)) return;
-  const shown = (el) => el && !el.hidden && el.offsetParent !== null;
-  const target = [$("rematch"), ...box.querySelectorAll(".final-actions button, .final-actions a")].find(shown);
+  const shown = (/** @type {HTMLElement} */ node) => node && !node.hidden && node.offsetParent !== null;
+  const target = [$("rematch"), ...all(".final-actions button, .final-actions a", box)].find(shown);
   if (target) target.focus({ preventScroll: true });
 }
 
@@ -461,8 +461,9 @@ function renderSheet(game) {
 // ------------------------------------------------------------------ wiring
 
 $("notice").addEventListener("click", () => ($("notice").hidden = true));
-$("rules-button").addEventListener("click", () => $("rules-panel").showModal());
-$("rules-close").addEventListener("click", () => $("rules-panel").close());
+const rulesPanel = /** @type {HTMLDialogElement} */ ($("rules-panel"));
+$("rules-button").addEventListener("click", () => rulesPanel.showModal());
+$("rules-close").addEventListener("click", () => rulesPanel.close());
 // The round's summary closes with its ✕ or a tap anywhere on it.
 $("summary").addEventListener("click", () => {
   dismissedRound = Number($("summary").dataset.round);
@@ -475,7 +476,7 @@ $("final-close").addEventListener("click", () => {
 
 $("join").addEventListener("submit", (event) => {
   event.preventDefault();
-  socket.send({ type: "join", name: $("join-name").value });
+  socket.send({ type: "join", name: /** @type {HTMLInputElement} */ ($("join-name")).value });
 });
 
 installKeys(() => state && state.game, { act, canAct });

@@ -71,11 +71,29 @@ function nodes(children) {
 }
 
 /**
- * The element with `id`, typed as the caller says it is (the pages' own markup).
- * @template {HTMLElement} [T=HTMLElement]
+ * The page's element with `id` (the pages' own markup: it is there).
  * @param {string} id
- * @returns {T}
+ * @returns {HTMLElement}
  */
-export function byId(id) {
-  return /** @type {T} */ (document.getElementById(id));
-}
+export const $ = (id) => document.getElementById(id);
+
+/**
+ * The value of the page's form field `id`: an input, a select or a text area.
+ * @param {string} id
+ */
+export const valueOf = (id) => /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */ ($(id)).value;
+
+/**
+ * The page's input `id` (a checkbox's `checked`, a file input's `files`).
+ * @param {string} id
+ */
+export const $input = (id) => /** @type {HTMLInputElement} */ ($(id));
+
+/**
+ * The elements under `root` (the document) that match `selector`, as an array. The pages select
+ * their own HTML elements, so they are typed as such.
+ * @param {string} selector
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement[]}
+ */
+export const all = (selector, root = document) => [.../** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(selector))];

@@ -222,7 +222,7 @@ export function languageSwitch() {
 /** Put the catalogue's words into `root`'s static HTML (data-i18n…) and the language menu into each
  * data-i18n-switch element. Done for the document on import; call it again for HTML added later. */
 export function translatePage(root = document) {
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) node.textContent = t(node.dataset.i18n);
   for (const attribute of ["placeholder", "title", "aria-label"]) {
     for (const node of root.querySelectorAll(`[data-i18n-${attribute}]`)) {
       node.setAttribute(attribute, t(node.getAttribute(`data-i18n-${attribute}`)));

@@ -7,13 +7,8 @@
 // bot that plays for someone who leaves or runs out of time, hints, and whether spectators may chat.
 
 import { has, t } from "/static/i18n.js";
+import { $, $input, el, valueOf } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 
 const SETTINGS_KEY = "upriver.lastTable";
 const LEVELS = ["easy", "normal", "hard", "expert"];
@@ -89,10 +84,10 @@ export function fillTableOptions(box, options) {
 // The table options as the create request spells them.
 export function tableOptions() {
   return {
-    clock: Number($("clock").value),
-    level: $("standin-level").value,
-    hints: $("hints").checked,
-    spectator_chat: $("spectator-chat").checked,
+    clock: Number(valueOf("clock")),
+    level: valueOf("standin-level"),
+    hints: $input("hints").checked,
+    spectator_chat: $input("spectator-chat").checked,
   };
 }
 
@@ -104,7 +99,7 @@ function playNowBody(options) {
   const body = { ...s, seats: ["human", level, level, level], creator: 0 };
   delete body.standin;
   body.level = LEVELS.includes(s.standin) ? s.standin : "normal"; // who plays for this person if the clock runs out
-  let name = $("name").value.trim();
+  let name = valueOf("name").trim();
   if (!name) {
     try {
       name = localStorage.getItem("upriver.lastName") || "";
@@ -122,7 +117,7 @@ export function installQuickStart(ctx) {
   const s = lastSettings(ctx.options);
   try {
     // The name given last time, ready in the form (the others see it; it can be changed).
-    if (!$("name").value) $("name").value = localStorage.getItem("upriver.lastName") || "";
+    if (!valueOf("name")) $input("name").value = localStorage.getItem("upriver.lastName") || "";
   } catch {
     // no storage: the field stays empty
   }

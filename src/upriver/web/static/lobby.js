@@ -8,13 +8,8 @@ import { has, lang, number, reason, shownName, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
 import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
 import { scoringField } from "/static/scoring-form.js";
+import { $, $input, el, valueOf } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 
 const options = await (await fetch("/api/options")).json();
 
@@ -50,19 +45,19 @@ function refusalWords(answer) {
 
 // ------------------------------------------------------------------ the create form
 
-const preset = () => options.presets.find((p) => p.name === $("preset").value);
+const preset = () => options.presets.find((p) => p.name === valueOf("preset"));
 
 function fillPresets() {
   for (const p of options.presets) $("preset").append(new Option(known(`preset.${p.name}`, p.name), p.name));
-  $("preset").value = options.default_preset;
+  /** @type {HTMLSelectElement} */ ($("preset")).value = options.default_preset;
 }
 
 function fillPlayers() {
   const chosen = preset();
-  const current = Number($("players").value) || 4;
+  const current = Number(valueOf("players")) || 4;
   $("players").replaceChildren();
   for (let n = chosen.min_players; n <= chosen.max_players; n++) $("players").append(new Option(t("n.players", { count: n }), n));
-  $("players").value = Math.min(Math.max(current, chosen.min_players), chosen.max_players);
+  /** @type {HTMLSelectElement} */ ($("players")).value = String(Math.min(Math.max(current, chosen.min_players), chosen.max_players));
   $("preset-summary").textContent = known(`preset.${chosen.name}.summary`, chosen.summary);
   fillSeats();
   presetWords();
@@ -80,7 +75,7 @@ function botSelect(id, withFriend) {
 }
 
 function fillSeats() {
-  const n = Number($("players").value);
+  const n = Number(valueOf("players"));
   const box = $("seats");
   const kept = [...box.querySelectorAll("select")].map((s) => s.value);
   box.querySelectorAll("label").forEach((l) => l.remove());
@@ -135,9 +130,9 @@ function addPace() {
 }
 
 function seats() {
-  const n = Number($("players").value);
+  const n = Number(valueOf("players"));
   const out = ["human"];
-  for (let seat = 1; seat < n; seat++) out.push($(`seat-${seat}`).value);
+  for (let seat = 1; seat < n; seat++) out.push(valueOf(`seat-${seat}`));
   return out;
 }
 
@@ -146,16 +141,16 @@ function seats() {
 function estimate() {
   const box = $("duration");
   if (!box || !$("pace")) return;
-  const n = Number($("players").value);
-  const length = (options.lengths[$("preset").value] || {})[n];
-  const sizes = $("schedule").value.split(/[ ,]+/).filter(Boolean).map(Number).filter((x) => x > 0);
+  const n = Number(valueOf("players"));
+  const length = (options.lengths[valueOf("preset")] || {})[n];
+  const sizes = valueOf("schedule").split(/[ ,]+/).filter(Boolean).map(Number).filter((x) => x > 0);
   const rounds = sizes.length ? sizes.length : length && length.rounds;
   const cards = sizes.length ? sizes.reduce((a, b) => a + b, 0) : length && length.cards;
   if (!rounds) {
     box.textContent = "";
     return;
   }
-  const pace = options.pace_seconds[$("pace").value] || { move: 0.8, trick: 1.2 };
+  const pace = options.pace_seconds[valueOf("pace")] || { move: 0.8, trick: 1.2 };
   const perMove = seats().map((kind) => (kind === "human" ? HUMAN_MOVE_SECONDS : pace.move));
   const seconds = perMove.reduce((sum, s) => sum + s * (rounds + cards), 0) + cards * pace.trick;
   const minutes = Math.max(1, Math.round(seconds / 60));
@@ -171,7 +166,7 @@ function estimate() {
 // ------------------------------------------------------------------ this browser's tables
 
 function forgetTable(id) {
-  localStorage.setItem(STORE_KEY, JSON.stringify(remembered().filter((t) => t.table !== id)));
+  localStorage.setItem(STORE_KEY, JSON.stringify(remembered().filter((entry) => entry.table !== id)));
   renderTables();
 }
 
@@ -310,7 +305,7 @@ async function create(body, errorBox) {
     // Friends are invited: stay here with their links to copy, and the way to the table.
     await renderTables();
     $("created").hidden = false;
-    $("created-link").href = answer.url;
+    /** @type {HTMLAnchorElement} */ ($("created-link")).href = answer.url;
     $("my-tables").scrollIntoView({ block: "start" });
     $("created-link").focus();
     return;
@@ -322,11 +317,12 @@ $("create").addEventListener("submit", (event) => {
   event.preventDefault();
   // Rule options go as the game record spells them; a blank field is sent as "" and the server
   // reads it as "not given" (the one place blanks are translated).
-  const body = { name: $("name").value, seats: seats(), creator: 0, preset: $("preset").value, pace: $("pace").value, ...tableOptions() };
-  for (const key of Object.keys(options.rules)) body[key] = key === "scoring" ? scoring.value() : $(`rule-${key}`).value;
-  if ($("rule-blind_one_card").checked) body.blind_one_card = true;
+  /** @type {Record<string, unknown>} the table asked for (POST /api/tables) */
+  const body = { name: valueOf("name"), seats: seats(), creator: 0, preset: valueOf("preset"), pace: valueOf("pace"), ...tableOptions() };
+  for (const key of Object.keys(options.rules)) body[key] = key === "scoring" ? scoring.value() : valueOf(`rule-${key}`);
+  if ($input("rule-blind_one_card").checked) body.blind_one_card = true;
   // Hand sizes typed in ("1,2,1") are the schedule; else the schedule chosen above (or the preset's).
-  const sizes = $("schedule").value.trim();
+  const sizes = valueOf("schedule").trim();
   if (sizes) body.schedule = sizes.split(/[ ,]+/).filter(Boolean).map(Number);
   create(body, $("create-error"));
 });
@@ -346,8 +342,8 @@ function recordSeats(players) {
 
 $("import").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const file = $("record-file").files[0];
-  const record = file ? await file.text() : $("record-text").value;
+  const file = $input("record-file").files[0];
+  const record = file ? await file.text() : valueOf("record-text");
   if (!record.trim()) {
     $("import-error").textContent = t("lobby.choose_record");
     return;
@@ -360,11 +356,11 @@ $("import").addEventListener("submit", async (event) => {
     return;
   }
   // An empty name keeps the record's name for seat 1.
-  create({ name: $("name").value, seats: recordSeats(players), creator: 0, record, pace: $("pace").value }, $("import-error"));
+  create({ name: valueOf("name"), seats: recordSeats(players), creator: 0, record, pace: valueOf("pace") }, $("import-error"));
 });
 
 $("record-file").addEventListener("change", () => {
-  const file = $("record-file").files[0];
+  const file = $input("record-file").files[0];
   $("record-file-name").textContent = file ? file.name : t("lobby.no_file");
 });
 $("preset").addEventListener("change", fillPlayers);

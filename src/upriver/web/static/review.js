@@ -5,7 +5,7 @@
 // review-verdict.js, the answer's types in review-data.js.
 
 import { reason, shownName } from "./i18n.js";
-import { el } from "./dom.js";
+import { $, el } from "./dom.js";
 import { TEXT, fixed } from "./review-words.js";
 import { position } from "./review-position.js";
 import { verdict } from "./review-verdict.js";
@@ -41,9 +41,6 @@ let pollTimer = 0;
 let asked = null;
 /** @type {HTMLElement | null} the button that opened the panel: the keyboard goes back to it on closing */
 let opener = null;
-
-/** @param {string} id */
-const $ = (id) => document.getElementById(id);
 
 /** The reviewed seat in words: null (the sentence says "you") for this page's own seat, else its name. */
 const other = () => (view && view.data && view.data.seat !== ctx.seat ? view.data.review.players[view.data.seat] : null);

@@ -4,8 +4,10 @@
 // function), never worked out here; a custom scoring the engine refuses shows the engine's refusal.
 
 import { number, t } from "/static/i18n.js";
+import { el } from "./dom.js";
 
 // The numbers of a custom scoring, in the record's order, with tricks-plus-ten's values (the engine's defaults).
+/** @type {[string, number | string][]} */
 const CUSTOM = [
   ["exact_bonus", 10],
   ["per_trick", 1],
@@ -13,12 +15,6 @@ const CUSTOM = [
   ["per_bid", 0],
   ["miss_per_trick_off", 0],
 ];
-
-const el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-};
 
 /** Ask the server for a scoring's examples: `{examples, by_round}`, or `{error}` when it is refused. */
 export async function scoringExamples(scoring) {
@@ -66,6 +62,7 @@ export function scoringField({ id, label, choices, words, asRules, fallback }) {
   select.append(new Option(t("house.custom"), "custom"));
   const inputs = {};
   const fields = CUSTOM.map(([key, start]) => {
+    /** @type {HTMLInputElement | HTMLSelectElement} */
     let input;
     if (key === "per_trick_when") {
       input = el("select", { id: `${id}-${key}` });

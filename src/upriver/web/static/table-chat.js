@@ -9,8 +9,8 @@
 
 import { t } from "/static/i18n.js";
 import { refusalText } from "./table-panels.js";
+import { $, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const LIMIT = 200;
 const REACTION_MS = 3000;
 const NAME_KEY = "upriver.chatName";
@@ -57,6 +57,7 @@ const EMOJI = new Set(["👍", "😂", "😮", "🎉"]);
 
 let state = null;
 let tableId = "";
+/** @type {(message: object) => boolean} sends a message on the table's socket; false when it is closed */
 let send = () => false;
 let lines = []; // the chat's lines, oldest first (the server's last 100, then each new one)
 let unread = 0;
@@ -95,12 +96,6 @@ function setMuted(key, on) {
 let mutedNow = new Set();
 
 // ------------------------------------------------------------------ building the panel
-
-const el = (tag, props = {}, ...children) => {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-};
 
 function build() {
   const panel = el("aside", { id: "chat", className: "chat", hidden: true }); // until the table says who may write
@@ -335,7 +330,7 @@ export function reactionBubble(seat) {
 export function placeBubbles() {
   const felt = $("felt");
   for (const bubble of document.querySelectorAll("#seats .seat .reaction")) {
-    const label = bubble.closest(".seat");
+    const label = /** @type {HTMLElement} */ (bubble.closest(".seat"));
     bubble.classList.toggle("below", Boolean(felt) && parseFloat(label.style.top) < felt.clientHeight * 0.35);
   }
 }
@@ -377,9 +372,9 @@ export function renderChat(next) {
   const mayWrite = !spectator || Boolean(state.options && state.options.spectator_chat);
   $("chat-form").hidden = !mayWrite;
   $("chat-name").hidden = !spectator;
-  $("chat-name").required = spectator;
+  /** @type {HTMLInputElement} */ ($("chat-name")).required = spectator;
   $("chat-readonly").hidden = mayWrite;
-  $("chat").querySelector(".reactions").hidden = spectator;
+  /** @type {HTMLElement} */ ($("chat").querySelector(".reactions")).hidden = spectator;
   drawMute();
   // A name in the chat may have changed (a seat joined): the lines name seats by the state.
   if (lines.some((l) => l.kind === "system")) {
@@ -397,9 +392,10 @@ export function chatRefused(message) {
   const ours = lastSent && (message.id === lastSent.id || (!message.id && Date.now() - lastSent.at < 3000 && /chat|react|rate|flood|text|spectator/.test(String(message.rule))));
   if (!ours) return false;
   $("chat-error").textContent = refusalText(message);
-  if (lastSent.text && !$("chat-input").value) {
-    $("chat-input").value = lastSent.text;
-    $("chat-input").dispatchEvent(new Event("input"));
+  const input = /** @type {HTMLInputElement} */ ($("chat-input"));
+  if (lastSent.text && !input.value) {
+    input.value = lastSent.text;
+    input.dispatchEvent(new Event("input"));
   }
   lastSent = null;
   return true;

@@ -5,8 +5,8 @@
 // is in `automatic`; the page puts a small robot mark on that bid or card, with its words.
 
 import { t } from "/static/i18n.js";
+import { $, all, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const URGENT_MS = 10_000;
 
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
@@ -54,9 +54,9 @@ export function clockMark(seat) {
   node.className = "clock";
   node.dataset.seat = seat;
   node.title = WORDS.title();
-  const icon = Object.assign(document.createElement("span"), { className: "clock-icon", textContent: "⏱" });
+  const icon = el("span", { className: "clock-icon", textContent: "⏱" });
   icon.setAttribute("aria-hidden", "true");
-  const time = Object.assign(document.createElement("span"), { className: "clock-time", textContent: shown(ms) });
+  const time = el("span", { className: "clock-time", textContent: shown(ms) });
   node.append(icon, time);
   node.classList.toggle("urgent", ms <= URGENT_MS);
   return { node, words: WORDS.spoken(Math.ceil(ms / 1000)) };
@@ -64,7 +64,7 @@ export function clockMark(seat) {
 
 // Each running clock on the felt, a few times a second; this seat is told once when 10 s are left.
 function tick() {
-  for (const node of document.querySelectorAll("#seats .clock")) {
+  for (const node of all("#seats .clock")) {
     const ms = leftMs(Number(node.dataset.seat));
     if (ms === null) continue;
     const time = node.querySelector(".clock-time");
@@ -155,7 +155,7 @@ export function markAutomaticBid(state, seat, label) {
 // The cards on the felt and in the last trick that were played automatically get the robot mark.
 export function markAutomaticCards(state) {
   const cards = automaticCards(state);
-  for (const face of document.querySelectorAll("#trick .card, #last-trick .card")) {
+  for (const face of all("#trick .card, #last-trick .card")) {
     const auto = cards.has(face.dataset.card);
     face.classList.toggle("automatic", auto);
     const mark = face.querySelector(".auto-mark");

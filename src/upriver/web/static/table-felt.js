@@ -5,8 +5,8 @@ import { cardName, t } from "/static/i18n.js";
 import { cardFace } from "./table-cards.js";
 import { placeWord } from "./table-panels.js";
 import { blindAtTable, foreheadMark, showTrump } from "./table-house.js";
+import { $, all, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 
 // Every word the felt shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
@@ -101,7 +101,7 @@ function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
   } else if (seat !== mySeat && !over) {
     const backs = document.createElement("span");
     backs.className = "backs";
-    backs.dataset.count = left;
+    backs.dataset.count = String(left);
     for (let i = 0; i < Math.min(left, 5); i++) {
       const back = document.createElement("span");
       back.className = "back";
@@ -151,7 +151,7 @@ export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
   if (!holding) heldTurned = now;
   showTrump($("turned"), turned, trump, blind); // the card turned up, or (trump that rotates) the suit, or no trump
   // A card already on the table keeps its element (and so does not play its arrival again).
-  const before = new Map([...$("trick").children].map((el) => [el.dataset.card, el]));
+  const before = new Map(all(":scope > *", $("trick")).map((face) => [face.dataset.card, face]));
   const cards = shown.map(([seat, card]) => {
     const face = before.get(card) || cardFace(card);
     face.classList.add("played");
@@ -159,14 +159,14 @@ export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
     // The led card's mark, a word between its rank and its suit: never over the suit to follow.
     const mark = face.querySelector(".led-mark");
     if (seat === leader && !mark) {
-      face.append(Object.assign(document.createElement("span"), { className: "led-mark", textContent: WORDS.led() }));
+      face.append(el("span", { className: "led-mark", textContent: WORDS.led() }));
     } else if (seat !== leader && mark) mark.remove();
     face.classList.toggle("winner", Boolean(holding && seat === game.last_trick.winner));
-    face.dataset.seat = seat;
+    face.dataset.seat = String(seat);
     face.setAttribute("aria-label", WORDS.played(game.players[seat], card, seat === leader));
     return face;
   });
-  const gone = [...before].filter(([card]) => !shown.some(([, c]) => c === card)).map(([, el]) => el);
+  const gone = [...before].filter(([card]) => !shown.some(([, c]) => c === card)).map(([, face]) => face);
   for (const face of cards) if (!face.isConnected) $("trick").append(face);
   layOut(felt, labels, cards, shown.map(([seat]) => (seat - base + n) % n));
   gather(gone, game, labels);
@@ -179,21 +179,21 @@ const GATHER_MS = 350;
 function gather(cards, game, labels) {
   if (!cards.length) return;
   const last = game.last_trick;
-  const winner = last && cards.every((el) => last.plays.some(([, c]) => c === el.dataset.card)) ? last.winner : null;
-  const label = labels.find((el) => Number(el.dataset.seat) === winner);
+  const winner = last && cards.every((face) => last.plays.some(([, c]) => c === face.dataset.card)) ? last.winner : null;
+  const label = labels.find((node) => Number(node.dataset.seat) === winner);
   if (!label || matchMedia("(prefers-reduced-motion: reduce)").matches) {
-    for (const el of cards) el.remove();
+    for (const face of cards) face.remove();
     return;
   }
   const layer = $("gathered");
-  for (const el of cards) {
-    el.classList.add("gathering");
-    layer.append(el);
-    const from = { left: el.style.left, top: el.style.top, opacity: 1, transform: "translate(-50%, -50%)" };
+  for (const face of cards) {
+    face.classList.add("gathering");
+    layer.append(face);
+    const from = { left: face.style.left, top: face.style.top, opacity: 1, transform: "translate(-50%, -50%)" };
     const to = { left: label.style.left, top: label.style.top, opacity: 0, transform: "translate(-50%, -50%) scale(0.6)" };
-    el.animate([from, to], { duration: GATHER_MS, easing: "ease-in", fill: "forwards" });
+    face.animate([from, to], { duration: GATHER_MS, easing: "ease-in", fill: "forwards" });
   }
-  setTimeout(() => cards.forEach((el) => el.remove()), GATHER_MS + 50);
+  setTimeout(() => cards.forEach((face) => face.remove()), GATHER_MS + 50);
 }
 
 // Pixel positions: labels at the rim; each card the shortest step from its label toward the centre

@@ -5,8 +5,8 @@
 import { cardName, reason as refusal, restrictionReason, t } from "/static/i18n.js";
 import { cardFace } from "./table-cards.js";
 import { blindRound, foreheadOwn } from "./table-house.js";
+import { $, all } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 
 // Every word the hand and the bids show, in one place, from the page's language catalogue (i18n.js).
 // A refusal is worded from its rule and facts (`why`), never from the server's English sentence.
@@ -32,9 +32,9 @@ function unchanged(part, value) {
 let focusWas = null;
 
 function rememberFocus() {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement} */ (document.activeElement);
   for (const group of ["hand", "bids"]) {
-    const buttons = [...$(group).querySelectorAll("button")];
+    const buttons = all("button", $(group));
     const at = buttons.indexOf(active);
     if (at >= 0) focusWas = { group, at, key: active.dataset.card ?? active.dataset.bid };
   }
@@ -141,7 +141,7 @@ export function renderHand(game, ctx) {
   }
   $("hand").replaceChildren(
     ...game.hand.map((entry) => {
-      const b = cardFace(entry.card, "button");
+      const b = /** @type {HTMLButtonElement} */ (cardFace(entry.card, "button"));
       b.type = "button";
       const playable = entry.legal && ctx.canAct && game.phase === "playing";
       // A card that may not be played stays focusable and tappable: a tap says why.
@@ -183,8 +183,8 @@ export function installKeys(getGame, ctx) {
     const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" }[event.key];
     if (step === undefined) return;
     for (const group of ["hand", "bids"]) {
-      const buttons = [...$(group).querySelectorAll("button")];
-      const at = buttons.indexOf(document.activeElement);
+      const buttons = all("button", $(group));
+      const at = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
       if (at < 0) continue;
       const n = buttons.length;
       const to = step === "first" ? 0 : step === "last" ? n - 1 : (at + step + n) % n;

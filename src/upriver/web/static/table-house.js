@@ -6,6 +6,7 @@
 
 import { cardName, suitName, t } from "/static/i18n.js";
 import { SUITS, cardFace } from "./table-cards.js";
+import { el } from "./dom.js";
 
 const WORDS = {
   noTrump: () => t("house.noTrumpRound"),
@@ -35,7 +36,7 @@ export function showTrump(box, turned, trump, blind = false) {
   const key = `${turned ? `card:${turned}` : trump ? `suit:${trump}` : "none"}${blind ? ":blind" : ""}`;
   if (box.dataset.shown === key) return;
   box.dataset.shown = key;
-  const note = blind ? Object.assign(document.createElement("div"), { className: "blind-note", textContent: t("house.blindNote") }) : null;
+  const note = blind ? el("div", { className: "blind-note", textContent: t("house.blindNote") }) : null;
   if (turned) {
     box.replaceChildren(cardFace(turned));
     if (note) box.append(note);
@@ -48,14 +49,14 @@ export function showTrump(box, turned, trump, blind = false) {
     tile.dataset.suit = trump;
     tile.setAttribute("role", "img");
     tile.setAttribute("aria-label", WORDS.trumpSuit(trump));
-    const pip = Object.assign(document.createElement("span"), { className: "pip", textContent: symbol });
-    const name = Object.assign(document.createElement("span"), { className: "suit-word", textContent: suitName(trump) });
+    const pip = el("span", { className: "pip", textContent: symbol });
+    const name = el("span", { className: "suit-word", textContent: suitName(trump) });
     tile.append(pip, name);
     box.replaceChildren(tile);
     if (note) box.append(note);
     return;
   }
-  const none = Object.assign(document.createElement("div"), { className: "trump-none", textContent: WORDS.noTrump() });
+  const none = el("div", { className: "trump-none", textContent: WORDS.noTrump() });
   box.replaceChildren(none);
   if (note) box.append(note);
 }
@@ -77,7 +78,7 @@ export function foreheadOwn() {
   back.setAttribute("role", "img");
   back.setAttribute("aria-label", WORDS.foreheadTitle());
   back.title = WORDS.foreheadTitle();
-  const words = Object.assign(document.createElement("span"), { className: "forehead-words", textContent: WORDS.forehead() });
+  const words = el("span", { className: "forehead-words", textContent: WORDS.forehead() });
   back.append(words);
   return back;
 }

@@ -3,8 +3,8 @@
 
 import { has, parts, t } from "/static/i18n.js";
 import { presetLine, ruleItems } from "./table-panels.js";
+import { $ } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 
 // Every word the lobby shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {

@@ -3,6 +3,7 @@
 // page's language catalogue (i18n.js).
 
 import { has, reason, spokenList, t } from "/static/i18n.js";
+import { el } from "./dom.js";
 
 export const listNames = (names) => spokenList(names, "and");
 
@@ -60,7 +61,9 @@ export function ruleItems(rules) {
   ];
   const keys = ["schedule", ...CHOICES];
   // The house rules, when the table plays them: trump that rotates, the blind one-card round.
-  for (const [k, on] of [["trump", rules.trump === "rotate"], ["blind_one_card", rules.blind_one_card === true]]) {
+  /** @type {[string, boolean][]} */
+  const house = [["trump", rules.trump === "rotate"], ["blind_one_card", rules.blind_one_card === true]];
+  for (const [k, on] of house) {
     if (!on) continue;
     items.push(t(`rule.${k}.${rules[k]}`));
     keys.push(k);
@@ -102,7 +105,7 @@ export function summaryRows(game, last) {
         if (text !== null) cell.textContent = text;
         else {
           // "made ✓ +10": the word may be left out where the summary is narrow; the mark stays.
-          const word = Object.assign(document.createElement("span"), { className: "verdict-word", textContent: `${exact ? t("table.panels.made") : t("table.panels.missed")} ` });
+          const word = el("span", { className: "verdict-word", textContent: `${exact ? t("table.panels.made") : t("table.panels.missed")} ` });
           cell.append(word, `${exact ? "✓" : "✗"} ${score > 0 ? "+" : score < 0 ? "−" : ""}${Math.abs(score)}`);
         }
         return cell;
@@ -135,7 +138,7 @@ export function standingsParts(game) {
     .map((place) => {
       const step = document.createElement("div");
       step.className = `step place-${place}`;
-      step.dataset.place = place;
+      step.dataset.place = String(place);
       const names = document.createElement("div");
       names.className = "names";
       names.textContent = listNames(byPlace.get(place).names);

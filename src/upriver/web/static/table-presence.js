@@ -4,8 +4,8 @@
 // (so the felt measures it), and the away time is counted on here between states.
 
 import { t } from "/static/i18n.js";
+import { $, all, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
@@ -18,7 +18,7 @@ const WORDS = {
   awayTitle: () => t("table.presence.awayTitle"),
   botTitle: () => t("table.presence.botTitle"),
   leftTitle: () => t("table.presence.leftTitle"),
-  spoken: (word) => t("table.presence.spoken", { word }),
+  spoken: (words) => t("table.presence.spoken", { word: words }),
   watching: (count) => t("table.presence.watching", { count }),
   watchingTitle: () => t("table.presence.watchingTitle"),
 };
@@ -79,7 +79,7 @@ export function presenceMark(state, seat) {
 // The away time goes on between states: each label's word is set again (a minute at a time).
 export function refreshPresence(state) {
   for (const mark of document.querySelectorAll("#seats .seat .presence.away")) {
-    const seat = Number(mark.closest(".seat").dataset.seat);
+    const seat = Number(/** @type {HTMLElement} */ (mark.closest(".seat")).dataset.seat);
     const entry = presenceOf(state, seat);
     const text = mark.querySelector(".presence-word");
     if (entry && text && text.textContent !== word(entry)) text.textContent = word(entry);
@@ -96,7 +96,7 @@ export function renderWatching(state) {
   const text = WORDS.watching(count);
   if (box.dataset.count !== String(count)) {
     box.dataset.count = count;
-    const eye = Object.assign(document.createElement("span"), { textContent: "👁 " });
+    const eye = el("span", { textContent: "👁 " });
     eye.setAttribute("aria-hidden", "true");
     box.replaceChildren(eye, text);
   }
@@ -105,7 +105,7 @@ export function renderWatching(state) {
 // The waiting room's list of seats: each person's presence after their name, as on the felt (drawn
 // by style.css from the item's data, so the item's own text stays the seat and the name).
 export function markLobbySeats(state) {
-  for (const item of document.querySelectorAll("#lobby-seats li[data-seat]")) {
+  for (const item of all("#lobby-seats li[data-seat]")) {
     const seat = Number(item.dataset.seat);
     const entry = presenceOf(state, seat);
     const shown = entry && ICONS[entry.status] && state.lobby.seats[seat].joined && !(seat === state.seat && entry.status === "online");

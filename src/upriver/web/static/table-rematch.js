@@ -5,8 +5,8 @@
 import { t } from "/static/i18n.js";
 import { refusalText } from "./table-panels.js";
 import { rememberTable } from "./table-store.js";
+import { $ } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 
 // Every word the rematch shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
@@ -88,7 +88,7 @@ export function wireRematch(getState, { tableId, token, notice }) {
   $("rematch").textContent = WORDS.rematch();
   $("rematch").addEventListener("click", async () => {
     const state = getState();
-    const button = $("rematch");
+    const button = /** @type {HTMLButtonElement} */ ($("rematch"));
     button.disabled = true;
     button.textContent = WORDS.starting();
     try {

@@ -5,8 +5,8 @@
 
 import { cardName, cardSymbol, number, parts, t } from "/static/i18n.js";
 import { awaySeconds, presenceOf } from "./table-presence.js";
+import { $, all, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const HANDOVER_AWAY_S = 60; // the server's rule: away a minute, or (no clock) their turn two minutes
 
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
@@ -45,13 +45,13 @@ let asking = null;
 
 // A yes-or-no question in a modal dialog; resolves true on yes. Escape or Cancel is no.
 export function ask(question, yes) {
-  let dialog = $("confirm");
+  let dialog = /** @type {HTMLDialogElement} */ ($("confirm"));
   if (!dialog) {
-    dialog = Object.assign(document.createElement("dialog"), { id: "confirm", className: "confirm-dialog" });
-    const text = Object.assign(document.createElement("p"), { id: "confirm-text" });
-    const row = Object.assign(document.createElement("p"), { className: "confirm-actions" });
-    const no = Object.assign(document.createElement("button"), { type: "button", id: "confirm-no" });
-    const ok = Object.assign(document.createElement("button"), { type: "button", id: "confirm-yes", className: "primary" });
+    dialog = el("dialog", { id: "confirm", className: "confirm-dialog" });
+    const text = el("p", { id: "confirm-text" });
+    const row = el("p", { className: "confirm-actions" });
+    const no = el("button", { type: "button", id: "confirm-no" });
+    const ok = el("button", { type: "button", id: "confirm-yes", className: "primary" });
     row.append(no, ok);
     dialog.append(text, row);
     dialog.setAttribute("aria-labelledby", "confirm-text");
@@ -91,7 +91,7 @@ export function handoverSeats(state) {
 }
 
 function button(text, className, onClick) {
-  const b = Object.assign(document.createElement("button"), { type: "button", className, textContent: text });
+  const b = el("button", { type: "button", className, textContent: text });
   b.addEventListener("click", onClick);
   return b;
 }
@@ -117,10 +117,10 @@ export function renderSeatTools(state, ctx) {
   drawn = key;
   const items = [];
   if (offBot && started(state)) {
-    const say = Object.assign(document.createElement("span"), { className: "standin-news", textContent: myStatus === "left" ? WORDS.youLeft() : WORDS.botForYou() });
+    const say = el("span", { className: "standin-news", textContent: myStatus === "left" ? WORDS.youLeft() : WORDS.botForYou() });
     items.push(say, button(WORDS.back(), "primary im-back", () => ctx.send({ type: "back" })));
   } else if (auto > 0 && started(state)) {
-    items.push(Object.assign(document.createElement("span"), { className: "standin-news", textContent: WORDS.yourAuto(auto) }));
+    items.push(el("span", { className: "standin-news", textContent: WORDS.yourAuto(auto) }));
   }
   if (showClaim) {
     items.push(
@@ -156,7 +156,7 @@ export function renderSeatTools(state, ctx) {
   const focused = box.contains(document.activeElement) ? document.activeElement.className : null;
   box.replaceChildren(...items);
   box.hidden = items.length === 0;
-  if (focused) box.querySelector(`button[class="${focused}"]`)?.focus({ preventScroll: true });
+  if (focused) /** @type {HTMLElement | null} */ (box.querySelector(`button[class="${focused}"]`))?.focus({ preventScroll: true });
 }
 
 // ------------------------------------------------------------------ a claim, shown to all
@@ -165,7 +165,7 @@ function cardsNode(cards) {
   const span = document.createElement("span");
   span.className = "claim-cards";
   for (const card of cards) {
-    const c = Object.assign(document.createElement("span"), { className: `claim-card${"HD".includes(card[1]) ? " red" : ""}`, textContent: cardSymbol(card) });
+    const c = el("span", { className: `claim-card${"HD".includes(card[1]) ? " red" : ""}`, textContent: cardSymbol(card) });
     c.title = cardName(card);
     span.append(c, " ");
   }
@@ -237,7 +237,7 @@ export function applyHint(state) {
   showHintBox(state);
   const ready = hint && !hint.asking;
   const points = new Map(ready ? (hint.options || []).map((o) => [String(o.move), o.points]) : []);
-  for (const b of document.querySelectorAll("#bids .bid, #hand .card")) {
+  for (const b of all("#bids .bid, #hand .card")) {
     const move = b.dataset.bid ?? b.dataset.card;
     const p = points.get(String(move));
     b.classList.toggle("hinted", Boolean(ready && String(hint.choice) === String(move)));
