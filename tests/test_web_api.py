@@ -46,6 +46,27 @@ def test_pages_are_served_and_an_unknown_table_is_404(client: TestClient) -> Non
 
 
 @pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/tables/nope"),
+        ("POST", "/api/tables/nope/seats/1/bot"),
+        ("GET", "/api/tables/nope/record"),
+        ("POST", "/api/tables/nope/rematch"),
+        ("GET", "/api/tables/nope/rematch"),
+        ("GET", "/api/tables/nope/rules"),
+        ("GET", "/api/tables/nope/review"),
+    ],
+)
+def test_every_route_of_a_table_that_is_not_there_refuses_in_the_same_words(
+    client: TestClient, method: str, path: str
+) -> None:
+    body = {"token": "x", "kind": "basic"} if method == "POST" else None
+    response = client.request(method, path, params={"token": "x"}, json=body)
+    assert response.status_code == 404
+    assert response.json() == {"error": "no such table (or it was archived)"}
+
+
+@pytest.mark.parametrize(
     ("body", "words"),
     [
         ({"seats": ["human"] * 8, "max_cards": 10}, "8 players × 10 cards"),

@@ -34,6 +34,11 @@ HTTP:
   for a seat's token and only the finished rounds, so no card still in a hand leaves the server.
 
 WebSocket ``/ws/{id}?token=…`` (no token: a spectator); see :mod:`upriver.web.protocol`.
+
+Each part is a router of its own module: the tables' routes and the WebSocket
+(:mod:`upriver.web.table_routes`), the score keeper, the rematch, the review, the scoring examples,
+health and metrics; a route under ``/api/tables/{id}`` finds its table through one look-up
+(:mod:`upriver.web.lookup`), whose refusal is 404 ``{"error": "no such table (or it was archived)"}``.
 """
 
 from __future__ import annotations
@@ -41,38 +46,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from upriver.bots import BOT_KINDS
-from upriver.errors import RulesError
 from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
-from upriver.names import PlayerNameError
-from upriver.rules import Rules, rules_catalogue
 from upriver.storage import PostgresTarget, StoreError, Target
-from upriver.web import admission, bots, metrics, protocol
+from upriver.web import admission, bots, metrics
 from upriver.web.accesslog import AccessLog
 from upriver.web.cluster import cluster_for
-from upriver.web.guard import (
-    SECURITY_HEADERS,
-    AnyObject,
-    InputError,
-    RateLimiter,
-    form_options,
-    origin_allowed,
-    read_body,
-    record_within,
-    refusal,
-    rounds_within,
-)
+from upriver.web.guard import SECURITY_HEADERS, origin_allowed, refusal
 from upriver.web.health import PROBES, health_router
 from upriver.web.hosts import HostPolicy
 from upriver.web.keeper_api import keeper_router
@@ -81,107 +70,13 @@ from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.review_api import review_router
 from upriver.web.scoring_api import scoring_router
-from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW, Connection
+from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW
 from upriver.web.social import Social
-from upriver.web.sockets import serve_socket
 from upriver.web.store import open_table_store
-from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
+from upriver.web.table_routes import CLOSE_FULL, CLOSE_NO_TABLE, STATIC, table_router
+from upriver.web.tables import Manager
 
 __all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "create_app"]
-
-STATIC = Path(__file__).parent / "static"
-
-# WebSocket close codes in the application range: no such table, too many spectators
-# (and CLOSE_BAD_TOKEN, 4403: a token or origin that opens no seat; CLOSE_TOO_SLOW, 1008).
-CLOSE_NO_TABLE = 4404
-CLOSE_FULL = admission.CLOSE_FULL  # too many spectators, or connections of one seat
-
-
-def _options(bot_delay: float) -> dict[str, object]:
-    """The rules catalogue the score keeper's form gets too, the bot kinds for the seats, and the paces;
-    for the start page's estimate of a game's length, each pace's seconds (a bot's move, a finished
-    trick's pause) and, per preset and player count, the rounds and the cards dealt to a seat."""
-    catalogue = rules_catalogue()
-    lengths: dict[str, dict[str, dict[str, int]]] = {}
-    for preset in catalogue["presets"]:  # type: ignore[attr-defined]
-        name = preset["name"]
-        lengths[name] = {}
-        for count in range(preset["min_players"], preset["max_players"] + 1):
-            rules = Rules.from_options({"preset": name}, player_count=count)
-            lengths[name][str(count)] = {"rounds": rules.rounds, "cards": sum(rules.hand_sizes)}
-    paces = {name: bots.pace_of(name, bot_delay) for name in bots.PACES}
-    return {
-        **catalogue,
-        "bots": list(BOT_KINDS),
-        "paces": list(bots.PACES),
-        "pace": bots.DEFAULT_PACE,
-        "pace_seconds": {name: {"move": p.bot_delay, "trick": p.trick_pause} for name, p in paces.items()},
-        "lengths": lengths,
-    }
-
-
-_NOT_RULES = ("seats", "name", "creator", "record", "pace", "clock", "level", "hints", "spectator_chat")
-"""The keys of a create request that are not rule options (:func:`upriver.web.guard.form_options`)."""
-
-
-class CreateTable(AnyObject):
-    """``POST /api/tables``: the seats, the creator's name and seat, a record to continue, the
-    table's pace, and (as the other keys) the rule options spelled as in the game record."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
-
-    name: str = Field("", max_length=200)
-    seats: list[str] = Field(default_factory=lambda: [HUMAN, "basic", "basic", "basic"], max_length=64)
-    creator: int | None = 0
-    record: str | None = None
-    pace: bots.PaceName = bots.DEFAULT_PACE
-    clock: int = 0
-    level: str = Field("normal", max_length=16)
-    hints: bool = False
-    spectator_chat: bool = False
-
-
-class SeatBot(AnyObject):
-    """``POST /api/tables/{id}/seats/{seat}/bot``: the host's token and the bot's kind."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    token: str = Field(max_length=200)
-    kind: str = Field(max_length=16)
-
-
-def _summary(table: Table, seat: int | None, base_url: str) -> dict[str, object]:
-    """The table as the start page lists it, for ``seat`` (the host also gets the open seats' invites)."""
-    game = table.game
-    rounds: int | None = None
-    if game is not None:
-        rounds = game.rules.rounds
-    elif table.base is None:
-        with contextlib.suppress(RulesError):  # checked at creation; a restored table may differ
-            rounds = Rules.from_options(table.options, player_count=table.seats).rounds
-    return {
-        "table": table.id,
-        "seat": seat,
-        "host": seat is not None and seat == table.host,
-        "over": game is not None and game.is_over,
-        "round": 0 if game is None else min(game.round_number, game.rules.rounds),
-        "rounds": rounds,
-        "pace": table.pace.name,
-        **table.lobby(seat, base_url),
-    }
-
-
-def _option_limits(options: Mapping[str, object], limits: Limits) -> None:
-    """Refuse a rule option too large to be one (the engine reads what is left)."""
-    for key, value in options.items():
-        if isinstance(value, str) and len(value) > 64:
-            raise InputError(
-                f"'{key}' is {len(value):,} characters long: an option's value has at most 64", field=key
-            )
-        if isinstance(value, list):
-            rounds_within(limits, len(value), f"'{key}'", key)
-        if isinstance(value, dict | list) and len(str(value)) > 2000:
-            raise InputError(f"'{key}' is too large to be a rule option", field=key)
 
 
 class _Guard:
@@ -243,10 +138,6 @@ class _Guard:
         )
 
 
-def _client(request: Request | WebSocket) -> str:
-    return request.client.host if request.client is not None else "?"
-
-
 def create_app(
     db_path: str | Path | Target,
     *,
@@ -291,7 +182,6 @@ def create_app(
         background=background,
         now=now,
     )
-    creations = RateLimiter(limits.creations_per_minute)
     social = Social(manager.tables, store, cluster, now=now)  # presence and table talk
 
     @contextlib.asynccontextmanager
@@ -361,145 +251,7 @@ def create_app(
     app.add_middleware(_Guard, allowed_origins=tuple(allowed_origins), hosts=hosts)
     app.add_middleware(AccessLog)  # outermost, so refusals are logged too (upriver serve --access-log)
 
-    @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> FileResponse:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
-
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> Response:
-        if manager.find(table_id) is None:
-            return FileResponse(STATIC / "missing.html", status_code=404)  # says so in the browser's language
-        return FileResponse(STATIC / "table.html")
-
-    @app.get("/api/options")
-    async def options() -> dict[str, object]:
-        return _options(bot_delay)
-
-    @app.post("/api/tables")
-    async def create_table(request: Request) -> JSONResponse:
-        try:
-            body = await read_body(request, CreateTable, limits)
-            options = form_options(body.data(), _NOT_RULES)
-            _option_limits(options, limits)
-            if body.record is not None:
-                record_within(body.record, limits)
-        except InputError as error:
-            return refusal(str(error), error.status, field=error.field)
-        if not creations.allow(_client(request)):
-            return refusal(
-                f"this address created {limits.creations_per_minute} tables in the last minute, "
-                "this server's limit: wait a minute",
-                429,
-                rule="rate",
-            )
-        try:
-            table, token = manager.create(
-                name=body.name,
-                seats=body.seats,
-                options=options,
-                creator=body.creator,
-                record=body.record,
-                pace=body.pace,
-                settings={
-                    "clock": body.clock,
-                    "level": body.level,
-                    "hints": body.hints,
-                    "spectator_chat": body.spectator_chat,
-                },
-            )
-        except PlayerNameError as error:
-            return refusal(f"your name: {error}", field="name", rule="name", facts={"case": error.reason})
-        except RulesError as error:
-            return refusal(str(error), option=error.option)
-        except CommitError as error:
-            return refusal(str(error), 503)
-        except TableError as error:
-            return refusal(str(error))
-        url = f"/t/{table.id}" if token is None else f"/t/{table.id}#token={token}"
-        return JSONResponse(
-            {"table": table.id, "seat": body.creator, "token": token, "url": url}, status_code=201
-        )
-
-    @app.get("/api/tables/{table_id}")
-    async def table_summary(table_id: str, token: str | None = None) -> JSONResponse:
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table (or it was archived)", 404)
-        seat = table.seat_of(token)
-        if token and seat is None:
-            return refusal("this token opens no seat at this table (its invite was used or revoked)", 403)
-        return JSONResponse(_summary(table, seat, manager.base_url))
-
-    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
-    async def seat_bot(table_id: str, seat: int, request: Request) -> JSONResponse:
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table", 404)
-        try:
-            body = await read_body(request, SeatBot, limits)
-        except InputError as error:
-            return refusal(str(error), error.status, field=error.field)
-        host = table.seat_of(body.token)
-        if host is None or host != table.host:
-            return refusal("only the table's creator can give a seat to a bot", 403, rule="bot")
-        try:
-            manager.give_to_bot(table, host, seat, body.kind)
-        except TableRefusalError as error:
-            return refusal(str(error), rule=error.rule)
-        except CommitError as error:
-            return refusal(str(error), 503)
-        except (RulesError, TableError) as error:
-            return refusal(str(error))
-        return JSONResponse(_summary(table, host, manager.base_url))
-
-    @app.get("/api/tables/{table_id}/record")
-    async def export(table_id: str, token: str | None = None) -> Response:
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table", 404)
-        over = table.game is not None and table.game.is_over
-        if not over and table.seat_of(token) is None:
-            return refusal("while the game is on, only a player's link can export it", 403)
-        try:
-            text = manager.export(table, whole=over)
-        except TableError as error:
-            return refusal(str(error), 409)
-        headers = {"Content-Disposition": f'attachment; filename="upriver-{table_id}.json"'}
-        return Response(text, media_type="application/json", headers=headers)
-
-    @app.websocket("/ws/{table_id}")
-    async def socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-        await websocket.accept()
-        if not websocket.scope.get("state", {}).get("origin_ok", True):
-            await websocket.send_text(
-                protocol.error_message(0, "origin", "a page of another site may not open this table")
-            )
-            await websocket.close(CLOSE_BAD_TOKEN)
-            return
-        table = manager.find(table_id)
-        if table is None:
-            await websocket.send_text(protocol.error_message(0, "table", f"no table {table_id[:40]!r}"))
-            await websocket.close(CLOSE_NO_TABLE)
-            return
-        seat = table.seat_of(token)
-        if token and seat is None:
-            await websocket.send_text(
-                protocol.error_message(
-                    table.version, "token", "this link's token opens no seat at this table"
-                )
-            )
-            await websocket.close(CLOSE_BAD_TOKEN)
-            return
-        full = admission.refusal(table.connections, seat, limits, table.version)  # spectators, a seat's tabs
-        if full is not None:
-            await websocket.send_text(full)
-            await websocket.close(CLOSE_FULL)
-            return
-        conn = Connection(seat, token=token if seat is not None else None, limit=limits.outbox)
-        await serve_socket(manager, table, websocket, conn, social)
+    # The tables: the pages, /api/options, /api/tables and a table's routes, the WebSocket /ws/{id}.
+    app.include_router(table_router(manager, social, limits=limits, bot_delay=bot_delay))
 
     return app

@@ -33,7 +33,7 @@ words them as the table's Rules panel does.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
@@ -44,6 +44,7 @@ from upriver.storage import DuplicateKeyError
 from upriver.web import protocol
 from upriver.web.guard import AnyObject, InputError, read_body, refusal
 from upriver.web.limits import Limits
+from upriver.web.lookup import TableRoute, table_lookup
 from upriver.web.rematch_notice import rematch_answer, tell_rematch
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError
 
@@ -134,8 +135,9 @@ def _answer(
 
 def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
     """The rematch's HTTP routes, over ``manager``'s tables."""
-    router = APIRouter()
+    router = APIRouter(route_class=TableRoute)
     limits = limits or Limits()
+    found = Depends(table_lookup(manager))  # the table the path names, or the one 404 refusal
 
     def seat_of(table: Table, token: str | None) -> int | None:
         seat = table.seat_of(token)
@@ -144,10 +146,7 @@ def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
         return seat
 
     @router.post("/api/tables/{table_id}/rematch")
-    async def start(table_id: str, request: Request) -> JSONResponse:
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table (or it was archived)", 404)
+    async def start(request: Request, table: Table = found) -> JSONResponse:
         try:
             body = await read_body(request, RematchRequest, limits)
         except InputError as error:
@@ -166,10 +165,7 @@ def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
         )
 
     @router.get("/api/tables/{table_id}/rematch")
-    async def show(table_id: str, token: str | None = None) -> JSONResponse:
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table (or it was archived)", 404)
+    async def show(token: str | None = None, table: Table = found) -> JSONResponse:
         try:
             seat = seat_of(table, token)
         except RematchError as error:
@@ -180,11 +176,8 @@ def rematch_router(manager: Manager, limits: Limits | None = None) -> APIRouter:
         return JSONResponse(_answer(manager, table, new, seat, created=False))
 
     @router.get("/api/tables/{table_id}/rules")
-    async def rules(table_id: str) -> JSONResponse:
+    async def rules(table: Table = found) -> JSONResponse:
         # The join page's rules in words come from the same data as the table's Rules panel.
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table (or it was archived)", 404)
         try:
             return JSONResponse(protocol.rules_json(table_rules(table)))
         except RulesError as error:

@@ -37,7 +37,7 @@ import dataclasses
 import logging
 import threading
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse, Response
 
 from upriver.record import record_of
@@ -54,6 +54,7 @@ from upriver.review import (
     worker_pool,
 )
 from upriver.web.guard import refusal
+from upriver.web.lookup import TableRoute, table_lookup
 from upriver.web.tables import Manager, Table
 
 __all__ = ["POOL_BROKEN", "ReviewRouter", "ReviewService", "ReviewUnavailableError", "review_router"]
@@ -232,7 +233,7 @@ class ReviewRouter(APIRouter):
     """The review's route, holding the service that computes and keeps the reviews."""
 
     def __init__(self, service: ReviewService) -> None:
-        super().__init__()
+        super().__init__(route_class=TableRoute)
         self.service = service
 
 
@@ -240,16 +241,14 @@ def review_router(manager: Manager, service: ReviewService | None = None) -> Rev
     """The review's route over ``manager``'s tables (``service``: where reviews are computed and kept)."""
     reviews = service or ReviewService()
     router = ReviewRouter(reviews)
+    found = Depends(table_lookup(manager))  # the table the path names, or the one 404 refusal
     answers: collections.OrderedDict[tuple[object, ...], bytes] = collections.OrderedDict()
     """Whole answers once ready, by (table, seat, rounds, others, over): a finished review never changes."""
 
     @router.get("/api/tables/{table_id}/review")
     async def review(
-        table_id: str, token: str | None = None, round: int | None = None, seat: int | None = None
+        token: str | None = None, round: int | None = None, seat: int | None = None, table: Table = found
     ) -> Response:
-        table = manager.find(table_id)
-        if table is None:
-            return refusal("no such table (or it was archived)", 404)
         own = table.seat_of(token)
         if own is None:
             return refusal(
