@@ -18,14 +18,14 @@ from pathlib import Path
 
 from upriver.web import protocol
 from upriver.web.seats import Connection
-from upriver.web.store import Store
+from upriver.web.store import SqliteTableStore
 from upriver.web.tables import Manager
 
 
 def measure(tables: int, rounds: int) -> dict[str, object]:
     """Play ``rounds`` moves at each of ``tables`` tables; the CPU milliseconds a move of each part."""
     with tempfile.TemporaryDirectory() as folder:
-        store = Store(Path(folder) / "states.db")
+        store = SqliteTableStore(Path(folder) / "states.db")
         manager = Manager(store, bot_delay=0)
         live = []
         for _ in range(tables):

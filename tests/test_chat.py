@@ -36,13 +36,13 @@ def sent(conn: Connection) -> list[int]:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> SqliteTableStore:
     db = Store(tmp_path / "tables.db")
     db.add_table("t1", {"kinds": []})
     return db
 
 
-def test_lines_are_numbered_per_table_and_read_back_in_order(store: Store) -> None:
+def test_lines_are_numbered_per_table_and_read_back_in_order(store: SqliteTableStore) -> None:
     store.add_table("t2", {"kinds": []})
     for n in range(3):
         add_line(store.db, "t1", seat=0, name="Ann", kind="text", text=f"line {n}")
@@ -58,7 +58,7 @@ def test_lines_are_numbered_per_table_and_read_back_in_order(store: Store) -> No
         add_line(store.db, "no such table", seat=0, name="Ann", kind="text", text="hello")
 
 
-def test_a_line_heard_after_a_gap_brings_the_lines_before_it_in_order(store: Store) -> None:
+def test_a_line_heard_after_a_gap_brings_the_lines_before_it_in_order(store: SqliteTableStore) -> None:
     place = _Place("t1")
     room = ChatRoom(place)
     assert room.history(store) is None  # no line yet, and the room is read
@@ -73,7 +73,7 @@ def test_a_line_heard_after_a_gap_brings_the_lines_before_it_in_order(store: Sto
     assert [line.n for line in room.recent] == [1, 2, 3, 4]
 
 
-def test_lines_stored_while_no_connection_was_open_here_come_with_the_history(store: Store) -> None:
+def test_lines_stored_while_no_connection_was_open_here_come_with_the_history(store: SqliteTableStore) -> None:
     place = _Place("t1")
     room = ChatRoom(place)
     first = add_line(store.db, "t1", seat=0, name="Ann", kind="text", text="<b>hi</b>")

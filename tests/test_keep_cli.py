@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import upriver.cli.check
 import upriver.cli.keep
 from upriver.cli import app
-from upriver.keeper.store import KeeperStore
+from upriver.keeper.store import SqliteSheetStore
 
 runner = CliRunner()
 START = ["keep", "--players", "Ann,Bob,Cid,Dee", "--preset", "classic-hook", "--schedule", "1,2,1"]
@@ -55,7 +55,7 @@ def keep(tmp_path: Path, *args: str, input: str = "") -> tuple[int, str]:
 
 
 def only_sheet(tmp_path: Path) -> str:
-    store = KeeperStore(tmp_path / "db.sqlite3")
+    store = SqliteSheetStore(tmp_path / "db.sqlite3")
     try:
         (summary,) = store.sheets()
         return summary.id

@@ -18,7 +18,7 @@ import upriver.cli.keep
 from upriver import FirstDealer, Rules, RulesError, preset
 from upriver.cli import app
 from upriver.keeper import KeptSheet
-from upriver.keeper.store import KeeperStore, UnreadableSheetError
+from upriver.keeper.store import SqliteSheetStore, UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -52,7 +52,7 @@ def test_a_sheet_refuses_names_the_record_reader_would_refuse(
 def test_a_sheet_stores_names_trimmed_and_its_store_reads_them_back(tmp_path: Path) -> None:
     sheet = KeptSheet.start([" Ann ", "Bob", "Cid", "Åsa"], countdown(), dealer=0)
     assert sheet.players == ("Ann", "Bob", "Cid", "Åsa")
-    store = KeeperStore(tmp_path / "db.sqlite3")
+    store = SqliteSheetStore(tmp_path / "db.sqlite3")
     try:
         stored = store.create(sheet)
         loaded = store.load(stored.id)
@@ -79,7 +79,7 @@ def test_a_dealer_that_is_not_a_seat_or_comes_with_the_first_jack_is_a_value_err
 
 def _store_with_names_written_before_they_were_checked(path: Path, names: list[str]) -> str:
     """A stored sheet whose names are then rewritten in place, as an older upriver's database holds them."""
-    store = KeeperStore(path)
+    store = SqliteSheetStore(path)
     try:
         sheet_id = store.create(KeptSheet.start(["Ann", "Bob", "Cid", "Dee"], countdown(), dealer=0)).id
     finally:
@@ -99,7 +99,7 @@ def _store_with_names_written_before_they_were_checked(path: Path, names: list[s
 def test_a_stored_sheet_with_names_the_reader_refuses_is_listed_and_refused_clearly(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
     sheet_id = _store_with_names_written_before_they_were_checked(path, ["Ann", "ann", "Bob", "Cid"])
-    store = KeeperStore(path)
+    store = SqliteSheetStore(path)
     try:
         (summary,) = store.sheets()
         assert summary.players == ("Ann", "ann", "Bob", "Cid")
@@ -126,7 +126,7 @@ def _share_of(path: Path, sheet_id: str) -> str:
 
 
 def test_a_readable_sheet_lists_with_no_problem(tmp_path: Path) -> None:
-    store = KeeperStore(tmp_path / "db.sqlite3")
+    store = SqliteSheetStore(tmp_path / "db.sqlite3")
     try:
         store.create(KeptSheet.start(["Ann", "Bob", "Cid", "Dee"], countdown(), dealer=0))
         (summary,) = store.sheets()
@@ -151,7 +151,7 @@ def test_keep_refuses_names_alike_in_one_line_and_stores_nothing(tmp_path: Path)
         "Error: 'ann' is already at the table as 'Ann' (seat 0); "
         "names must differ in more than case and spaces"
     ]
-    store = KeeperStore(tmp_path / "db.sqlite3")
+    store = SqliteSheetStore(tmp_path / "db.sqlite3")
     try:
         assert store.sheets() == []
     finally:

@@ -23,13 +23,12 @@ import upriver.cli.keep
 import upriver.cli.play
 from upriver.cli import app as cli_app
 from upriver.errors import RecordError, RulesError
-from upriver.keeper.store import KeeperStore
+from upriver.keeper.store import SqliteSheetStore
 from upriver.pettingzoo import raw_env
 from upriver.record import FORMAT, load, loads
 from upriver.rl.gym import SingleSeatEnv
 from upriver.rules import OPTION_NAMES, Rules
 from upriver.web.app import create_app
-from upriver.web.tables import Manager
 
 assert upriver.cli.play  # both commands registered on the app, as for the console script
 assert upriver.cli.keep
@@ -183,10 +182,10 @@ def web_lobby(client: TestClient, case: Case) -> Outcome:
     if response.status_code != 201:
         assert response.status_code == 400, response.text
         return Outcome(refusal=response.json()["error"])
-    manager: Manager = client.app.state.manager  # type: ignore[attr-defined]
-    game = manager.tables[response.json()["table"]].game
-    assert game is not None, "a table whose only person is its creator starts at once"
-    return Outcome(rules=written(game.rules))
+    made = response.json()
+    exported = client.get(f"/api/tables/{made['table']}/record?token={made['token']}")
+    assert exported.status_code == 200, "a table whose only person is its creator starts at once"
+    return Outcome(rules=written(loads(exported.text).rules))
 
 
 def keeper_api(client: TestClient, case: Case) -> Outcome:
@@ -238,7 +237,7 @@ def cli_keep(case: Case, tmp_path: Path, args: list[str]) -> Outcome:
     if result.exit_code == 2:
         return Outcome(refusal=result.output)
     assert result.exit_code == 0, result.output
-    store = KeeperStore(db)
+    store = SqliteSheetStore(db)
     try:
         (summary,) = store.sheets()
         stored = store.load(summary.id)

@@ -18,14 +18,14 @@ import pytest
 from upriver.web import hints
 from upriver.web.protocol import ClientMessage, ProtocolError, parse_client
 from upriver.web.seats import Connection
-from upriver.web.store import Event, Store
+from upriver.web.store import Event, SqliteTableStore
 from upriver.web.table import Table, TableRefusalError
 from upriver.web.tables import Manager
 
 
 @pytest.fixture
 def manager(tmp_path: Path) -> Iterator[Manager]:
-    store = Store(tmp_path / "tables.db")
+    store = SqliteTableStore(tmp_path / "tables.db")
     try:
         yield Manager(store, bot_delay=0.0)
     finally:
@@ -146,7 +146,7 @@ def test_a_handover_without_a_seat_is_refused_naming_its_message_id() -> None:
 
 def test_a_person_who_left_may_not_hand_another_seat_to_a_bot(tmp_path: Path) -> None:
     clock = [1_000_000.0]
-    store = Store(tmp_path / "left.db")
+    store = SqliteTableStore(tmp_path / "left.db")
     try:
         manager = Manager(store, bot_delay=0.0, now=lambda: clock[0])
         table = seated(manager, {"schedule": [2, 2]})

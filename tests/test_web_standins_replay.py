@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from upriver.errors import IllegalActionError
 from upriver.web.protocol import ClientMessage
-from upriver.web.store import Event, Store
+from upriver.web.store import Event, SqliteTableStore
 from upriver.web.table import Table, TableRefusalError
 from upriver.web.tables import Manager
 
@@ -100,7 +100,7 @@ def test_a_restarted_server_knows_who_plays_for_each_seat_from_the_stored_events
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "tables.db"
-        store = Store(path)
+        store = SqliteTableStore(path)
         manager = Manager(store, bot_delay=0.0, now=Ticking())
         table, _token = manager.create(
             name="Ann",
@@ -117,7 +117,7 @@ def test_a_restarted_server_knows_who_plays_for_each_seat_from_the_stored_events
             assert table.auto_moves(seat) == in_a_row(store.events(table.id), seat)
         expected = control(table)
         store.close()
-        again = Store(path)
+        again = SqliteTableStore(path)
         try:
             restarted = Manager(again, bot_delay=0.0, now=Ticking()).tables[table.id]
             assert control(restarted) == expected

@@ -38,7 +38,7 @@ from upriver.cli.root import app
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, json_facts
 from upriver.i18n import Translator, reason, restriction_reason, spoken_list
 from upriver.keeper import JACK_FROM, KeptSheet, split_names
-from upriver.keeper.store import KeeperStore, StoredSheet, UnreadableSheetError
+from upriver.keeper.store import SqliteSheetStore, StoredSheet, UnreadableSheetError
 from upriver.names import PlayerNameError
 from upriver.rules import DEFAULT_PRESET, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Bidding
 
@@ -90,7 +90,7 @@ class Keeper:
     """One sitting at the sheet: read a line, apply it, save, show what comes next."""
 
     def __init__(
-        self, stored: StoredSheet, store: KeeperStore, console: Console, t: Translator | None = None
+        self, stored: StoredSheet, store: SqliteSheetStore, console: Console, t: Translator | None = None
     ) -> None:
         self.t = t or Translator("en")
         self.stored = stored
@@ -327,7 +327,7 @@ class Keeper:
         self.console.print(escape(done))
 
 
-def _list(store: KeeperStore, console: Console, t: Translator) -> None:
+def _list(store: SqliteSheetStore, console: Console, t: Translator) -> None:
     sheets = store.sheets()
     if not sheets:
         console.print(escape(t("keep.no_sheets")))
@@ -391,7 +391,7 @@ def keep(
 
     t = translator(lang)
     console = Console(highlight=False, soft_wrap=True)
-    store = KeeperStore(db if db is not None else default_db())
+    store = SqliteSheetStore(db if db is not None else default_db())
     try:
         if list_sheets:
             _list(store, console, t)

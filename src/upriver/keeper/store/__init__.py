@@ -1,7 +1,7 @@
 """The score keeper's store: :class:`SheetStore` over SQLite (the default) or PostgreSQL.
 
 ``open_sheet_store(db)`` opens what ``--db`` names (:func:`upriver.storage.parse_target`);
-``KeeperStore(path)`` is the SQLite store, as before there were two.
+``SqliteSheetStore(path)`` opens a SQLite file directly.
 """
 
 from __future__ import annotations
@@ -20,18 +20,14 @@ from upriver.storage import Target, open_database
 from upriver.storage.sqlite import SqliteDatabase
 
 __all__ = [
-    "KeeperStore",
     "SheetStore",
     "SheetSummary",
+    "SqliteSheetStore",
     "StaleSheetError",
     "StoredSheet",
     "UnreadableSheetError",
     "open_sheet_store",
 ]
-
-KeeperStore = SqliteSheetStore
-"""The SQLite store, by the name it had before PostgreSQL (``KeeperStore(path)``)."""
-
 
 def open_sheet_store(db: str | Path | Target) -> SheetStore:
     """The store of the sheets kept where ``db`` says: a SQLite path or ``sqlite:///PATH``, or a

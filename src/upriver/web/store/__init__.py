@@ -1,7 +1,7 @@
 """The web tables' store: :class:`TableStore` over SQLite (the default) or PostgreSQL.
 
 ``open_table_store(db)`` opens what ``upriver serve --db`` names (:func:`upriver.storage.parse_target`);
-``Store(path)`` is the SQLite store, as before there were two.
+``SqliteTableStore(path)`` opens a SQLite file directly.
 """
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ from upriver.storage.sqlite import SqliteDatabase
 from upriver.web.store.base import Event, TableRow, TableStore, VersionConflictError
 from upriver.web.store.sqlite import SqliteTableStore
 
-__all__ = ["Event", "Store", "TableRow", "TableStore", "VersionConflictError", "open_table_store"]
-
-Store = SqliteTableStore
-"""The SQLite store, by the name it had before PostgreSQL (``Store(path)``)."""
+__all__ = ["Event", "SqliteTableStore", "TableRow", "TableStore", "VersionConflictError", "open_table_store"]
 
 
 def open_table_store(db: str | Path | Target) -> TableStore:
