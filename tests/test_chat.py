@@ -16,7 +16,7 @@ import pytest
 from upriver.storage import StoreError
 from upriver.web.chat import ChatRoom
 from upriver.web.seats import Connection
-from upriver.web.store import Store
+from upriver.web.store import SqliteTableStore
 from upriver.web.store.chat import add_line, lines
 
 
@@ -37,7 +37,7 @@ def sent(conn: Connection) -> list[int]:
 
 @pytest.fixture
 def store(tmp_path: Path) -> SqliteTableStore:
-    db = Store(tmp_path / "tables.db")
+    db = SqliteTableStore(tmp_path / "tables.db")
     db.add_table("t1", {"kinds": []})
     return db
 
@@ -73,7 +73,9 @@ def test_a_line_heard_after_a_gap_brings_the_lines_before_it_in_order(store: Sql
     assert [line.n for line in room.recent] == [1, 2, 3, 4]
 
 
-def test_lines_stored_while_no_connection_was_open_here_come_with_the_history(store: SqliteTableStore) -> None:
+def test_lines_stored_while_no_connection_was_open_here_come_with_the_history(
+    store: SqliteTableStore,
+) -> None:
     place = _Place("t1")
     room = ChatRoom(place)
     first = add_line(store.db, "t1", seat=0, name="Ann", kind="text", text="<b>hi</b>")
@@ -105,7 +107,7 @@ def test_a_database_made_before_the_chat_gets_its_chat_table_and_keeps_its_table
             """
         )
     old.close()
-    store = Store(path)
+    store = SqliteTableStore(path)
     assert [row.id for row in store.tables()] == ["t0"]
     assert add_line(store.db, "t0", seat=0, name="Ann", kind="text", text="still here").n == 1
     store.close()

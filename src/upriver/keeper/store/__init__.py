@@ -29,6 +29,7 @@ __all__ = [
     "open_sheet_store",
 ]
 
+
 def open_sheet_store(db: str | Path | Target) -> SheetStore:
     """The store of the sheets kept where ``db`` says: a SQLite path or ``sqlite:///PATH``, or a
     ``postgresql://`` URL.
