@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import io
 import json
@@ -23,7 +24,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
 __all__ = [
@@ -94,10 +95,26 @@ def core_zip(entry: str = ENTRY) -> bytes:
 
 
 PYODIDE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-"""The files of Pyodide the worker loads (static/vendor/pyodide)."""
+"""The files of Pyodide the worker loads (static/vendor/pyodide), served under :data:`ENGINE`."""
+
+ENGINE = "/keep-engine/"
+"""Where Pyodide's files are served, gzipped for a browser that takes it (the WebAssembly is a
+third of its size so): the worker's ``indexURL``."""
+
+_MEDIA = {
+    ".mjs": "text/javascript",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".json": "application/json",
+}
 
 _PAGE_LINKS = re.compile(r'(?:src|href)="(/static/[^"]+)"')
-_IMPORTS = re.compile(r'(?:\bfrom|\bimport)\s*\(?\s*"([^"]+)"|new URL\("([^"]+)", import\.meta\.url\)')
+_IMPORTS = re.compile(
+    r'^\s*(?:import|export)\b[^"\';]*?"([^"\s]+)"'  # import … from "x", import "x", export … from "x"
+    r'|\bimport\(\s*"([^"\s]+)"\s*\)'  # import("x")
+    r'|new URL\("([^"\s]+)", import\.meta\.url\)',  # a file beside the module
+    re.MULTILINE,
+)
 
 
 def _reached(start: list[str]) -> set[str]:
@@ -112,7 +129,7 @@ def _reached(start: list[str]) -> set[str]:
         seen.add(url)
         if path.suffix in (".js", ".mjs") and "/vendor/" not in url:
             for found in _IMPORTS.finditer(path.read_text(encoding="utf-8")):
-                target = found.group(1) or found.group(2)
+                target = found.group(1) or found.group(2) or found.group(3)
                 resolved = target if target.startswith("/") else _join(url, target)
                 todo.append(resolved)
     return seen
@@ -134,7 +151,7 @@ def shell() -> tuple[str, ...]:
     each language, the icons and manifest, Pyodide and the core zip."""
     page = (STATIC / "keep.html").read_text(encoding="utf-8")
     files = _reached([*_PAGE_LINKS.findall(page), "/static/keep-offline.js"])
-    files |= {f"/static/vendor/pyodide/{name}" for name in PYODIDE}
+    files |= {"/static/vendor/pyodide/pyodide.mjs", *(f"{ENGINE}{name}" for name in PYODIDE)}
     files |= {f"/static/icons/{icon.name}" for icon in (STATIC / "icons").glob("*.png")}
     files |= {f"/i18n/{catalogue.name}" for catalogue in CATALOGUES.glob("*.json")}
     return ("/keep", "/keep.webmanifest", "/keep-core.zip", *sorted(files))
@@ -145,6 +162,8 @@ def _local(url: str) -> Path:
         return STATIC / url.removeprefix("/static/")
     if url.startswith("/i18n/"):
         return CATALOGUES / url.removeprefix("/i18n/")
+    if url.startswith(ENGINE):
+        return STATIC / "vendor" / "pyodide" / url.removeprefix(ENGINE)
     return STATIC / "keep.html" if url == "/keep" else STATIC / url.lstrip("/")
 
 
@@ -161,6 +180,11 @@ def service_worker() -> str:
     return prelude + (STATIC / "keep-sw.js").read_text(encoding="utf-8")
 
 
+@functools.cache
+def _gzipped(name: str) -> bytes:
+    return gzip.compress((STATIC / "vendor" / "pyodide" / name).read_bytes(), compresslevel=6, mtime=0)
+
+
 def keeper_offline_router() -> APIRouter:
     """The routes that serve the service worker, the manifest and the core zip."""
     router = APIRouter()
@@ -172,6 +196,16 @@ def keeper_offline_router() -> APIRouter:
     @router.get("/keep.webmanifest", include_in_schema=False)
     async def manifest() -> FileResponse:
         return FileResponse(STATIC / "keep.webmanifest", media_type="application/manifest+json")
+
+    @router.get(ENGINE + "{name}", include_in_schema=False)
+    async def engine(name: str, request: Request) -> Response:
+        if name not in PYODIDE:
+            return Response("no such file", 404, media_type="text/plain")
+        media = _MEDIA[Path(name).suffix]
+        if name.endswith(".zip") or "gzip" not in request.headers.get("accept-encoding", ""):
+            return FileResponse(STATIC / "vendor" / "pyodide" / name, media_type=media)
+        headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        return Response(_gzipped(name), media_type=media, headers=headers)
 
     @router.get("/keep-core.zip", include_in_schema=False)
     async def core() -> Response:
@@ -197,4 +231,5 @@ def export_static(target: Path) -> list[Path]:
     (target / "keep-sw.js").write_text(service_worker(), encoding="utf-8")
     shutil.copyfile(STATIC / "keep.webmanifest", target / "keep.webmanifest")
     (target / "keep-core.zip").write_bytes(core_zip())
+    shutil.copytree(STATIC / "vendor" / "pyodide", target / ENGINE.strip("/"), dirs_exist_ok=True)
     return sorted(path for path in target.rglob("*") if path.is_file())

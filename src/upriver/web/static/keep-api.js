@@ -1,16 +1,162 @@
 // The one function every score keeper request goes through: `api(path, body, players)`.
-// `body` undefined: a GET; otherwise a POST of `body` as JSON. It answers the JSON the server
-// sent, or throws an Error whose message is the refusal in the page's words (with `status` and
-// `rule` as data); `players` are the sheet's names, for a refusal that names a seat.
+// `body` undefined: a GET; otherwise a POST of `body` as JSON. It answers the JSON the keeper's
+// API answers, or throws an Error whose message is the refusal in the page's words (with `status`
+// and `rule` as data); `players` are the sheet's names, for a refusal that names a seat.
+//
+// Where the answer comes from:
+// - a server that answers: the server (its engine). Each sheet it sends is also kept on the phone
+//   (IndexedDB): its view, and its game record as the server last agreed it.
+// - no server (the fetch fails: no network, the server stopped) or a static copy of the keeper
+//   (`upriver keep --export-static`): the same engine on the phone (keep-offline.js, a Web Worker
+//   running upriver's Python in Pyodide). A sheet started there lives on the phone ("local-…").
+// - back online: the entries made on the phone are merged into the server's sheet before anything
+//   else (`merge`). The rule: the phone's entries are replayed, in order, on the server's latest
+//   sheet. When nobody else wrote meanwhile they all apply. When the sheet moved on elsewhere, an
+//   entry for the round in play (a bid, the bids, the tricks) applies only if that round is still
+//   the one in play there; an entry that does not apply, or that the engine refuses there, is kept
+//   on the phone beside the sheet with the reason (`offline.conflicts`), never dropped, for the
+//   keeper to enter again or dismiss. A sheet started on the phone is backed up whole (imported as
+//   a record) and from then on shared like any other.
 
+import { t } from "./i18n.js";
 import { WORDS as W } from "./keep-words.js";
 
+const STATIC_SITE = document.querySelector('meta[name="upriver-keeper"]')?.getAttribute("content") === "static";
+const LOCAL = "local-"; // the id of a sheet started on the phone
+const UNDO_KEPT = 50; // a sheet kept only on the phone keeps its last entries to undo
+const DB_NAME = "upriver-keeper";
+const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the round in play
+
 /**
- * @param {string} path
- * @param {object} [body]
- * @param {string[]} [players]
+ * A sheet as kept on the phone.
+ * @typedef {{path: string, sent: object, action: string, body: object, round: number | null, before: string}} Entry
+ * @typedef {{path: string, sent: object, round: number | null, error: string, at: number}} Conflict
+ * @typedef {{
+ *   key: string,
+ *   server: {id: string, share: string, version: number} | null,
+ *   recordVersion: number | null,
+ *   current: string | null,
+ *   log: Entry[],
+ *   view: any,
+ *   conflicts: Conflict[],
+ * }} Kept
+ * @typedef {Error & {status?: number, rule?: string, unreachable?: boolean}} ApiError
  */
-export async function api(path, body, players = []) {
+
+// ------------------------------------------------------------------ storage on the phone
+
+/** @type {Promise<IDBDatabase> | null} */
+let opening = null;
+
+/** @returns {Promise<IDBDatabase>} */
+function database() {
+  opening ||= new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore("sheets", { keyPath: "key" });
+      request.result.createObjectStore("cache");
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return opening;
+}
+
+/**
+ * @param {"sheets" | "cache"} store
+ * @param {"readonly" | "readwrite"} mode
+ * @param {(store: IDBObjectStore) => IDBRequest} work
+ * @returns {Promise<any>}
+ */
+async function stored(store, mode, work) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const request = work(db.transaction(store, mode).objectStore(store));
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** @param {string} key @returns {Promise<Kept | undefined>} */
+const load = (key) => stored("sheets", "readonly", (s) => s.get(key));
+/** @param {Kept} kept */
+const save = (kept) => stored("sheets", "readwrite", (s) => s.put(kept));
+/** @param {string} key @param {any} value */
+const remember = (key, value) => stored("cache", "readwrite", (s) => s.put(value, key));
+/** @param {string} key */
+const recall = (key) => stored("cache", "readonly", (s) => s.get(key));
+
+/** Every sheet kept on this phone. @returns {Promise<Kept[]>} */
+export const keptSheets = () => stored("sheets", "readonly", (s) => s.getAll());
+
+// ------------------------------------------------------------------ the engine on the phone
+
+/** @type {Worker | null} */
+let worker = null;
+let calls = 0;
+/** @type {Map<number, {resolve: (v: any) => void, reject: (e: Error) => void}>} */
+const waiting = new Map();
+/** The sheets the worker holds in memory (it rebuilds one from its record and log once). */
+const opened = new Set();
+
+/** Start the engine in the background, so the first entry made with no server is quick. */
+export function warmEngine() {
+  if (worker) return;
+  worker = new Worker(new URL("./keep-offline.js", import.meta.url), { type: "module" });
+  worker.addEventListener("message", (event) => {
+    const { id, result, error } = event.data;
+    if (event.data.ready !== undefined) {
+      dispatchEvent(new CustomEvent("upriver-engine", { detail: { ready: event.data.ready, error } }));
+      return;
+    }
+    const pending = waiting.get(id);
+    waiting.delete(id);
+    if (!pending) return;
+    if (error) pending.reject(new Error(error));
+    else pending.resolve(result);
+  });
+}
+
+/**
+ * upriver.keeper.browser.<name>(...args) in the worker: its JSON answer, parsed.
+ * @param {string} name
+ * @param {string[]} args
+ * @returns {Promise<any>}
+ */
+function engine(name, ...args) {
+  warmEngine();
+  const id = ++calls;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    /** @type {Worker} */ (worker).postMessage({ id, call: name, args });
+  }).then((text) => (name === "export" ? text : JSON.parse(/** @type {string} */ (text))));
+}
+
+/**
+ * The refusal the page shows, from the API's or the engine's JSON.
+ * @param {any} data @param {number} status @param {string[]} players @returns {ApiError}
+ */
+function refused(data, status, players) {
+  const error = /** @type {ApiError} */ (new Error(W.refusal(data, players) || W.refused(status)));
+  error.status = status;
+  error.rule = data.rule;
+  return error;
+}
+
+/** @param {string} message @returns {ApiError} */
+function unreachable(message = W.unreachable) {
+  const error = /** @type {ApiError} */ (new Error(message));
+  error.unreachable = true;
+  return error;
+}
+
+// ------------------------------------------------------------------ the server
+
+/**
+ * The server's answer, as keep.js always had it; a network failure is an `unreachable` error.
+ * @param {string} path @param {object} [body] @param {string[]} [players]
+ */
+async function server(path, body, players = []) {
   const options = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -20,15 +166,226 @@ export async function api(path, body, players = []) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new Error(W.unreachable);
+    throw unreachable();
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = /** @type {Error & {status?: number, rule?: string}} */ (
-      new Error(W.refusal(data, players) || W.refused(response.status)));
-    error.status = response.status;
-    error.rule = data.rule;
-    throw error;
-  }
+  if (!response.ok) throw refused(data, response.status, players);
   return data;
 }
+
+/** The sheet's game record on the server, kept on the phone so the engine can carry on from it. @param {Kept} kept */
+async function fetchRecord(kept) {
+  if (!kept.server || kept.recordVersion === kept.server.version) return;
+  const version = kept.server.version;
+  const response = await fetch(`/api/sheets/${kept.server.id}/record`);
+  if (!response.ok) return;
+  const text = await response.text();
+  const latest = (await load(kept.key)) || kept;
+  if (latest.log.length || !latest.server || latest.server.version !== version) return; // moved on since
+  latest.current = text;
+  latest.recordVersion = version;
+  opened.delete(kept.key);
+  await save(latest);
+}
+
+// ------------------------------------------------------------------ requests
+
+/**
+ * What a path asks for.
+ * @param {string} path @param {object | undefined} body
+ * @returns {{kind: string, id?: string, share?: string, action?: string, body?: any, sub?: string} | null}
+ */
+function parse(path, body) {
+  const rest = path.replace(/^\/api\/sheets\/?/, "");
+  if (rest === path) return null;
+  const parts = rest.split("/").filter(Boolean);
+  if (body === undefined) {
+    if (parts[0] === "options" && parts.length === 1) return { kind: "options" };
+    if (parts[0] === "shared" && parts.length === 2) return { kind: "shared", share: parts[1] };
+    if (parts.length === 1) return { kind: "read", id: parts[0] };
+    return null;
+  }
+  const { version, ...sent } = /** @type {any} */ (body);
+  if (parts.length === 0) return { kind: "create", body: sent };
+  if (parts[0] === "import" && parts.length === 1) return { kind: "import", body: sent };
+  if (parts.length === 3 && parts[1] === "rounds") {
+    return { kind: "act", id: parts[0], action: "edit", body: { ...sent, round: Number(parts[2]) }, sub: `rounds/${parts[2]}` };
+  }
+  if (parts.length === 2) return { kind: "act", id: parts[0], action: parts[1], body: sent, sub: parts[1] };
+  return null;
+}
+
+/**
+ * The view the page draws, with the ids it uses and what is waiting on the phone.
+ * @param {any} view @param {Kept} kept @param {boolean} online
+ */
+function present(view, kept, online) {
+  const shown = {
+    ...view,
+    id: kept.key,
+    share: kept.server ? kept.server.share : null,
+    version: (kept.server ? kept.server.version : 0) + kept.log.length,
+    read_only: false,
+    offline: { online, on_phone: !kept.server, pending: kept.log.length, conflicts: kept.conflicts },
+  };
+  dispatchEvent(new CustomEvent("upriver-sheet", { detail: shown.offline }));
+  return shown;
+}
+
+/** @param {string} key @returns {Kept} */
+const fresh = (key) => ({ key, server: null, recordVersion: null, current: null, log: [], view: null, conflicts: [] });
+
+/** Rebuild the sheet in the worker from its record and the entries made on the phone. @param {Kept} kept */
+async function ensureOpen(kept) {
+  if (opened.has(kept.key)) return;
+  const start = kept.log.length ? kept.log[0].before : kept.current;
+  if (!start) throw unreachable(t("keeper.offlineNotKept"));
+  const log = kept.log.map(({ action, body }) => ({ action, body }));
+  const answer = await engine("open_sheet", kept.key, start, JSON.stringify(log));
+  if (answer.error) throw unreachable(answer.error);
+  opened.add(kept.key);
+}
+
+/** @param {Kept} kept @param {any} answer */
+async function started(kept, answer) {
+  kept.current = answer.record;
+  kept.view = answer.view;
+  opened.add(kept.key);
+  await save(kept);
+  return present(kept.view, kept, false);
+}
+
+/**
+ * The request answered by the engine on the phone.
+ * @param {NonNullable<ReturnType<typeof parse>>} route @param {Kept | undefined} kept @param {string[]} players
+ */
+async function onPhone(route, kept, players) {
+  if (route.kind === "options") return (await recall("options")) || engine("options");
+  if (route.kind === "shared") {
+    const view = await recall(`shared:${route.share}`);
+    if (view) return view;
+    throw unreachable();
+  }
+  if (route.kind === "create" || route.kind === "import") {
+    const made = fresh(`${LOCAL}${crypto.randomUUID().slice(0, 13)}`);
+    const answer = route.kind === "create"
+      ? await engine("start", made.key, JSON.stringify(route.body))
+      : await engine("import_record", made.key, String(route.body.record ?? ""));
+    if (answer.error) throw refused(answer, 400, players);
+    return started(made, answer);
+  }
+  if (!kept || !kept.view) throw unreachable(kept || route.kind !== "read" ? W.unreachable : t("keeper.offlineNotKept"));
+  if (route.kind === "read") {
+    ensureOpen(kept).catch(() => { /* drawn from the kept view; an entry will say why it cannot be made */ });
+    return present(kept.view, kept, false);
+  }
+  await ensureOpen(kept);
+  const answer = await engine("act", kept.key, route.action, JSON.stringify(route.body));
+  if (answer.error) throw refused(answer, 400, players);
+  if (route.action === "undo" && kept.log.length) kept.log.pop();
+  else {
+    const before = /** @type {string} */ (kept.current);
+    const round = kept.view.current ? kept.view.current.number : null;
+    kept.log.push({ path: route.sub, sent: stripRound(route), action: route.action, body: route.body, round, before });
+    if (!kept.server && kept.log.length > UNDO_KEPT) kept.log = kept.log.slice(-UNDO_KEPT);
+  }
+  kept.current = answer.record;
+  kept.view = answer.view;
+  await save(kept);
+  return present(kept.view, kept, false);
+}
+
+/** The body as the server's API takes it (an edit's round is in its path). @param {any} route */
+function stripRound(route) {
+  if (route.action !== "edit") return route.body;
+  const { round, ...rest } = route.body;
+  return rest;
+}
+
+/**
+ * Bring the entries made on the phone to the server (the rule is at the top of this file).
+ * @param {Kept} kept @param {string[]} players
+ */
+async function merge(kept, players) {
+  if (!kept.server) {
+    const made = await server("/api/sheets/import", { record: kept.current }, players);
+    kept.server = { id: made.id, share: made.share, version: made.version };
+    kept.log = [];
+    kept.view = made;
+    kept.recordVersion = made.version;
+    await save(kept);
+    return;
+  }
+  const id = kept.server.id;
+  let latest = await server(`/api/sheets/${id}`, undefined, players);
+  const moved = latest.version !== kept.server.version;
+  while (kept.log.length) {
+    const entry = kept.log[0];
+    const elsewhere = moved && ROUND_BOUND.has(entry.action) && entry.round !== latest.current.number;
+    try {
+      if (elsewhere) throw refused({ error: t("keeper.offlineEnteredElsewhere", { round: entry.round }) }, 409, players);
+      latest = await server(`/api/sheets/${id}/${entry.path}`, entry.sent, players);
+    } catch (err) {
+      const error = /** @type {ApiError} */ (err);
+      if (error.unreachable) throw error;
+      kept.conflicts.push({ path: entry.path, sent: entry.sent, round: entry.round, error: error.message, at: Date.now() });
+    }
+    kept.log.shift();
+    kept.server.version = latest.version;
+    await save(kept);
+  }
+  kept.view = latest;
+  opened.delete(kept.key);
+  await save(kept);
+  await fetchRecord(kept);
+}
+
+/**
+ * Keep on the phone what the server answered. @param {Kept} kept @param {any} data
+ */
+async function keepAnswer(kept, data) {
+  kept.server = { id: data.id, share: data.share, version: data.version };
+  kept.view = data;
+  opened.delete(kept.key);
+  await save(kept);
+  fetchRecord(kept).catch(() => { /* the next answer tries again */ });
+}
+
+/**
+ * @param {string} path
+ * @param {object} [body]
+ * @param {string[]} [players]
+ */
+export async function api(path, body, players = []) {
+  const route = parse(path, body);
+  if (!route) return server(path, body, players);
+  const kept = route.id ? await load(route.id) : undefined;
+  if (STATIC_SITE) return onPhone(route, kept, players);
+  try {
+    const merging = Boolean(kept && (kept.log.length || !kept.server));
+    if (kept && merging) await merge(kept, players);
+    const target = kept && kept.server && route.id ? path.replace(route.id, kept.server.id) : path;
+    // After a merge the page's version is the phone's, not the server's: the entry follows the merged ones.
+    const data = await server(target, merging && body ? { ...body, version: undefined } : body, players);
+    if (route.kind === "options") await remember("options", data);
+    if (route.kind === "shared") await remember(`shared:${route.share}`, data);
+    if (!data.id || data.read_only) return data;
+    const mine = kept || fresh(data.id);
+    await keepAnswer(mine, data);
+    return present(data, mine, true);
+  } catch (err) {
+    if (!(/** @type {ApiError} */ (err)).unreachable) throw err;
+    return onPhone(route, kept || undefined, players);
+  }
+}
+
+/** Forget the entries that could not be merged into a sheet (the keeper has seen them). @param {string} key */
+export async function dismissConflicts(key) {
+  const kept = await load(key);
+  if (!kept) return;
+  kept.conflicts = [];
+  await save(kept);
+}
+
+/** Whether this copy of the keeper has no server at all (a static site). */
+export const staticSite = () => STATIC_SITE;

@@ -10,7 +10,8 @@ const CORE = "/home/pyodide/upriver-core";
 const CALLS = new Set(["open_sheet", "act", "start", "import_record", "export", "options"]);
 
 async function boot() {
-  const pyodide = await loadPyodide({ indexURL: new URL("./vendor/pyodide/", import.meta.url).href });
+  // Its own files come from /keep-engine/, where the server sends them compressed.
+  const pyodide = await loadPyodide({ indexURL: new URL("../keep-engine/", import.meta.url).href });
   const response = await fetch(new URL("../keep-core.zip", import.meta.url));
   if (!response.ok) throw new Error(`the keeper's core could not be loaded (${response.status})`);
   pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: CORE });

@@ -1,0 +1,74 @@
+// The score keeper as an app on the phone: registers the service worker (keep-sw.js, which keeps
+// the keeper on the phone), offers to install it where the browser allows, and shows a small strip
+// saying where the sheet is kept: on the server, on this phone while there is no server (entries
+// checked by the engine on the phone), and what made offline still waits for the server or could
+// not be merged (keep-api.js decides; this only shows it).
+
+import { t } from "./i18n.js";
+import { dismissConflicts, staticSite, warmEngine } from "./keep-api.js";
+
+const style = Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("pwa.css", import.meta.url).href });
+document.head.append(style);
+
+const strip = document.createElement("div");
+strip.className = "offline-strip";
+strip.setAttribute("role", "status");
+strip.hidden = true;
+const install = document.createElement("button");
+install.type = "button";
+install.className = "install";
+install.textContent = t("keeper.install");
+install.hidden = true;
+document.querySelector("header.bar")?.append(install);
+document.querySelector("main")?.before(strip);
+
+/** @type {any} */
+let prompt = null;
+addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault();
+  prompt = event;
+  install.hidden = false;
+});
+install.addEventListener("click", async () => {
+  if (!prompt) return;
+  prompt.prompt();
+  await prompt.userChoice;
+  prompt = null;
+  install.hidden = true;
+});
+addEventListener("appinstalled", () => { install.hidden = true; });
+
+/** @param {{online: boolean, on_phone: boolean, pending: number, conflicts: {error: string}[]}} state */
+function show(state) {
+  const lines = [];
+  if (!state.online) lines.push(t(staticSite() ? "keeper.offlineOnPhone" : "keeper.offlineNoServer"));
+  else if (state.on_phone) lines.push(t("keeper.offlineOnPhone"));
+  if (state.pending) lines.push(t("keeper.offlinePending", { count: state.pending }));
+  const parts = lines.map((line) => Object.assign(document.createElement("p"), { textContent: line }));
+  if (state.conflicts.length) {
+    const list = document.createElement("ul");
+    for (const conflict of state.conflicts) {
+      list.append(Object.assign(document.createElement("li"), { textContent: conflict.error }));
+    }
+    const dismiss = Object.assign(document.createElement("button"), { type: "button", textContent: t("keeper.offlineDismiss") });
+    dismiss.addEventListener("click", async () => {
+      const id = location.pathname.split("/").pop() || "";
+      await dismissConflicts(id);
+      show({ ...state, conflicts: [] });
+    });
+    parts.push(Object.assign(document.createElement("p"), { textContent: t("keeper.offlineConflicts") }), list, dismiss);
+  }
+  strip.replaceChildren(...parts);
+  strip.hidden = parts.length === 0;
+  strip.classList.toggle("away", !state.online);
+}
+
+addEventListener("upriver-sheet", (event) => show(/** @type {CustomEvent} */ (event).detail));
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/keep-sw.js", { scope: "/" }).catch(() => { /* then online only */ });
+  // Once the keeper is kept on the phone, the engine starts in the background (from that copy), so an
+  // entry made with no server is quick.
+  navigator.serviceWorker.ready.then(() => setTimeout(warmEngine, 500));
+}
+if (!navigator.onLine || staticSite()) warmEngine();
