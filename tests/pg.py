@@ -39,7 +39,7 @@ from types import FrameType
 
 import pytest
 
-from upriver.storage import open_database
+from upriver.database import open_database
 
 BINARIES = "/usr/lib/postgresql/*/bin"
 """Where Debian's postgresql package puts initdb, pg_ctl and postgres, one folder per major version."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from upriver.storage import StoreError
+from upriver.database import StoreError
 from upriver.web.chat import ChatRoom
 from upriver.web.seats import Connection
 from upriver.web.store import SqliteTableStore

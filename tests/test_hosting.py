@@ -23,7 +23,7 @@ from tests.live import TABLE, serving
 from tests.webclient import Client, Room
 from upriver.cli import app
 from upriver.cli import backup as _backup  # noqa: F401  (registers upriver backup and restore)
-from upriver.storage import StoreError
+from upriver.database import StoreError
 from upriver.web.app import create_app
 from upriver.web.hosts import CLOSE_BAD_HOST, HostPolicy
 

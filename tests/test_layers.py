@@ -29,14 +29,14 @@ CORE = (
     "upriver.record",
     "upriver.sheet",
     "upriver.keeper",
-    "upriver.storage",
+    "upriver.database",
     "upriver.bots",
     "upriver.review",
     "upriver.fast",
 )
 """The engine and what stands next to it (cards → rules → game → record/sheet → bots → fast), with
 the names every entry point accepts and the score keeper (its store and the SQLite or PostgreSQL runner
-under it, ``upriver.storage``, included: no web import)."""
+under it, ``upriver.database``, included: no web import)."""
 ADAPTERS = ("upriver.cli", "upriver.web", "upriver.rl", "upriver.pettingzoo", "upriver.arena", "upriver.i18n")
 """What translates the engine for people and programs: the command line, the web, RL, the arena, and
 the words the command line and the pages say in each language."""

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from tests.pg import query
 from upriver import preset
+from upriver.database import DuplicateKeyError, PostgresTarget, SqliteTarget, TargetError, parse_target
 from upriver.keeper import KeptSheet
 from upriver.keeper.store import SheetStore, StaleSheetError, open_sheet_store
-from upriver.storage import DuplicateKeyError, PostgresTarget, SqliteTarget, TargetError, parse_target
 from upriver.web.store import Event, TableStore, VersionConflictError, open_table_store
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]

@@ -22,10 +22,10 @@ from tests.webclient import Client, Room, create
 from upriver.actions import BidAction, PlayAction
 from upriver.bots import Bot, make_bot
 from upriver.cards import DECK, Card
+from upriver.database import StoreError
 from upriver.errors import RulesError
 from upriver.game import Game
 from upriver.rules import Rules
-from upriver.storage import StoreError
 from upriver.view import SeatView
 from upriver.web.app import create_app
 from upriver.web.protocol import rules_json

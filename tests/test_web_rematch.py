@@ -16,8 +16,8 @@ from tests.conftest import manager_of
 from tests.pg import PostgresServer, query, write
 from tests.webclient import Client, create
 from upriver.actions import Phase
+from upriver.database import DuplicateKeyError
 from upriver.rules import Rules
-from upriver.storage import DuplicateKeyError
 from upriver.web.app import create_app
 from upriver.web.protocol import rules_json
 from upriver.web.store import open_table_store

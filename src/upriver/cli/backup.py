@@ -1,7 +1,7 @@
 """`upriver backup OUT` and `upriver restore BACKUP`: a consistent copy of a live store, and putting it back.
 
 Both work on the SQLite file ``upriver serve`` keeps its tables and score sheets in
-(:mod:`upriver.storage.backup`). ``backup`` may run while the server serves; ``restore`` needs it
+(:mod:`upriver.database.backup`). ``backup`` may run while the server serves; ``restore`` needs it
 stopped. A PostgreSQL store is backed up with ``pg_dump`` (docs/hosting.md). Exit 0 with one line
 saying what was copied; 1 with one line saying why not; 2 for a ``--db`` that names no SQLite file.
 """
@@ -23,7 +23,7 @@ _DB_HELP = "The store: a SQLite file (a path, or sqlite:///PATH) [default: upriv
 def _store(db: str | None) -> Path:
     """The SQLite file ``--db`` names (``upriver serve``'s default without one); exits 2 for anything else."""
     from upriver.cli.serve import default_db
-    from upriver.storage import PostgresTarget, SqliteTarget, StoreError, parse_target
+    from upriver.database import PostgresTarget, SqliteTarget, StoreError, parse_target
 
     try:
         target = parse_target(db if db is not None else default_db())
@@ -48,8 +48,8 @@ def backup(
     force: Annotated[bool, typer.Option("--force", help="Write over OUT if it exists.")] = False,
 ) -> None:
     """Copy the tables and score sheets to OUT, consistently, while the server goes on serving."""
-    from upriver.storage.backup import BackupError
-    from upriver.storage.backup import backup as copy_store
+    from upriver.database.backup import BackupError
+    from upriver.database.backup import backup as copy_store
 
     store = _store(db)
     try:
@@ -69,8 +69,8 @@ def restore(
     ] = False,
 ) -> None:
     """Put a backup back as the store; stop the server first, and start it again after."""
-    from upriver.storage.backup import BackupError
-    from upriver.storage.backup import restore as put_back
+    from upriver.database.backup import BackupError
+    from upriver.database.backup import restore as put_back
 
     store = _store(db)
     try:

@@ -133,7 +133,7 @@ def serve(
     # FastAPI and uvicorn load only here, so `upriver --help` and the other commands stay quick.
     import uvicorn
 
-    from upriver.storage import PostgresTarget, StoreError, TargetError, parse_target
+    from upriver.database import PostgresTarget, StoreError, TargetError, parse_target
 
     try:
         target = parse_target(db if db is not None else default_db())

@@ -55,9 +55,9 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from upriver.database import PostgresTarget, StoreError, Target
 from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
-from upriver.storage import PostgresTarget, StoreError, Target
 from upriver.web import admission, bots, metrics
 from upriver.web.accesslog import AccessLog
 from upriver.web.cluster import cluster_for
@@ -149,7 +149,7 @@ def create_app(
     now: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The web app over the tables and sheets stored in ``db_path`` (a SQLite path or
-    ``sqlite:///PATH``, or a ``postgresql://`` URL: :func:`upriver.storage.parse_target`); bots wait
+    ``sqlite:///PATH``, or a ``postgresql://`` URL: :func:`upriver.database.parse_target`); bots wait
     ``bot_delay`` seconds before a move at a ``normal`` pace (:data:`upriver.web.bots.PACES`). With
     ``warm``, the search bots' kernel is made ready in a background thread as the app starts
     (:func:`upriver.web.bots.warm_in_background`).
@@ -161,7 +161,7 @@ def create_app(
     ``None`` answers every host. ``now`` is the time the turn clocks go by
     (:mod:`upriver.web.clock`; tests drive it).
 
-    :raises upriver.storage.StoreError: the database is malformed (``TargetError``) or cannot be
+    :raises upriver.database.StoreError: the database is malformed (``TargetError``) or cannot be
         opened (``StoreUnavailableError``): one sentence saying why.
     """
     limits = limits or Limits()

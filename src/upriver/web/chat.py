@@ -38,8 +38,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from upriver.bots import BOT_KINDS
+from upriver.database import StoreError
 from upriver.names import PlayerNameError, TextError, text_line
-from upriver.storage import StoreError
 from upriver.web.seats import Connection, seat_name
 from upriver.web.states import encode
 from upriver.web.store import TableStore

@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
-from upriver.storage import StoreUnavailableError
+from upriver.database import StoreUnavailableError
 from upriver.web.store import Event
 
 if TYPE_CHECKING:

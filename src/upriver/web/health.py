@@ -18,7 +18,7 @@ import asyncio
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from upriver.storage import PostgresTarget, StoreError
+from upriver.database import PostgresTarget, StoreError
 from upriver.web import bots
 from upriver.web.store import TableStore
 from upriver.web.tables import Manager

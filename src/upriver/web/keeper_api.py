@@ -31,6 +31,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from upriver.database import Target
 from upriver.errors import IllegalActionError, RecordError, RulesError
 from upriver.keeper import KeptSheet
 from upriver.keeper.commands import ACTIONS, BadEntryError, apply, new_sheet, rules_from, sheet_view, whole
@@ -38,7 +39,6 @@ from upriver.keeper.store import SheetStore, StaleSheetError, StoredSheet, open_
 from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps
 from upriver.rules import rules_catalogue
-from upriver.storage import Target
 from upriver.web.guard import (
     AnyObject,
     InputError,

@@ -37,10 +37,10 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import ConfigDict, Field
 
+from upriver.database import DuplicateKeyError
 from upriver.errors import RulesError
 from upriver.record import loads
 from upriver.rules import Rules
-from upriver.storage import DuplicateKeyError
 from upriver.web import protocol
 from upriver.web.guard import AnyObject, InputError, read_body, refusal
 from upriver.web.limits import Limits
@@ -70,7 +70,7 @@ class RematchRequest(AnyObject):
 def rematch_of(manager: Manager, table: Table) -> Table | None:
     """The rematch already made of ``table`` (by any server process), or ``None``.
 
-    :raises upriver.storage.StoreError: the store cannot be read.
+    :raises upriver.database.StoreError: the store cannot be read.
     """
     made = manager.store.rematch(table.id)
     if made is not None:
@@ -91,7 +91,7 @@ def start_rematch(manager: Manager, table: Table, seat: int) -> tuple[Table, boo
 
     :raises RematchError: the game is not over yet, or the seat is not a person's.
     :raises CommitError: the store could not save the new table; nothing was made.
-    :raises upriver.storage.StoreError: the store cannot be read or written; nothing was made.
+    :raises upriver.database.StoreError: the store cannot be read or written; nothing was made.
     """
     game = table.game
     if game is None or not game.is_over:

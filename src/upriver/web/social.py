@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from upriver.storage import PostgresTarget, StoreError
+from upriver.database import PostgresTarget, StoreError
 from upriver.web import protocol
 from upriver.web.chat import ChatRefusalError
 from upriver.web.cluster import CHAT_CHANNEL, PRESENCE_CHANNEL, REACTIONS_CHANNEL, Cluster, Solo

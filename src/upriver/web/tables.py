@@ -35,12 +35,12 @@ import time
 from collections.abc import Callable, Generator, Mapping, Sequence
 
 from upriver.bots import BOT_KINDS
+from upriver.database import StoreError
 from upriver.errors import IllegalActionError, RecordError, RulesError
 from upriver.game import Game, Move
 from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from upriver.storage import StoreError
 from upriver.web import bots, eventlog, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock, table_settings

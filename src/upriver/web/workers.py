@@ -78,7 +78,7 @@ class ServeSettings:
     def app(self) -> FastAPI:
         """The web app over these settings (:func:`upriver.web.app.create_app`).
 
-        :raises upriver.storage.StoreError: the store cannot be opened (one sentence saying why).
+        :raises upriver.database.StoreError: the store cannot be opened (one sentence saying why).
         """
         from upriver.web import accesslog, eventlog
         from upriver.web.app import create_app
@@ -104,7 +104,7 @@ class ServeSettings:
     def check(self) -> None:
         """Open the store and close it again, to say before any worker starts why it cannot be opened.
 
-        :raises upriver.storage.StoreError: it cannot be.
+        :raises upriver.database.StoreError: it cannot be.
         """
         from upriver.web.store import open_table_store
 

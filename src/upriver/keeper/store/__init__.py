@@ -1,6 +1,6 @@
 """The score keeper's store: :class:`SheetStore` over SQLite (the default) or PostgreSQL.
 
-``open_sheet_store(db)`` opens what ``--db`` names (:func:`upriver.storage.parse_target`);
+``open_sheet_store(db)`` opens what ``--db`` names (:func:`upriver.database.parse_target`);
 ``SqliteSheetStore(path)`` opens a SQLite file directly.
 """
 
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from upriver.database import Target, open_database
+from upriver.database.sqlite import SqliteDatabase
 from upriver.keeper.store.base import (
     SheetStore,
     SheetSummary,
@@ -16,8 +18,6 @@ from upriver.keeper.store.base import (
     UnreadableSheetError,
 )
 from upriver.keeper.store.sqlite import SqliteSheetStore
-from upriver.storage import Target, open_database
-from upriver.storage.sqlite import SqliteDatabase
 
 __all__ = [
     "SheetStore",
@@ -34,8 +34,8 @@ def open_sheet_store(db: str | Path | Target) -> SheetStore:
     """The store of the sheets kept where ``db`` says: a SQLite path or ``sqlite:///PATH``, or a
     ``postgresql://`` URL.
 
-    :raises upriver.storage.TargetError: ``db`` names no database (one sentence saying why).
-    :raises upriver.storage.StoreUnavailableError: it cannot be opened or prepared (one sentence).
+    :raises upriver.database.TargetError: ``db`` names no database (one sentence saying why).
+    :raises upriver.database.StoreUnavailableError: it cannot be opened or prepared (one sentence).
     """
     database = open_database(db)
     if isinstance(database, SqliteDatabase):

@@ -12,8 +12,8 @@ nothing, and the row number doubles as a version: a write based on an older vers
 (another phone, or the terminal, got there first) is refused with :class:`StaleSheetError`.
 
 :mod:`upriver.keeper.store.sqlite` (the default) and :mod:`upriver.keeper.store.postgres`
-differ only in their schema and their :class:`~upriver.storage.Database`: every statement is
-the same. A failure of the database is a :class:`~upriver.storage.StoreError` (one sentence).
+differ only in their schema and their :class:`~upriver.database.Database`: every statement is
+the same. A failure of the database is a :class:`~upriver.database.StoreError` (one sentence).
 
 A sheet's players and rules are read back through the record reader. A sheet stored
 before the reader's checks were the keeper's too (two names differing only in case, a
@@ -30,12 +30,12 @@ import secrets
 import time
 from abc import ABC, abstractmethod
 
+from upriver.database import Database, Transaction
 from upriver.errors import RecordError
 from upriver.keeper.entries import SheetEntries
 from upriver.keeper.sheet import KeptSheet
 from upriver.record import Record, parse_record, to_json
 from upriver.record.decoding import printable
-from upriver.storage import Database, Transaction
 
 __all__ = ["SheetStore", "SheetSummary", "StaleSheetError", "StoredSheet", "UnreadableSheetError"]
 

@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS sheet_entries (
 
 
 class PostgresSheetStore(SheetStore):
-    """The score sheets of a PostgreSQL database (:class:`~upriver.storage.postgres.PostgresDatabase`)."""
+    """The score sheets of a PostgreSQL database (:class:`~upriver.database.postgres.PostgresDatabase`)."""
 
     def schema(self) -> str:
         return _SCHEMA

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from upriver.database import SqliteTarget
+from upriver.database.sqlite import SqliteDatabase
 from upriver.keeper.store.base import SheetStore
-from upriver.storage import SqliteTarget
-from upriver.storage.sqlite import SqliteDatabase
 
 __all__ = ["SqliteSheetStore"]
 

@@ -10,18 +10,18 @@ trusts nothing it holds: a row the engine refuses on replay marks only its table
 
 :class:`TableStore` is the one interface; :mod:`upriver.web.store.sqlite` (the embedded default)
 and :mod:`upriver.web.store.postgres` differ only in their schema and their
-:class:`~upriver.storage.Database`, so every statement, and so every promise, is the same:
+:class:`~upriver.database.Database`, so every statement, and so every promise, is the same:
 
 - :meth:`TableStore.append` commits one event atomically, and only the event that follows the
   table's last by exactly one: any other version (a second writer, a stale process) is refused
   with :class:`VersionConflictError`, writing nothing;
 - :meth:`TableStore.events` reads a table's events back in version order (from any version on);
 - a finished table has at most one rematch (:meth:`TableStore.add_table` refuses a second with
-  :class:`~upriver.storage.DuplicateKeyError`, writing nothing), whichever process stores it;
+  :class:`~upriver.database.DuplicateKeyError`, writing nothing), whichever process stores it;
 - a finished table idle for long is archived: its rows stay, but :meth:`TableStore.tables` no
   longer lists it, so start-up no longer replays it.
 
-A failure of the database is a :class:`~upriver.storage.StoreError` with one sentence; the
+A failure of the database is a :class:`~upriver.database.StoreError` with one sentence; the
 caller has changed nothing yet (the web tables refuse the move with ``CommitError``).
 """
 
@@ -33,7 +33,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 
-from upriver.storage import Database, DuplicateKeyError, StoreError
+from upriver.database import Database, DuplicateKeyError, StoreError
 
 __all__ = ["Event", "TableRow", "TableStore", "VersionConflictError"]
 
@@ -89,7 +89,7 @@ AND EXISTS (SELECT 1 FROM tables WHERE id = ?)
 class TableStore(ABC):
     """The database behind the live tables; every write is committed before it returns.
 
-    Subclasses give the schema (:meth:`schema`) over their :class:`~upriver.storage.Database`.
+    Subclasses give the schema (:meth:`schema`) over their :class:`~upriver.database.Database`.
     Ways to grow, for several server processes on one PostgreSQL database: a table's owner is a
     subclass concern (an advisory lock held on a connection of its own, or a lease row), and so is
     telling other processes of a committed event (``pg_notify`` in the same statement as

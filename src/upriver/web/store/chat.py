@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Mapping
 
-from upriver.storage import Database, DuplicateKeyError, StoreError
+from upriver.database import Database, DuplicateKeyError, StoreError
 
 __all__ = ["ChatLine", "add_line", "lines"]
 

@@ -6,8 +6,8 @@ whatever the database's locale.
 
 from __future__ import annotations
 
-from upriver.storage import Database
-from upriver.storage.postgres import PostgresDatabase
+from upriver.database import Database
+from upriver.database.postgres import PostgresDatabase
 from upriver.web.store.base import TableStore
 
 __all__ = ["PostgresTableStore"]
@@ -49,7 +49,7 @@ CREATE TABLE IF NOT EXISTS chat (
 
 
 class PostgresTableStore(TableStore):
-    """A PostgreSQL database behind the live tables (:class:`~upriver.storage.postgres.PostgresDatabase`)."""
+    """A PostgreSQL database behind the live tables (:class:`~upriver.database.postgres.PostgresDatabase`)."""
 
     def __init__(self, db: Database) -> None:
         if not isinstance(db, PostgresDatabase):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from upriver.storage import SqliteTarget
-from upriver.storage.sqlite import SqliteDatabase
+from upriver.database import SqliteTarget
+from upriver.database.sqlite import SqliteDatabase
 from upriver.web.store.base import TableStore
 
 __all__ = ["SqliteTableStore"]

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from upriver.storage.base import StoreError
+from upriver.database.base import StoreError
 
 __all__ = ["BackupError", "Contents", "backup", "contents", "restore"]
 

@@ -1,4 +1,4 @@
-"""The SQLite :class:`~upriver.storage.Database`: one file in WAL mode, one connection per store.
+"""The SQLite :class:`~upriver.database.Database`: one file in WAL mode, one connection per store.
 
 The server uses a store from its one event-loop thread, the terminal keeper from its one
 thread, so one connection serves each; two stores (or two processes) on one file meet in
@@ -11,7 +11,7 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
 
-from upriver.storage.base import (
+from upriver.database.base import (
     Database,
     DuplicateKeyError,
     Row,

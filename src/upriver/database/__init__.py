@@ -3,7 +3,7 @@
 The web game's tables (:mod:`upriver.web.store`) and the score keeper's sheets
 (:mod:`upriver.keeper.store`) are written once, over a :class:`Database`: a thin runner of
 SQL statements written with ``?`` placeholders, one implementation per engine
-(:mod:`upriver.storage.sqlite`, :mod:`upriver.storage.postgres`). So both engines run the
+(:mod:`upriver.database.sqlite`, :mod:`upriver.database.postgres`). So both engines run the
 same statements and keep the same promises: a write is committed before it returns, a
 transaction is all or nothing, and a failure of the engine is a :class:`StoreError` whose
 message is one sentence, never a driver's exception.
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from upriver.storage.base import (
+from upriver.database.base import (
     Database,
     DuplicateKeyError,
     PostgresTarget,
@@ -78,7 +78,7 @@ def parse_target(value: str | Path | Target) -> Target:
             )
         return SqliteTarget(Path(path).expanduser())
     if scheme in _POSTGRES_SCHEMES:
-        from upriver.storage.postgres import check_url
+        from upriver.database.postgres import check_url
 
         return PostgresTarget(check_url(text))
     raise TargetError(
@@ -94,9 +94,9 @@ def open_database(value: str | Path | Target) -> Database:
     """
     target = parse_target(value)
     if isinstance(target, SqliteTarget):
-        from upriver.storage.sqlite import SqliteDatabase
+        from upriver.database.sqlite import SqliteDatabase
 
         return SqliteDatabase(target)
-    from upriver.storage.postgres import PostgresDatabase
+    from upriver.database.postgres import PostgresDatabase
 
     return PostgresDatabase(target)

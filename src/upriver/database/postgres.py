@@ -1,9 +1,9 @@
-"""The PostgreSQL :class:`~upriver.storage.Database`: psycopg 3 over a :class:`psycopg_pool.ConnectionPool`.
+"""The PostgreSQL :class:`~upriver.database.Database`: psycopg 3 over a :class:`psycopg_pool.ConnectionPool`.
 
 Connections are in autocommit, so a lone statement is its own transaction (one round trip);
 :meth:`PostgresDatabase.transaction` wraps several. The pool replaces a connection the server
 dropped; while the server is away a statement fails within :data:`WAIT_SECONDS` with a
-:class:`~upriver.storage.StoreError` and the caller keeps what it had (the web tables refuse the
+:class:`~upriver.database.StoreError` and the caller keeps what it had (the web tables refuse the
 move, nothing applied or announced) until the server is back.
 
 psycopg is the ``postgres`` extra: without it, opening a PostgreSQL target says how to install it.
@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from upriver.storage.base import (
+from upriver.database.base import (
     Database,
     DuplicateKeyError,
     PostgresTarget,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CONNECT_SECONDS", "POOL_SIZE", "WAIT_SECONDS", "PostgresDatabase", "check_url", "reason"]
 
-log = logging.getLogger("upriver.storage")
+log = logging.getLogger("upriver.database")
 
 CONNECT_SECONDS = 5
 """How long opening the database may take before it counts as unreachable."""
