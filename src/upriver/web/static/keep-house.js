@@ -5,7 +5,8 @@
 
 import { suitName, t } from "/static/i18n.js";
 import { scoringField } from "/static/scoring-form.js";
-import { el, suitText } from "./sheet.js";
+import { el } from "./dom.js";
+import { suitText } from "./sheet.js";
 
 /**
  * The form's house-rule fields. `choice(value)` names a choice, `asPreset` is the "as the rules
@@ -32,7 +33,7 @@ export function houseRuleFields(options, { choice, asPreset, presetOf }) {
       const out = {};
       const chosen = scoring.value();
       if (chosen) out.scoring = chosen;
-      for (const [key, box] of [["trump_lead", lead], ["trump", trump]]) {
+      for (const [key, box] of /** @type {[string, HTMLElement][]} */ ([["trump_lead", lead], ["trump", trump]])) {
         const value = box.querySelector("select").value;
         if (value) out[key] = value;
       }

@@ -1,11 +1,18 @@
-// The score keeper page: start a sheet, fill it in by tapping, fix mistakes, export, share.
-// Every rule and every score comes from the server (the engine); this page only draws and asks.
-// The sheet itself is drawn by sheet.js, as on the table page.
+// The score keeper page: a sheet filled in by tapping, mistakes fixed, the evening followed, export,
+// share. Every rule and every score comes from the engine (the server's, or the phone's: keep-api.js);
+// this page only draws and asks. The sheet itself is drawn by sheet.js, as on the table page; the start
+// page is keep-start.js, the fixes keep-fix.js, the evening keep-evening.js, the game link keep-share.js.
 
+import { el, fill } from "./dom.js";
+import { api as request } from "./keep-api.js";
 import { WORDS as W } from "./keep-words.js";
-import { houseRuleFields, rotatingTrump } from "./keep-house.js";
+import { rotatingTrump } from "./keep-house.js";
+import { eveningPanel, markEvening, statistics } from "./keep-evening.js";
+import { openDealer, openEdit, stepper } from "./keep-fix.js";
+import { gameLink, isGameLink, readGameLink } from "./keep-share.js";
+import { earlierNames, home } from "./keep-start.js";
 import { paperSheet } from "./paper.js";
-import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, el, scrollsByKeyboard, suitText } from "./sheet.js";
+import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, scrollsByKeyboard, suitText } from "./sheet.js";
 
 const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }));
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
@@ -20,10 +27,6 @@ let errorTimer = null;
 
 // ------------------------------------------------------------------ helpers
 
-function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
-}
-
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = false;
@@ -36,27 +39,8 @@ function clearError() {
   errorBox.textContent = "";
 }
 
-async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  };
-  let response;
-  try {
-    response = await fetch(path, options);
-  } catch (err) {
-    throw new Error(W.unreachable);
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(W.refusal(data, sheet ? sheet.players : []) || W.refused(response.status));
-    error.status = response.status;
-    error.rule = data.rule;
-    throw error;
-  }
-  return data;
-}
+// Every request goes through keep-api.js: the server when it answers, else the engine on the phone.
+const api = (path, body) => request(path, body, sheet ? sheet.players : []);
 
 function known() {
   try { return JSON.parse(localStorage.getItem(KNOWN) || "{}"); } catch { return {}; }
@@ -80,12 +64,24 @@ const name = (seat) => sheet.players[seat];
 // ------------------------------------------------------------------ routing
 
 function route() {
+  if (isGameLink()) return openGameLink();
   const path = location.pathname.replace(/\/+$/, "");
   const shared = path.match(/^\/keep\/view\/([^/]+)$/);
   if (shared) return loadSheet(`/api/sheets/shared/${shared[1]}`);
   const own = path.match(/^\/keep\/([^/]+)$/);
   if (own) return loadSheet(`/api/sheets/${own[1]}`);
-  return home();
+  return home({ app, api, showError, remember, known });
+}
+
+// A game link: the whole game in the link itself (keep-share.js), drawn with no request.
+async function openGameLink() {
+  try {
+    sheet = await readGameLink();
+  } catch {
+    fill(app, el("h1", {}, W.notFound), el("p", {}, W.badLink), el("a", { href: "/keep", class: "button" }, W.allSheets));
+    return;
+  }
+  render();
 }
 
 let pollTimer = null;
@@ -136,144 +132,21 @@ async function act(action, body = {}, say = showError) {
 
 // ------------------------------------------------------------------ home
 
-async function home() {
-  document.title = W.pageTitle(W.keeper);
-  const options = await api("/api/sheets/options");
-  const list = el("ul", { class: "sheets", "aria-label": W.yourSheets });
-  const entries = Object.entries(known()).sort((a, b) => b[1].at - a[1].at);
-  for (const [id, info] of entries) {
-    list.append(el("li", {}, el("a", { href: `/keep/${id}` },
-      el("strong", {}, info.title || W.untitled), " ", el("span", { class: "muted" }, info.players.join(", ")))));
-  }
-  fill(app, 
-    el("h1", {}, W.keeper),
-    el("p", { class: "muted" }, W.intro),
-    entries.length ? el("section", { class: "card-box" }, el("h2", {}, W.carryOn), list) : null,
-    newSheetForm(options),
-    importForm(),
-  );
-}
-
-function playerInputs(box, count) {
-  const now = [...box.querySelectorAll("input")].map((i) => i.value);
-  box.replaceChildren();
-  for (let i = 0; i < count; i++) {
-    box.append(el("label", {}, W.seat(i + 1), el("input", {
-      name: "player", value: now[i] ?? "", required: true, autocomplete: "off",
-      "aria-label": W.player(i + 1), placeholder: W.examples[i],
-    })));
-  }
-}
-
-function newSheetForm(options) {
-  const seats = el("div", { class: "seats" });
-  let count = 4;
-  playerInputs(seats, count);
-  const dealer = el("select", { name: "dealer", "aria-label": W.firstDealer });
-  const refreshDealer = () => {
-    const names = [...seats.querySelectorAll("input")].map((i, k) => i.value.trim() || W.seat(k + 1));
-    const chosen = dealer.value;
-    dealer.replaceChildren(
-      el("option", { value: "" }, W.rulesDecide),
-      el("option", { value: "jack" }, W.dealForJack),
-      ...names.map((n, k) => el("option", { value: String(k) }, W.dealsFirst(n))),
-    );
-    dealer.value = [...dealer.options].some((o) => o.value === chosen) ? chosen : "";
-  };
-  refreshDealer();
-  seats.addEventListener("input", refreshDealer);
-  const more = el("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count); refreshDealer(); } } }, W.morePlayers);
-  const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count); refreshDealer(); } } }, W.fewerPlayers);
-  const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
-    el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, W.choice(v)))));
-  const presetOf = () => options.presets.find((p) => p.name === (form ? new FormData(form).get("preset") : options.default_preset));
-  const house = houseRuleFields(options, { choice: W.choice, asPreset: W.asPreset, presetOf });
-  const form = el("form", { class: "card-box", "aria-label": W.newSheet },
-    el("h2", {}, W.newSheet),
-    el("label", {}, W.title, el("input", { name: "title", placeholder: W.titleExample })),
-    el("fieldset", {}, el("legend", {}, W.seating), seats, el("div", { class: "row" }, fewer, more)),
-    el("label", {}, W.rules, el("select", { name: "preset" },
-      ...options.presets.map((p) => el("option", { value: p.name, selected: p.name === options.default_preset }, W.preset(p))))),
-    el("details", {}, el("summary", {}, W.ruleOptions),
-      el("label", {}, W.handSizes, el("input", { name: "schedule", placeholder: W.handSizesHint })),
-      el("label", {}, W.mostCards, el("input", { name: "max_cards", inputmode: "numeric", placeholder: W.asPreset })),
-      select("bidding", W.bidding, options.rules.bidding),
-      select("dealer_bid", W.dealerBid, options.rules.dealer_bid),
-      ...house.elements.slice(1)),
-    house.elements[0],
-    el("label", {}, W.firstDealer, dealer),
-    el("button", { type: "submit", class: "primary" }, W.startSheet),
-  );
-  form.querySelector("select[name=preset]").addEventListener("change", house.refresh);
-  house.refresh();
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const data = new FormData(form);
-    const body = {
-      title: data.get("title"),
-      players: data.getAll("player").map((p) => p.trim()),
-      preset: data.get("preset"),
-    };
-    const schedule = String(data.get("schedule") || "").trim();
-    if (/^[\d,\s]+$/.test(schedule)) body.schedule = schedule.split(/[\s,]+/).filter(Boolean).map(Number);
-    else if (schedule) body.schedule = schedule;
-    const most = String(data.get("max_cards") || "").trim();
-    if (most) body.max_cards = Number(most);
-    for (const key of ["bidding", "dealer_bid"]) if (data.get(key)) body[key] = data.get(key);
-    Object.assign(body, house.values());
-    const who = data.get("dealer");
-    if (who === "jack") body.first_jack = true;
-    else if (who !== "") body.dealer = Number(who);
-    try {
-      const made = await api("/api/sheets", body);
-      remember(made);
-      location.assign(`/keep/${made.id}`);
-    } catch (err) {
-      showError(err.message);
-    }
-  });
-  return form;
-}
-
-function importForm() {
-  const text = el("textarea", { name: "record", rows: 4, style: "width:100%", "aria-label": W.recordText });
-  // The browser's own file button speaks the browser's language: a label in the page's words stands in.
-  const file = el("input", { type: "file", id: "record-file", class: "file-input", accept: ".json,application/json", "aria-label": W.recordFile });
-  const chosen = el("span", { class: "muted" }, W.noFile);
-  file.addEventListener("change", async () => {
-    if (!file.files[0]) return;
-    chosen.textContent = file.files[0].name;
-    text.value = await file.files[0].text();
-  });
-  const form = el("form", { class: "card-box", "aria-label": W.importRecord },
-    el("h2", {}, W.importRecord),
-    el("p", { class: "muted" }, W.importHint),
-    el("div", { class: "file-row" }, file, el("label", { for: "record-file", class: "file-button" }, W.chooseFile), chosen),
-    text, el("button", { type: "submit" }, W.import));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    try {
-      const made = await api("/api/sheets/import", { record: text.value });
-      remember(made);
-      location.assign(`/keep/${made.id}`);
-    } catch (err) {
-      showError(err.message);
-    }
-  });
-  return form;
-}
-
 // ------------------------------------------------------------------ the sheet
 
 function render() {
   document.title = W.pageTitle(sheet.title || W.scoreSheet);
-  fill(app, 
+  const over = sheet.phase === "over";
+  fill(app,
     el("h1", {}, sheet.title || W.scoreSheet, sheet.read_only ? el("span", { class: "muted" }, W.readOnly) : null),
+    sheet.from_link ? el("p", { class: "muted" }, W.sharedGame) : null,
     entryPanel(),
     standings(),
+    over ? statistics(sheet) : null,
     sheetTable(),
     chart(),
-    sheet.read_only ? exportsOnly() : actions(),
+    eveningPanel(sheet, act, earlierNames()),
+    sheet.from_link ? null : sheet.read_only ? exportsOnly() : actions(),
   );
   // Chart.js measures its box, so the chart is drawn once its section is on the page.
   const box = document.getElementById("chart");
@@ -305,7 +178,7 @@ function printButtons() {
 
 function roundHead() {
   const c = sheet.current;
-  const rounds = sheet.rules.hand_sizes.length;
+  const rounds = sheet.evening.schedule.length;
   return el("div", { class: "round-head", id: "round-head" },
     el("div", { class: "big" }, W.roundOf(c.number, rounds, c.hand_size)),
     el("div", {}, ...W.dealsAndBids(el("strong", {}, name(c.dealer)), el("strong", {}, name(c.bidding_order[0])))),
@@ -345,7 +218,7 @@ function entryPanel() {
       el("h2", {}, W.needsFixing(sheet.flag.round)),
       el("p", {}, W.refusal(sheet.flag, sheet.players)),
       sheet.read_only ? null : el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", onclick: () => openEdit(sheet.flag.round) }, W.editRound(sheet.flag.round)),
+        el("button", { type: "button", class: "primary", onclick: () => openEdit(sheet, sheet.flag.round, act) }, W.editRound(sheet.flag.round)),
         el("button", { type: "button", onclick: () => act("undo") }, W.undo)),
     );
     return box;
@@ -400,21 +273,12 @@ function sayAgain(line) {
   if (!line) return;
   clearError();
   line.setAttribute("role", "alert");
-  line.textContent = line.textContent; // a fresh alert for screen readers
+  const words = line.textContent;
+  line.textContent = ""; // a fresh alert for screen readers
+  line.textContent = words;
   line.classList.remove("flash");
   void line.offsetWidth; // restart the flash
   line.classList.add("flash");
-}
-
-function stepper(label, value, max, onchange) {
-  const out = el("output", { "aria-live": "polite", "aria-label": label }, value === null ? "–" : String(value));
-  const set = (v) => { onchange(v); };
-  return el("span", { class: "stepper" },
-    el("button", { type: "button", "aria-label": W.fewer(label), disabled: value === null || value <= 0,
-      onclick: () => set(Math.max(0, (value ?? 0) - 1)) }, "−"),
-    out,
-    el("button", { type: "button", "aria-label": W.more(label), disabled: value !== null && value >= max,
-      onclick: () => set(Math.min(max, (value ?? -1) + 1)) }, "+"));
 }
 
 function allBids() {
@@ -422,6 +286,7 @@ function allBids() {
   const part = el("div", {});
   if (sheet.read_only) { part.append(el("p", {}, W.bidsHidden)); return part; }
   if (!draft || draft.kind !== "bids") draft = { kind: "bids", values: c.bids.map((b) => b) };
+  const playing = (seat) => c.bidding_order.includes(seat); // a seat sitting the round out has no bid
   part.append(el("h2", {}, W.everyonesBid));
   c.bidding_order.forEach((seat) => {
     const entered = c.bids[seat] !== null;
@@ -429,7 +294,7 @@ function allBids() {
       entered ? el("strong", {}, String(c.bids[seat])) : stepper(W.bidOf(name(seat)), draft.values[seat], c.hand_size,
         (v) => { draft.values[seat] = v; render(); })));
   });
-  const ready = draft.values.every((v) => v !== null);
+  const ready = draft.values.every((v, seat) => v !== null || !playing(seat));
   const anyEntered = c.bids.some((b) => b !== null);
   part.append(el("button", {
     type: "button", class: "primary", disabled: !ready,
@@ -447,14 +312,15 @@ function trickEntry() {
   const c = sheet.current;
   const part = el("div", {});
   if (sheet.read_only) { part.append(el("p", {}, W.waitingTricks)); return part; }
-  if (!draft || draft.kind !== "tricks") draft = { kind: "tricks", values: c.bids.map(() => 0) };
+  // A seat sitting the round out takes no trick: its count stays empty.
+  if (!draft || draft.kind !== "tricks") draft = { kind: "tricks", values: c.bids.map((_, seat) => (c.bidding_order.includes(seat) ? 0 : null)) };
   part.append(el("h2", {}, W.tricksTaken));
   c.bidding_order.forEach((seat) => {
     part.append(el("div", { class: "stepper-row" },
       el("span", {}, `${name(seat)} `, el("span", { class: "muted" }, W.bidWas(c.bids[seat]))),
       stepper(W.tricksOf(name(seat)), draft.values[seat], c.hand_size, (v) => { draft.values[seat] = v; render(); })));
   });
-  const sum = draft.values.reduce((a, b) => a + b, 0);
+  const sum = draft.values.reduce((a, b) => a + (b ?? 0), 0);
   const adds = sum === c.hand_size;
   // Until the tricks add up the button is off (still tappable: a tap says why, in a sentence).
   const why = W.tricksDontAddUp(c.number, sum, c.hand_size);
@@ -482,7 +348,9 @@ function standings() {
 
 function sheetTable() {
   const scored = sheet.sheet;
-  const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : openEdit, colours: COLOURS });
+  const edit = (number) => { clearError(); openEdit(sheet, number, act); }; // an earlier message would stay behind the dialog
+  const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : edit, colours: COLOURS });
+  markEvening(table, sheet);
   return el("section", { class: "card-box", "aria-label": W.scoreSheet },
     el("h2", {}, W.sheet),
     scored.rows.length ? scrollsByKeyboard(el("div", { class: "sheet-wrap" }, table)) : el("p", { class: "muted" }, W.noRound),
@@ -505,7 +373,19 @@ function exportLinks(base) {
 }
 
 function exportsOnly() {
-  return el("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`), printButtons());
+  return el("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`), printButtons(), gameLinkButton());
+}
+
+// The link that holds the whole game (keep-share.js): copied, and shown for copying by hand.
+function gameLinkButton() {
+  const out = el("input", { readonly: true, id: "game-link", "aria-label": W.shareGame, hidden: true });
+  return el("div", { class: "share" },
+    el("button", { type: "button", id: "copy-game-link", onclick: async () => {
+      out.value = await gameLink(sheet);
+      out.hidden = false;
+      out.select();
+      try { await navigator.clipboard.writeText(out.value); showError(W.copied); } catch { /* selected for copying by hand */ }
+    } }, W.shareGame), out);
 }
 
 function actions() {
@@ -514,7 +394,7 @@ function actions() {
   return el("section", { class: "card-box", "aria-label": W.sheetActions },
     el("div", { class: "row" },
       el("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, W.undoLast),
-      el("button", { type: "button", onclick: () => openDealer() }, W.changeDealer)),
+      el("button", { type: "button", onclick: () => openDealer(sheet, act) }, W.changeDealer)),
     exportLinks(`/api/sheets/${sheet.id}`),
     printButtons(),
     el("div", { class: "share" },
@@ -522,69 +402,8 @@ function actions() {
       el("button", { type: "button", onclick: async () => {
         share.select();
         try { await navigator.clipboard.writeText(shareUrl); showError(W.copied); } catch { /* selected for copying by hand */ }
-      } }, W.copyLink)));
-}
-
-// ------------------------------------------------------------------ fixing
-
-function openEdit(number) {
-  const row = sheet.sheet.rows.find((r) => r.number === number);
-  if (!row) return;
-  clearError(); // an earlier message would stay behind the dialog, over the page, after it closes
-  const tricksKnown = row.cells.every((c) => c.tricks !== null);
-  const values = { bids: row.cells.map((c) => c.bid), tricks: tricksKnown ? row.cells.map((c) => c.tricks) : null };
-  const dialog = el("dialog", { "aria-label": W.editRound(number) });
-  const draw = () => {
-    const body = el("div", {});
-    body.append(el("p", { class: "muted" }, W.dealt(row.hand_size, name(row.dealer))));
-    sheet.players.forEach((p, seat) => {
-      body.append(el("div", { class: "stepper-row" }, el("strong", {}, p), el("span", {},
-        el("span", { class: "row" }, el("span", { class: "muted" }, W.bidWord),
-          stepper(W.bidIn(p, number), values.bids[seat], row.hand_size, (v) => { values.bids[seat] = v; redraw(); })),
-        values.tricks ? el("span", { class: "row" }, el("span", { class: "muted" }, W.tookWord),
-          stepper(W.tricksIn(p, number), values.tricks[seat], row.hand_size, (v) => { values.tricks[seat] = v; redraw(); })) : null)));
-    });
-    const sum = values.tricks ? values.tricks.reduce((a, b) => a + b, 0) : row.hand_size;
-    const adds = sum === row.hand_size;
-    if (values.tricks) {
-      body.append(el("p", { class: `sum ${adds ? "good" : "bad"}`, id: "edit-sum" }, W.tricksAddUp(sum, row.hand_size)));
-    }
-    // A refusal is said in the dialog, under its buttons, and goes with it: never left at the foot of
-    // the page over the chart once the dialog is closed.
-    const said = el("p", { class: "dialog-error", role: "alert" }, saidBefore);
-    const say = (message) => { saidBefore = message; said.textContent = message; };
-    const close = () => { dialog.close(); dialog.remove(); };
-    fill(dialog,
-      el("h2", {}, W.editRound(number)),
-      el("p", { class: "muted" }, values.tricks ? W.editBoth : W.editBids),
-      body,
-      el("div", { class: "row dialog-actions" },
-        el("button", { type: "button", class: "primary", "aria-disabled": String(!adds), onclick: async () => {
-          if (!adds) return say(W.tricksDontAddUp(number, sum, row.hand_size));
-          if (await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks }, say)) close();
-        } }, W.saveRound),
-        el("button", { type: "button", onclick: close }, W.cancel),
-        said));
-  };
-  let saidBefore = "";
-  const redraw = () => { saidBefore = ""; draw(); }; // a changed count: the last refusal no longer holds
-  draw();
-  document.body.append(dialog);
-  dialog.showModal();
-}
-
-function openDealer() {
-  const dialog = el("dialog", { "aria-label": W.changeFirstDealer });
-  dialog.append(
-    el("h2", {}, W.whoDealtFirst),
-    el("p", { class: "muted" }, W.dealerHint),
-    el("div", { class: "row" }, ...sheet.players.map((p, seat) => el("button", {
-      type: "button", "aria-pressed": String(sheet.first_dealer === seat),
-      onclick: async () => { if (await act("dealer", { seat })) { dialog.close(); dialog.remove(); } },
-    }, p))),
-    el("div", { class: "row" }, el("button", { type: "button", onclick: () => { dialog.close(); dialog.remove(); } }, W.cancel)));
-  document.body.append(dialog);
-  dialog.showModal();
+      } }, W.copyLink)),
+    gameLinkButton());
 }
 
 errorBox.addEventListener("click", clearError);

@@ -21,6 +21,12 @@ const TEXT = {
   rounds: (rounds, fewest, most) => t("paper.rounds", { rounds, fewest, most }),
   date: t("paper.date"),
   noTrump: t("house.noTrumpShort"),
+  sitsOut: t("keeper.sitsOutCell"),
+  evening: t("keeper.evening"),
+  joined: (name, round, points) => t("keeper.joined", { name, round, points }),
+  left: (name, round) => t("keeper.left", { name, round }),
+  satOut: (name, round) => t("keeper.satOut", { name, round }),
+  adjusted: (name, points, round) => t(round ? "keeper.adjusted" : "keeper.adjustedFirst", { name, points, round }),
 };
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -31,7 +37,8 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
  */
 export function paperSheet(kept, { blank }) {
   const players = kept.players;
-  const sizes = kept.rules.hand_sizes;
+  const evening = kept.evening || { schedule: kept.rules.hand_sizes, absent: [], joins: [], leaves: [], sit_outs: [], adjustments: [] };
+  const sizes = evening.schedule;
   const scored = kept.sheet.rows.some((row) => row.status === "scored");
   const rows = new Map(kept.sheet.rows.map((row) => [row.number, row]));
   const head1 = el("tr", {},
@@ -43,15 +50,16 @@ export function paperSheet(kept, { blank }) {
   const head2 = el("tr", {}, ...players.flatMap(() => [
     el("th", { scope: "col", class: "bid" }, TEXT.bid), el("th", { scope: "col", class: "score" }, TEXT.score)]));
   const body = el("tbody", {});
-  kept.rules.hand_sizes.forEach((cards, index) => {
+  sizes.forEach((cards, index) => {
     const number = index + 1;
     const row = blank ? null : rows.get(number);
+    const absent = blank ? [] : evening.absent[index] || [];
     body.append(el("tr", { "data-round": String(number) },
       el("th", { scope: "row", class: "rd" }, String(number)),
       el("td", { class: "cards" }, String(cards)),
       el("td", { class: "dealer" }, row ? players[row.dealer] : ""),
       el("td", { class: "trump" }, trumpOf(kept.rules, index, row)),
-      ...players.flatMap((_, seat) => cellsOf(row ? row.cells[seat] : null))));
+      ...players.flatMap((_, seat) => (absent.includes(seat) ? absentCells(row, seat) : cellsOf(row ? row.cells[seat] : null)))));
   });
   const totals = el("tr", { class: "totals" },
     el("th", { scope: "row", colspan: "4" }, TEXT.total),
@@ -62,6 +70,7 @@ export function paperSheet(kept, { blank }) {
     el("p", { class: "rules" }, TEXT.rounds(sizes.length, Math.min(...sizes), Math.max(...sizes)),
       el("span", { class: "date" }, TEXT.date)),
     el("table", { class: "paper" }, el("thead", {}, head1, head2), body, el("tfoot", {}, totals)),
+    blank ? null : changes(kept, evening),
     el("p", { class: "note" }, blank ? TEXT.blankNote : TEXT.filledNote));
   paper.style.setProperty("--rows", String(sizes.length)); // print.css fits the rows to one page
   return paper;
@@ -76,6 +85,31 @@ function trumpOf(rules, index, row) {
 
 // A round's points with their sign: +12, −4 (a scoring may take points away), 0.
 const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0");
+
+// A seat not playing a round: "sits out" with its total kept, or blank before it came and once it left.
+function absentCells(row, seat) {
+  const cell = row ? row.cells[seat] : null;
+  const total = cell && cell.total !== null ? el("strong", {}, String(cell.total).replace("-", "−")) : "";
+  return [el("td", { class: "bid absent" }, total ? TEXT.sitsOut : ""), el("td", { class: "score" }, total)];
+}
+
+// A newcomer's starting score: their total before the points of their first round.
+function startOf(kept, join) {
+  const row = kept.sheet.rows.find((r) => r.number === join.round && r.status === "scored");
+  return row ? row.cells[join.seat].total - (row.cells[join.seat].score ?? 0) : kept.sheet.totals[join.seat];
+}
+
+// The evening's arrivals, departures, sit-outs and adjustments, under the table.
+function changes(kept, evening) {
+  const name = (seat) => kept.players[seat];
+  const lines = [
+    ...evening.joins.map((j) => TEXT.joined(j.name, j.round, startOf(kept, j))),
+    ...evening.leaves.map((x) => TEXT.left(name(x.seat), x.round - 1)),
+    ...evening.sit_outs.map((x) => TEXT.satOut(name(x.seat), x.round)),
+    ...evening.adjustments.map((a) => `${TEXT.adjusted(name(a.seat), signed(a.points), a.after)}${a.note ? `: ${a.note}` : ""}`),
+  ];
+  return lines.length ? el("p", { class: "changes" }, `${TEXT.evening}: ${lines.join(" · ")}`) : null;
+}
 
 function cellsOf(cell) {
   if (!cell || cell.bid === null) return [el("td", { class: "bid" }), el("td", { class: "score" })];
