@@ -103,16 +103,16 @@ class FairDealer:
         left = know.unknown.bit_count() - sum(know.counts[s] for s in self._voided)
         free_needs = [know.counts[s] for s in self._free]
         stock = left - sum(free_needs)
-        if stock < 0 or self.ways(0, sizes) == 0:
+        if stock < 0 or self._ways(0, sizes) == 0:
             raise ArenaError(f"no deal of the unseen cards agrees with seat {know.seat}'s knowledge")
         arrangements = factorial(left)
         for need in [*free_needs, stock]:
             arrangements //= factorial(need)
-        self.count = self.ways(0, sizes) * arrangements
+        self.count = self._ways(0, sizes) * arrangements
         """How many deals agree with the knowledge (the stock's cards in no order)."""
         self._sizes = sizes
 
-    def ways(self, i: int, left: Split) -> int:
+    def _ways(self, i: int, left: Split) -> int:
         """Deals of ``left`` cards per class to the voided seats from the ``i``-th on."""
         if i == len(self._voided):
             return 1
@@ -133,7 +133,7 @@ class FairDealer:
             cumulative: list[int] = []
             total = 0
             for split in _splits(self.know.counts[self._voided[i]], caps):
-                weight = self.ways(i + 1, tuple(n - k for n, k in zip(left, split, strict=True)))
+                weight = self._ways(i + 1, tuple(n - k for n, k in zip(left, split, strict=True)))
                 for n, k in zip(left, split, strict=True):
                     weight *= comb(n, k)
                 if weight:
