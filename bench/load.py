@@ -14,7 +14,9 @@ cores. Run it as ``python bench/load.py --tables 500 --json``.
 own, ``tests/pg.py``: Debian's ``postgresql`` package, durability off as it is thrown away), or
 ``--db URL`` in a database of yours; ``--workers N`` runs ``upriver serve --workers N`` (N server
 processes on one port, which needs PostgreSQL). The server's CPU is that of all its processes;
-``actions_per_s_per_worker`` divides the throughput by N.
+``actions_per_s_per_worker`` divides the throughput by N, and ``worker_cpu_ms_per_action`` gives
+each worker's CPU over its even share of the moves (with no work done twice, one process's figure).
+The figures are printed as one JSON object with ``--json``.
 """
 
 from __future__ import annotations
@@ -51,18 +53,19 @@ def free_port() -> int:
         return port
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process and its live child processes so far (Linux /proc)."""
-    total = 0.0
+def cpu_seconds(pid: int) -> dict[int, float]:
+    """User + system CPU time so far of a process and of each of its live descendants (Linux /proc),
+    by process id."""
+    found: dict[int, float] = {}
     pending = [pid]
     while pending:
         current = pending.pop()
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            found[current] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
             for task in Path(f"/proc/{current}/task").iterdir():
                 pending.extend(int(child) for child in (task / "children").read_text().split())
-    return total
+    return found
 
 
 class Table:
@@ -250,8 +253,9 @@ def start_server(stack: contextlib.ExitStack, db: str | None, workers: int) -> t
 
 def run_load(
     args: argparse.Namespace, url: str, think: float, server_pid: int | None
-) -> tuple[list[Result], float | None]:
-    """Run the client processes; their results, and the share of a core the server used meanwhile."""
+) -> tuple[list[Result], dict[int, float] | None]:
+    """Run the client processes; their results, and the share of a core each server process used
+    meanwhile (by process id: with ``--workers``, uvicorn's supervisor and each worker)."""
     out: Any = multiprocessing.Queue()
     shares = [args.tables // args.procs + (i < args.tables % args.procs) for i in range(args.procs)]
     procs = [
@@ -261,7 +265,7 @@ def run_load(
     for proc in procs:
         proc.start()
     # Sample the server's CPU time a few times a second, to tell its share during the window.
-    samples: list[tuple[float, float]] = []
+    samples: list[tuple[float, dict[int, float]]] = []
     results: list[Result] = []
     while len(results) < len(procs):
         if server_pid:
@@ -279,7 +283,8 @@ def run_load(
     inside = [(t, c) for t, c in samples if start <= t <= end]
     if len(inside) < 2:
         return results, None
-    return results, round((inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0]), 2)
+    (first, before), (last, after) = inside[0], inside[-1]
+    return results, {pid: (after[pid] - before.get(pid, 0.0)) / (last - first) for pid in after}
 
 
 def main() -> None:
@@ -305,11 +310,16 @@ def main() -> None:
         else:
             db = private_postgres(stack) if args.postgres else args.db
             url, server_pid = start_server(stack, db, args.workers)
-        results, cpu_share = run_load(args, url, think, server_pid)
+        results, shares = run_load(args, url, think, server_pid)
 
     latencies = [x * 1000 for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
+    rate = actions / elapsed
+    # The N busiest server processes are its workers (uvicorn's supervisor only watches them). A
+    # worker's CPU a move is its CPU over its even share of the moves: were no work done twice, each
+    # would equal one process's.
+    workers = sorted((shares or {}).values(), reverse=True)[: args.workers]
     figures = {
         "tables": args.tables,
         "clients": args.tables * 4,
@@ -319,19 +329,25 @@ def main() -> None:
         "actions": actions,
         "store": "postgresql" if args.postgres or (args.db or "").startswith("postgres") else "sqlite",
         "workers": args.workers,
-        "actions_per_s": round(actions / elapsed, 1),
+        "actions_per_s": round(rate, 1),
         "actions_per_s_per_worker": round(actions / elapsed / args.workers, 1),
         "updates_per_s": round(4 * actions / elapsed, 1),
         "latency_ms": {
             "p50": round(percentile(latencies, 0.50), 2),
             "p90": round(percentile(latencies, 0.90), 2),
+            "p95": round(percentile(latencies, 0.95), 2),
             "p99": round(percentile(latencies, 0.99), 2),
             "max": round(max(latencies, default=float("nan")), 2),
             "mean": round(statistics.fmean(latencies), 2) if latencies else None,
         },
         "errors": sum(r["errors"] for r in results),
         "games_over": sum(r["over"] for r in results),
-        "server_cpu_share": cpu_share,
+        "server_cpu_share": round(sum(shares.values()), 2) if shares else None,
+        "server_cpu_ms_per_action": round(sum(shares.values()) * 1000 / rate, 3) if shares and rate else None,
+        "worker_cpu_shares": [round(share, 2) for share in workers],
+        "worker_cpu_ms_per_action": [round(share * 1000 / (rate / args.workers), 3) for share in workers]
+        if rate
+        else [],
         "client_cpu_share": round(sum(r["cpu"] for r in results) / elapsed, 2),
         "cores": os.cpu_count(),
     }
@@ -343,7 +359,8 @@ def main() -> None:
         f"{args.tables} tables ({args.tables * 4} clients, think {think} s, {args.procs} client processes): "
         f"{figures['actions_per_s']} actions/s, latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
         f"max {lat['max']} ms; CPU in cores: server {figures['server_cpu_share']}, "
-        f"clients {figures['client_cpu_share']}; errors {figures['errors']}"
+        f"clients {figures['client_cpu_share']}; CPU a move in each server process "
+        f"{figures['worker_cpu_ms_per_action']} ms; errors {figures['errors']}"
     )
 
 

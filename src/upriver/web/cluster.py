@@ -82,6 +82,11 @@ HEARTBEAT_SECONDS = 1.0
 """How often a process repeats its connections to the others (:data:`upriver.web.presence.EXPIRY`)."""
 _OUTBOX = 1000
 """The most notifications waiting to be sent (the oldest go first when the database is away)."""
+_BATCH = 200
+"""The most notifications sent in one statement (:data:`_NOTIFY`)."""
+_NOTIFY = (
+    "SELECT pg_notify(c, p) FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS n(c, p, i) ORDER BY i"
+)
 SWEEP_SECONDS = 0.5
 """How often a process tries to take over the tables whose bots are due and that it does not own."""
 _LOCK_CLASS = 0x75707277
@@ -324,9 +329,14 @@ class PostgresCluster:
                             beat_at = time.monotonic() + self.heartbeat_seconds
                             self._outbox.extend((PRESENCE_CHANNEL, payload) for payload in social.beat())
                         while self._outbox:
-                            channel, payload = self._outbox[0]
-                            await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
-                            self._outbox.popleft()
+                            # Every waiting notification in one round trip, in order; back in the
+                            # outbox if the connection fails.
+                            batch = [self._outbox.popleft() for _ in range(min(len(self._outbox), _BATCH))]
+                            try:
+                                await conn.execute(_NOTIFY, ([c for c, _ in batch], [p for _, p in batch]))
+                            except BaseException:
+                                self._outbox.extendleft(reversed(batch))
+                                raise
                         self._wake.clear()
                         wait = None if social is None else max(0.0, beat_at - time.monotonic())
                         with contextlib.suppress(TimeoutError):
