@@ -16,6 +16,7 @@ import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.conftest import manager_of
 from tests.live import SHOTS, free_port
 from upriver.game import Game
 from upriver.review import Settings
@@ -34,7 +35,7 @@ class LiveServer:
         self, db: Path, bot_delay: float, port: int | None = None, *, app: FastAPI | None = None
     ) -> None:
         app = create_app(db, bot_delay=bot_delay) if app is None else app
-        self.manager: Manager = app.state.manager
+        self.manager: Manager = manager_of(app)
         self.port = free_port() if port is None else port
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(

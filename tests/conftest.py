@@ -40,6 +40,7 @@ from upriver import (
 from upriver.record import FORMAT
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
     from playwright.sync_api import Browser
 
     from tests.browsing import LiveServer, Shifted
@@ -89,7 +90,7 @@ def expected_winner(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> in
 
 
 def expected_score(scoring: Scoring | CustomScoring, bid: int, took: int, round_number: int = 1) -> int:
-    """A seat's points for one round, from the seeds' wording and the table of docs/rules.md §2.8."""
+    """A seat's points for one round, from the sources' wording and the table of docs/rules.md §2.8."""
     d = abs(took - bid)
     if isinstance(scoring, CustomScoring):
         if d == 0:
@@ -373,7 +374,7 @@ def setup(tmp_path: Path) -> Iterator[Setup]:
 # ------------------------------------------------------------------ past the public API
 
 
-def manager_of(client: TestClient) -> Manager:
+def manager_of(client: TestClient | FastAPI) -> Manager:
     """The web app's table manager: the server's own tables, past its HTTP and WebSocket API.
 
     The one way a test reaches inside the server, for what no message or page shows and no client
@@ -381,5 +382,6 @@ def manager_of(client: TestClient) -> Manager:
     still in flight (to read a settled state), the store under a table (to break it), a rematch's or
     a time-out's effect on every seat at once. What the public API shows, a test reads there.
     """
-    manager: Manager = client.app.state.manager  # type: ignore[attr-defined]
+    app = client.app if isinstance(client, TestClient) else client
+    manager: Manager = app.state.manager  # type: ignore[union-attr]
     return manager

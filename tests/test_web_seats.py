@@ -16,10 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from tests.conftest import manager_of
 from upriver.record import loads
 from upriver.web.app import create_app
 from upriver.web.table import Table
-from upriver.web.tables import Manager
 
 
 class FakeNow:
@@ -54,11 +54,6 @@ def serve(path: Path, now: FakeNow, stack: contextlib.ExitStack) -> TestClient:
 @pytest.fixture
 def client(tmp_path: Path, now: FakeNow, stack: contextlib.ExitStack) -> TestClient:
     return serve(tmp_path / "tables.db", now, stack)
-
-
-def manager_of(client: TestClient) -> Manager:
-    manager: Manager = client.app.state.manager  # type: ignore[attr-defined]
-    return manager
 
 
 def create(client: TestClient, seats: list[str], **options: Any) -> tuple[Table, str]:
