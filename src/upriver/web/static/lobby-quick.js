@@ -13,6 +13,7 @@ import { $, $input, el, valueOf } from "./dom.js";
 const SETTINGS_KEY = "upriver.lastTable";
 const LEVELS = ["easy", "normal", "hard", "expert"];
 // The clock's choices, in words: seconds a person has for a move (0: no clock).
+/** @type {[number, string][]} */
 const CLOCKS = [
   [0, "lobby.clock_off"],
   [120, "lobby.clock_relaxed"],
@@ -23,11 +24,28 @@ const CLOCKS = [
 // A game to watch: short, so a newcomer sees it through (9 rounds, up to 5 cards).
 const WATCH_SCHEDULE = [1, 2, 3, 4, 5, 4, 3, 2, 1];
 
+/**
+ * What the start page reads of the server's /api/options (web/app.py): the bot kinds, the presets and
+ * the default one, the rule options' choices, the paces and the rest as the server has them.
+ * @typedef {{bots: string[], default_preset: string, [field: string]: any}} Options
+ */
+
+/**
+ * The settings of a table made from this browser, as kept for the next "Play now" (its create body).
+ * @typedef {{preset: string, level: string, [field: string]: any}} Settings
+ */
+
+/** @param {string} kind */
 const levelWords = (kind) => (has(`level.${kind}`) ? t(`level.${kind}`) : kind);
+/** @param {string} name */
 const presetWords = (name) => (has(`preset.${name}`) ? t(`preset.${name}`) : name);
 
-// The last table's settings made from this browser, or the first time's: the server's default
-// preset (`options`: /api/options) and the normal level.
+/**
+ * The last table's settings made from this browser, or the first time's: the server's default
+ * preset (`options`: /api/options) and the normal level.
+ * @param {Options} [options]
+ * @returns {Settings}
+ */
 export function lastSettings(options) {
   const FIRST_TIME = { preset: options?.default_preset, level: "normal" };
   try {
@@ -39,10 +57,15 @@ export function lastSettings(options) {
   return { ...FIRST_TIME };
 }
 
-// Keep a created table's settings (the create form's body) for the next "Play now".
+/**
+ * Keep a created table's settings (the create form's body) for the next "Play now".
+ * @param {Record<string, any>} body
+ */
 export function rememberSettings(body) {
-  const bots = (body.seats || []).filter((kind) => kind !== "human");
+  /** @type {string[]} */
+  const bots = (body.seats || []).filter((/** @type {string} */ kind) => kind !== "human");
   const level = bots.find((kind) => LEVELS.includes(kind)) || lastSettings().level;
+  /** @type {Record<string, unknown>} */
   const kept = {};
   for (const [key, value] of Object.entries(body)) {
     if (["seats", "creator", "record", "name"].includes(key)) continue;
@@ -61,7 +84,11 @@ export function rememberSettings(body) {
 
 // ------------------------------------------------------------------ the form's table options
 
-// The table options into the create form (`box`: a fieldset), each with its words.
+/**
+ * The table options into the create form (`box`: a fieldset), each with its words.
+ * @param {HTMLElement} box
+ * @param {Options} options
+ */
 export function fillTableOptions(box, options) {
   const settings = lastSettings(options);
   box.append(el("legend", { textContent: t("lobby.table_options") }));
@@ -69,7 +96,7 @@ export function fillTableOptions(box, options) {
   for (const [seconds, key] of CLOCKS) clock.append(new Option(t(key), String(seconds)));
   clock.value = String(CLOCKS.some(([s]) => s === settings.clock) ? settings.clock : 0);
   const level = el("select", { id: "standin-level", name: "level" });
-  for (const kind of options.bots.filter((k) => LEVELS.includes(k))) level.append(new Option(levelWords(kind), kind));
+  for (const kind of options.bots.filter((bot) => LEVELS.includes(bot))) level.append(new Option(levelWords(kind), kind));
   level.value = LEVELS.includes(settings.standin) ? settings.standin : "normal";
   const hints = el("input", { type: "checkbox", id: "hints", name: "hints", checked: Boolean(settings.hints) });
   const chat = el("input", { type: "checkbox", id: "spectator-chat", name: "spectator_chat", checked: Boolean(settings.spectator_chat) });
@@ -93,9 +120,11 @@ export function tableOptions() {
 
 // ------------------------------------------------------------------ play now, watch bots
 
+/** @param {Options} options */
 function playNowBody(options) {
   const s = lastSettings(options);
   const level = options.bots.includes(s.level) ? s.level : "normal";
+  /** @type {Record<string, unknown>} the table asked for (POST /api/tables) */
   const body = { ...s, seats: ["human", level, level, level], creator: 0 };
   delete body.standin;
   body.level = LEVELS.includes(s.standin) ? s.standin : "normal"; // who plays for this person if the clock runs out
@@ -111,8 +140,14 @@ function playNowBody(options) {
   return body;
 }
 
-// `ctx`: `options` (the server's /api/options) and `create(body, errorBox)` (lobby.js: makes the
-// table, remembers it and opens it).
+/**
+ * The start page's two quick buttons: play now against bots, and watch bots play.
+ * @param {object} ctx
+ * @param {Options} ctx.options the server's /api/options
+ * @param {(body: Record<string, unknown>, errorBox: HTMLElement) => void} ctx.create lobby.js: makes the
+ *   table, remembers it and opens it
+ * @param {(answer: any) => string} ctx.refusal a refusal in words
+ */
 export function installQuickStart(ctx) {
   const s = lastSettings(ctx.options);
   try {
@@ -129,7 +164,7 @@ export function installQuickStart(ctx) {
   $("watch-bots").addEventListener("click", async () => {
     $("quick-error").textContent = "";
     const level = ctx.options.bots.includes(s.level) ? s.level : "normal";
-    const body = { seats: [level, level, level, level], creator: null, preset: ctx.options.default_preset, schedule: WATCH_SCHEDULE, pace: "normal" };
+    const body = { seats: [level, level, level, level], creator: /** @type {number | null} */ (null), preset: ctx.options.default_preset, schedule: WATCH_SCHEDULE, pace: "normal" };
     const response = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {

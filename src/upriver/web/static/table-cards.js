@@ -4,8 +4,15 @@
 import { cardName } from "/static/i18n.js";
 
 // Each suit's symbol and its CSS class (the class is a name for the style sheet, not a word shown).
+/** @type {Record<string, [string, string]>} */
 export const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 
+/**
+ * A card's face ("QH"): a `tag` element (a button in the hand) with its rank and suit, named in words.
+ * @param {string} text
+ * @param {string} [tag]
+ * @returns {HTMLElement}
+ */
 export function cardFace(text, tag = "div") {
   const el = document.createElement(tag);
   const [symbol, suit] = SUITS[text[1]];

@@ -6,7 +6,13 @@ import { clockMark, markAutomaticBid } from "./table-clock.js";
 import { reactionBubble } from "./table-chat.js";
 import { presenceMark } from "./table-presence.js";
 
-// Adds the marks to `label` (seat `seat`) and returns the words they add to its spoken name.
+/**
+ * Adds the marks to `label` (seat `seat`) and returns the words they add to its spoken name.
+ * @param {import("./table-socket.js").TableState} state
+ * @param {number} seat
+ * @param {HTMLElement} label
+ * @returns {string}
+ */
 export function decorateSeat(state, seat, label) {
   let words = markAutomaticBid(state, seat, label);
   const row = document.createElement("div");

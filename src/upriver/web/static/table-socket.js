@@ -4,9 +4,29 @@
 
 const FINAL_CLOSES = [4400, 4403, 4404, 4429];
 
-// `onMessage(message)` gets every message the server sends; `onStatus(ok, final, delayMs)` is told
-// when the socket opens (ok) or closes (final: it will not try again; else it retries after delayMs).
+/**
+ * A message from the server (web/protocol.py): its `type`, and the rest as that type has it.
+ * @typedef {{type: string, [field: string]: any}} ServerMessage
+ */
+
+/**
+ * The table's state as the server sends it to this page (web/states.py): what this seat may know.
+ * Its shape is the server's; the pages read it as they draw.
+ * @typedef {Record<string, any>} TableState
+ */
+
+/**
+ * `onMessage(message)` gets every message the server sends; `onStatus(ok, final, delayMs)` is told
+ * when the socket opens (ok) or closes (final: it will not try again; else it retries after delayMs).
+ * @param {object} how
+ * @param {string} how.tableId
+ * @param {() => string} how.token this page's token now ("" for a spectator)
+ * @param {(message: ServerMessage) => void} how.onMessage
+ * @param {(ok: boolean, final: boolean, delayMs: number) => void} how.onStatus
+ * @returns {{send: (message: object) => boolean}}
+ */
 export function openSocket({ tableId, token, onMessage, onStatus }) {
+  /** @type {WebSocket | null} */
   let socket = null;
   let attempts = 0;
   let retryTimer = 0;

@@ -4,7 +4,13 @@
 
 export const STORE_KEY = "upriver.tables";
 
-// The tables this browser remembers (an unreadable list is an empty one).
+/**
+ * A table this browser holds a seat at (or watches: seat null).
+ * @typedef {{table: string, token: string, seat: number | null, at?: number}} HeldTable
+ */
+
+/** The tables this browser remembers (an unreadable list is an empty one).
+ * @returns {HeldTable[]} */
 export function remembered() {
   try {
     const list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
@@ -14,7 +20,8 @@ export function remembered() {
   }
 }
 
-// Record (or bring to the front) a table this browser holds a seat at.
+/** Record (or bring to the front) a table this browser holds a seat at.
+ * @param {HeldTable} entry */
 export function rememberTable(entry) {
   const others = remembered().filter((t) => t.table !== entry.table);
   const list = [{ ...entry, at: Date.now() }, ...others].slice(0, 30);
@@ -25,7 +32,9 @@ export function rememberTable(entry) {
   }
 }
 
-// Whether this browser already holds this table under this token (so a redraw does not reorder the list).
+/** Whether this browser already holds this table under this token (so a redraw does not reorder the list).
+ * @param {string} table
+ * @param {string} token */
 export function holds(table, token) {
   return remembered().some((t) => t.table === table && t.token === token);
 }
