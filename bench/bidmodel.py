@@ -14,7 +14,7 @@ raw rollout make rate, and the calibration table per bid level: rows, predicted,
 rollout estimate, realized, over every candidate and over the bids the model would choose
 (``--model``: a model file's instead of the shipped one's).
 ``duel`` plays A against B on duplicate deals (A in seats 0 and 2, then in 1 and 3) under
-``river`` (4 players, 10 … 1 … 10, hook, 10 + bid), ``classic`` (seed 000's preset) or
+``river`` (4 players, 10 … 1 … 10, hook, 10 + bid), ``classic`` (source 000's preset) or
 ``hand`` (single 10-card hands under OpenSpiel's rules), and reports A's lead a game over B
 with its 95% interval, each side's exact rate, bid-0 make rate, and the calibration of
 the make rate each side predicted for the bid it made (``Bot.last_bid_estimates``).

@@ -1,7 +1,7 @@
 """The river rules the benchmarks measure bots under, defined once for every script here.
 
 Four players, 10 … 1 … 10 cards, the dealer's hook and 10 + the bid for an exact bid: countdown's
-schedule and hook with seed 000's scoring. ``python bench/NAME.py`` puts this folder on the import
+schedule and hook with source 000's scoring. ``python bench/NAME.py`` puts this folder on the import
 path, so each script imports it as ``river``.
 """
 

@@ -11,7 +11,7 @@ The report gives, per rule set, the mean a game and a hand with a 95% interval
     python bench/rule_of_thumb.py --deals 2000
     python bench/rule_of_thumb.py --rules countdown openspiel --deals 4000 --workers 2
 
-Rule sets: ``river`` (4 players, 10 … 1 … 10, hook, 10 + bid), ``classic`` (seed 000's
+Rule sets: ``river`` (4 players, 10 … 1 … 10, hook, 10 + bid), ``classic`` (source 000's
 preset, 4 players), ``countdown`` (the preset, 4 players: 1 a trick + 10) and
 ``openspiel`` (single 10-card hands under OpenSpiel's ``oh_hell`` rules).
 """

@@ -1,4 +1,4 @@
-"""The house rules beyond the seeds: Board Game Arena's scorings and a custom one, rotating trump,
+"""The house rules beyond the sources: Board Game Arena's scorings and a custom one, rotating trump,
 trump lead after the first trick and the blind one-card round (docs/rules.md §2.7–§2.10).
 
 Points come from a table written out by hand from the definitions, not from the engine; golden
@@ -186,7 +186,7 @@ def test_the_options_write_each_new_rule_and_read_it_back() -> None:
         True,
     )
     assert Rules.from_options(written, player_count=5).options() == written
-    # The seeds' defaults are not written, so their records read as they always did.
+    # The sources' defaults are not written, so their records read as they always did.
     assert "trump" not in Rules(player_count=4).options()
     assert "blind_one_card" not in Rules(player_count=4).options()
 

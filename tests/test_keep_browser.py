@@ -118,7 +118,7 @@ def test_a_whole_short_game_is_kept_by_tapping_and_survives_reloads_edits_and_ex
         shot(page, "1-new-sheet")
         tap(page, "Start the sheet")
 
-        # The seed's procedure: deal face up from Ann until a Jack shows; Cid got it.
+        # The source's procedure: deal face up from Ann until a Jack shows; Cid got it.
         expect(page.locator("#entry")).to_contain_text("starting with Ann")
         page.locator("#entry").get_by_role("button", name="Cid").click()
         expect(page.locator("#round-head")).to_contain_text("Round 1 of 3 · 1 card")
@@ -415,7 +415,7 @@ PAPER_CELLS = """() => [...document.querySelectorAll('#paper tbody tr')].map((tr
   [...tr.children].map((cell) => [...cell.childNodes].map((n) => n.textContent).join(" ").trim()))"""
 
 
-def test_the_keeper_prints_the_seeds_paper_sheet_blank_or_filled_in_black_and_white(
+def test_the_keeper_prints_the_sources_paper_sheet_blank_or_filled_in_black_and_white(
     server: str, browser: Browser, tmp_path: Path
 ) -> None:
     page = new_page(browser, "desktop")

@@ -339,7 +339,9 @@ def test_most_points_wins_and_ties_share() -> None:
 
 
 @pytest.mark.parametrize(("players", "peak", "rounds"), [(4, 11, 22), (5, 10, 20), (6, 8, 16), (7, 7, 14)])
-def test_up_down_schedule_of_classic_has_seed_000_round_counts(players: int, peak: int, rounds: int) -> None:
+def test_up_down_schedule_of_classic_has_source_000_round_counts(
+    players: int, peak: int, rounds: int
+) -> None:
     rules = preset("000", player_count=players)
     assert rules.schedule is Schedule.UP_DOWN
     up = tuple(range(1, peak + 1))
@@ -530,7 +532,7 @@ def bid_all_but_dealer(game: Game, bids: Sequence[int | None]) -> None:
     assert game.to_act == game.dealer
 
 
-def test_hook_example_from_the_seeds_dealer_may_not_bid_one_of_five() -> None:
+def test_hook_example_from_the_sources_dealer_may_not_bid_one_of_five() -> None:
     rules = one_round_rules(4, 5, dealer_bid=DealerBid.HOOK)
     game = Game(rules, seed=1, dealer=0)
     bid_all_but_dealer(game, [None, 1, 1, 2])
@@ -686,7 +688,7 @@ def test_any_card_may_be_led_when_trump_lead_is_any() -> None:
     ("bid", "took", "points"),
     [(0, 0, 10), (1, 1, 11), (2, 2, 12), (3, 3, 13), (4, 4, 14), (0, 1, 0), (2, 1, 0), (1, 3, 0)],
 )
-def test_ten_plus_bid_scoring_seed_000_examples(bid: int, took: int, points: int) -> None:
+def test_ten_plus_bid_scoring_source_000_examples(bid: int, took: int, points: int) -> None:
     assert round_score(Scoring.TEN_PLUS_BID, bid, took) == points
 
 

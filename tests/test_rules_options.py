@@ -1,4 +1,4 @@
-"""Rules validation, presets (ranges, aliases, options, seed files) and schedules."""
+"""Rules validation, presets (ranges, aliases, options, source files) and schedules."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from upriver import (
     preset,
 )
 
-SEED_FILES = {
+SOURCE_FILES = {
     "000": "000_e04aff71c7e107c9.txt",
     "001": "001_30fd4ee3e97452d8.txt",
     "002": "002_10cdc975e3438e45.txt",
@@ -181,7 +181,7 @@ def test_explicit_schedule_is_played_as_given() -> None:
 
 
 @pytest.mark.parametrize(("players", "peak"), [(3, 17), (4, 11), (5, 10), (6, 8), (7, 7), (8, 6)])
-def test_default_max_cards_is_seed_000s_table_else_the_decks_most(players: int, peak: int) -> None:
+def test_default_max_cards_is_source_000s_table_else_the_decks_most(players: int, peak: int) -> None:
     rules = Rules(player_count=players)
     assert max(rules.hand_sizes) == peak
     assert rules.hand_sizes == tuple(range(1, peak + 1)) + tuple(range(peak, 0, -1))
@@ -222,7 +222,7 @@ def test_rules_compare_and_hash_by_options() -> None:
         ("overbid", 3, 7),
     ],
 )
-def test_preset_player_ranges_follow_the_seeds(name: str, low: int, high: int) -> None:
+def test_preset_player_ranges_follow_the_sources(name: str, low: int, high: int) -> None:
     found = PRESETS[name]
     assert (found.min_players, found.max_players) == (low, high)
     for players in range(low, high + 1):
@@ -234,7 +234,7 @@ def test_preset_player_ranges_follow_the_seeds(name: str, low: int, high: int) -
         assert f"the {name!r} preset" in message
         assert f"is for {low}–{high} players, not {players}" in message
         assert "use custom rules for other counts" in message
-        assert found.seed in message
+        assert found.source in message
 
 
 @pytest.mark.parametrize(
@@ -262,7 +262,7 @@ def test_unknown_preset_is_refused_listing_the_presets() -> None:
     )
 
 
-def test_presets_reproduce_the_seed_rule_sets() -> None:
+def test_presets_reproduce_the_source_rule_sets() -> None:
     classic = preset("classic", player_count=4)
     assert (
         classic.schedule,
@@ -329,18 +329,18 @@ def test_countdown_schedule_can_be_overridden(name: str) -> None:
     assert explicit.hand_sizes == (3, 2)
 
 
-def test_presets_name_their_seed_files() -> None:
-    assert PRESETS["classic"].seed == SEED_FILES["000"]
-    assert PRESETS["classic-hook"].seed == SEED_FILES["000"]
-    assert PRESETS["overbid"].seed == SEED_FILES["002"]
+def test_presets_name_their_source_files() -> None:
+    assert PRESETS["classic"].source == SOURCE_FILES["000"]
+    assert PRESETS["classic-hook"].source == SOURCE_FILES["000"]
+    assert PRESETS["overbid"].source == SOURCE_FILES["002"]
     for name in ("countdown", "closed-fists"):
         for number in ("001", "003", "004"):
-            assert SEED_FILES[number] in PRESETS[name].seed
-    named = " ".join(p.seed for p in PRESETS.values())
-    assert all(file in named for file in SEED_FILES.values())
+            assert SOURCE_FILES[number] in PRESETS[name].source
+    named = " ".join(p.source for p in PRESETS.values())
+    assert all(file in named for file in SOURCE_FILES.values())
     # The presets' docstrings in the rules module name the same files.
     source = inspect.getsource(upriver.rules)
-    for file in SEED_FILES.values():
+    for file in SOURCE_FILES.values():
         assert f"``{file}``" in source
 
 

@@ -90,7 +90,7 @@ def shuffled_deck(rng: Random) -> list[Card]:
 def draw_for_dealer(rng: Random, players: int) -> tuple[tuple[int, Card], ...]:
     """Cards dealt face up one at a time, clockwise from seat 0, up to and including the first Jack.
 
-    The seat that receives the Jack deals first (seed 000).
+    The seat that receives the Jack deals first (source 000).
     """
     draw: list[tuple[int, Card]] = []
     for i, card in enumerate(shuffled_deck(rng)):

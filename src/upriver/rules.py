@@ -1,4 +1,4 @@
-"""The rule options on which the seed documents differ, and one named preset per rule set.
+"""The rule options on which the source documents differ, and one named preset per rule set.
 
 A :class:`Rules` object is frozen and validated when it is made: if it exists, a
 game can be played under it. Option values are spelled as in the game record.
@@ -58,9 +58,9 @@ class Schedule(enum.Enum):
     """How the hand size moves from round to round."""
 
     UP_DOWN = "up-down"
-    """1, 2, … max, max, … 2, 1: the peak is played twice (seed 000)."""
+    """1, 2, … max, max, … 2, 1: the peak is played twice (source 000)."""
     DOWN_UP = "down-up"
-    """max, max − 1, … 1, … max: one card is played once (seeds 001/003/004)."""
+    """max, max − 1, … 1, … max: one card is played once (sources 001/003/004)."""
     EXPLICIT = "explicit"
     """A list of hand sizes given in full."""
 
@@ -69,11 +69,11 @@ class FirstDealer(enum.Enum):
     """How the first dealer of a game is chosen."""
 
     FIRST_JACK = "first-jack"
-    """Cards are dealt face up one at a time; the first player dealt a Jack deals (seed 000)."""
+    """Cards are dealt face up one at a time; the first player dealt a Jack deals (source 000)."""
     LEFT_OF_KEEPER = "left-of-keeper"
-    """The player to the left of the score keeper deals (seeds 001/003/004)."""
+    """The player to the left of the score keeper deals (sources 001/003/004)."""
     CHOSEN = "chosen"
-    """The players choose a seat (seed 002 leaves it open)."""
+    """The players choose a seat (source 002 leaves it open)."""
 
 
 class Bidding(enum.Enum):
@@ -109,7 +109,7 @@ class Trump(enum.Enum):
     """How each round's trump suit is chosen."""
 
     TURN_UP = "turn-up"
-    """The card turned up after the deal names trump (every seed)."""
+    """The card turned up after the deal names trump (every source)."""
     ROTATE = "rotate"
     """Hearts, diamonds, clubs, spades, then a round without trump, again and again from the first
     round; no card is turned up (Nomination Whist)."""
@@ -136,7 +136,7 @@ def most_cards(players: int) -> int:
 
 
 def default_max_cards(players: int) -> int:
-    """The peak hand size of seed 000's table (11, 10, 8, 7 for 4–7 players), else the deck's most."""
+    """The peak hand size of source 000's table (11, 10, 8, 7 for 4–7 players), else the deck's most."""
     return {4: 11, 5: 10, 6: 8, 7: 7}.get(players, most_cards(players))
 
 
@@ -353,7 +353,7 @@ class Rules:
         ``Rules.from_options(rules.options(), player_count=rules.player_count)`` plays
         exactly as ``rules`` does. ``scoring`` is a name, or the object of a custom scoring;
         ``trump`` and ``blind_one_card`` are written only when they are not the default
-        (``"turn-up"``, ``false``), so the records of the seeds' rules read as they always did.
+        (``"turn-up"``, ``false``), so the records of the sources' rules read as they always did.
         """
         written: dict[str, object] = {}
         if self.schedule is Schedule.EXPLICIT:
@@ -373,10 +373,10 @@ class Rules:
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
 class Preset:
-    """A named rule set from the seeds: fixed options plus the player counts it is written for."""
+    """A named rule set from the sources: fixed options plus the player counts it is written for."""
 
     name: str
-    seed: str
+    source: str
     summary: str
     min_players: int
     max_players: int
@@ -398,7 +398,7 @@ class Preset:
             or not self.min_players <= player_count <= self.max_players
         ):
             raise RulesError(
-                f"the {self.name!r} preset (seed {self.seed}) is for {self.min_players}–"
+                f"the {self.name!r} preset (source {self.source}) is for {self.min_players}–"
                 f"{self.max_players} players, not {quoted(player_count)}; use custom rules for other counts"
             )
         options: dict[str, object] = {**self.options, **overrides}
@@ -410,7 +410,7 @@ class Preset:
 
 CLASSIC = Preset(
     name="classic",
-    seed="000_e04aff71c7e107c9.txt",
+    source="000_e04aff71c7e107c9.txt",
     summary="4–7 players, 1 up to 11/10/8/7 and back down, first Jack deals, "
     "trump must be broken, exact bid scores 10 + bid",
     min_players=4,
@@ -424,7 +424,7 @@ CLASSIC = Preset(
         "scoring": Scoring.TEN_PLUS_BID,
     },
 )
-"""Seed ``000_e04aff71c7e107c9.txt`` (French), its main rules."""
+"""Source ``000_e04aff71c7e107c9.txt`` (French), its main rules."""
 
 CLASSIC_HOOK = dataclasses.replace(
     CLASSIC,
@@ -432,11 +432,11 @@ CLASSIC_HOOK = dataclasses.replace(
     summary="classic with 'screw the dealer': the bids may not total the tricks",
     options={**CLASSIC.options, "dealer_bid": DealerBid.HOOK},
 )
-"""Seed ``000_e04aff71c7e107c9.txt`` (French), its "Vissez le concessionnaire" variation."""
+"""Source ``000_e04aff71c7e107c9.txt`` (French), its "Vissez le concessionnaire" variation."""
 
 COUNTDOWN = Preset(
     name="countdown",
-    seed="001_30fd4ee3e97452d8.txt / 003_e379bf01c9006316.txt / 004_59e8131c200403a0.txt",
+    source="001_30fd4ee3e97452d8.txt / 003_e379bf01c9006316.txt / 004_59e8131c200403a0.txt",
     summary="4–8 players, from 10 (or the deck's most) down to 1 and back up, left of the "
     "keeper deals, hook on the dealer, 1 a trick + 10 for an exact bid",
     min_players=4,
@@ -451,7 +451,7 @@ COUNTDOWN = Preset(
         "scoring": Scoring.TRICKS_PLUS_TEN,
     },
 )
-"""Seeds ``001_30fd4ee3e97452d8.txt`` (Czech), ``003_e379bf01c9006316.txt`` (Italian) and
+"""Sources ``001_30fd4ee3e97452d8.txt`` (Czech), ``003_e379bf01c9006316.txt`` (Italian) and
 ``004_59e8131c200403a0.txt`` (Swedish): one rule set in three languages."""
 
 CLOSED_FISTS = dataclasses.replace(
@@ -460,11 +460,11 @@ CLOSED_FISTS = dataclasses.replace(
     summary="countdown with bids shown together on closed fists, so no hook",
     options={**COUNTDOWN.options, "bidding": Bidding.SIMULTANEOUS, "dealer_bid": DealerBid.FREE},
 )
-"""Seeds 001/003/004, their variation: everyone reveals a bid at once, and the total may equal the tricks."""
+"""Sources 001/003/004, their variation: all reveal a bid at once, and the total may equal the tricks."""
 
 OVERBID = Preset(
     name="overbid",
-    seed="002_10cdc975e3438e45.txt",
+    source="002_10cdc975e3438e45.txt",
     summary="3–7 players, 1 up and back down, the dealer must overbid, 1 a trick + 10 for an exact bid",
     min_players=3,
     max_players=7,
@@ -477,7 +477,7 @@ OVERBID = Preset(
         "scoring": Scoring.TRICKS_PLUS_TEN,
     },
 )
-"""Seed ``002_10cdc975e3438e45.txt`` (French, after Pagat): the dealer must overbid."""
+"""Source ``002_10cdc975e3438e45.txt`` (French, after Pagat): the dealer must overbid."""
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (CLASSIC, CLASSIC_HOOK, COUNTDOWN, CLOSED_FISTS, OVERBID)}
 """Every preset by name."""
@@ -490,7 +490,7 @@ _ALIASES = {"000": "classic", "001": "countdown", "002": "overbid", "003": "coun
 
 
 def preset(name: str, player_count: int, **overrides: object) -> Rules:
-    """The rules of a named preset (or a seed number such as ``"000"``) for ``player_count`` players.
+    """The rules of a named preset (or a source number such as ``"000"``) for ``player_count`` players.
 
     :raises RulesError: for an unknown name, a player count the preset is not for, or
         overrides that make the rules impossible.
@@ -526,7 +526,7 @@ def rules_catalogue() -> dict[str, object]:
         "presets": [
             {
                 "name": p.name,
-                "seed": p.seed,
+                "source": p.source,
                 "summary": p.summary,
                 "min_players": p.min_players,
                 "max_players": p.max_players,

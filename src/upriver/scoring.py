@@ -61,9 +61,9 @@ class Scoring(enum.Enum):
     """How a round is scored, by name (docs/rules.md §2.8)."""
 
     TEN_PLUS_BID = "ten-plus-bid"
-    """Exact bid: 10 + bid; a miss: 0 (seed 000; Board Game Arena's *Blackout*)."""
+    """Exact bid: 10 + bid; a miss: 0 (source 000; Board Game Arena's *Blackout*)."""
     TRICKS_PLUS_TEN = "tricks-plus-ten"
-    """One point a trick, plus 10 for an exact bid; no penalty (seeds 001–004; BGA's *Positive*)."""
+    """One point a trick, plus 10 for an exact bid; no penalty (sources 001–004; BGA's *Positive*)."""
     NEGATIVE = "negative"
     """Exact: 10; a miss: −10 for every trick off (BGA's *Negative*)."""
     BALANCED = "balanced"

@@ -90,7 +90,7 @@ def _rules(rng: random.Random) -> Rules:
     )
 
 
-# The seeds' values, which the shipped bid model was trained on: the house rules (trump lead after
+# The sources' values, which the shipped bid model was trained on: the house rules (trump lead after
 # the first trick, Board Game Arena's scorings) would change every chunk a seed makes.
 _SEED_LEADS = (TrumpLead.ANY, TrumpLead.BROKEN)
 _SEED_SCORINGS = (Scoring.TEN_PLUS_BID, Scoring.TRICKS_PLUS_TEN)

@@ -1,4 +1,4 @@
-"""The score keeper: the seeds' paper score sheet for a game played with real cards.
+"""The score keeper: the sources' paper score sheet for a game played with real cards.
 
 :class:`KeptSheet` (in :mod:`upriver.keeper.sheet`) is the sheet; :mod:`upriver.keeper.entries`
 holds the plain data it is made of; :mod:`upriver.keeper.store` keeps sheets in SQLite or

@@ -33,7 +33,7 @@ EXTRA = "upriver_keep"
 JACK_FROM = 0
 """Under the first-Jack procedure the face-up cards are dealt from seat 0, clockwise.
 
-The seed says only "one at a time"; seat 0 is the first name on the sheet, which is
+The source says only "one at a time"; seat 0 is the first name on the sheet, which is
 where a keeper writing names left to right would start.
 """
 

@@ -1,4 +1,4 @@
-"""The score keeper: the seeds' paper score sheet for a game played with real cards.
+"""The score keeper: the sources' paper score sheet for a game played with real cards.
 
 A :class:`KeptSheet` holds what a keeper writes down — the players, the rules, who
 deals first (or who got the first Jack), and per round the bids, the tricks and,

@@ -193,7 +193,7 @@ def _most_per_round(rules: Rules) -> tuple[int, ...]:
 def max_game_points(rules: Rules) -> int:
     """The most points one seat's total can come to, won or lost, over a whole game.
 
-    It bounds the totals both ways, so a total over it lies in [-1, 1]. Under the seeds'
+    It bounds the totals both ways, so a total over it lies in [-1, 1]. Under the sources'
     two scorings it is every bid exact with every trick: hand size + 10 a round.
     """
     return max(1, sum(_most_per_round(rules)))

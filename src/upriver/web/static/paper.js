@@ -1,5 +1,5 @@
 // The score keeper's paper sheet: what the printer gets (print.css shows it and nothing else).
-// Blank, for a game kept with a pen as seed 000 starts one: a row per round of the schedule (its
+// Blank, for a game kept with a pen as source 000 starts one: a row per round of the schedule (its
 // number and cards dealt), a bid and a score cell per player under their name. Or filled in from the
 // sheet the server sent. Only drawing: every number comes from the server (the engine).
 
