@@ -72,6 +72,8 @@ __all__ = [
     "CHUNK",
     "Outcomes",
     "PositionRecord",
+    "deal",
+    "first_jack_dealer",
     "games_parallel",
     "games_range",
     "make_bids",
@@ -158,6 +160,41 @@ def with_arrays(position: PositionRecord, bids: Ints, tricks: Ints, trick: Ints)
 def stream(seed: int, chunk: int) -> int:
     """A generator state (a splitmix64 counter) for one chunk, from the seed and chunk number."""
     return mix(mix(u64(seed)) + u64(chunk) * u64(0xD1B54A32D192ED03))
+
+
+@inline_jit
+def first_jack_dealer(deck: Ints, players: int, rng: int) -> tuple[int, int]:
+    """Turn ``deck``'s cards face up one at a time, shuffling as they come, until a Jack: the seat
+    it falls to deals first. Returns (that seat, rng)."""
+    for i in range(52):
+        rng += GOLDEN
+        j = i + below(mix(rng), 52 - i)
+        deck[i], deck[j] = deck[j], deck[i]
+        if deck[i] % 13 == 9:
+            return i % players, rng
+    return 0, rng  # never reached: the deck holds four Jacks
+
+
+@inline_jit
+def deal(deck: Ints, hands: Bits, size: int, rng: int) -> tuple[int, int]:
+    """Deal ``size`` cards to each seat of ``hands`` from ``deck``, shuffled as far as needed (a
+    partial Fisher–Yates, two swaps a random draw), and the card after them to turn up. Returns
+    (the turned card, -1 when no card is left; rng)."""
+    n = hands.shape[0]
+    dealt = n * size
+    for i in range(0, min(dealt + 1, 52), 2):
+        rng += GOLDEN
+        bits = mix(rng)
+        j = i + below(bits, 52 - i)
+        deck[i], deck[j] = deck[j], deck[i]
+        j = i + 1 + below_low(bits, 51 - i)
+        deck[i + 1], deck[j] = deck[j], deck[i + 1]
+    for s in range(n):
+        m = ZERO
+        for t in range(s * size, (s + 1) * size):
+            m |= ONE << u64(deck[t])
+        hands[s] = m
+    return (deck[dealt] if dealt < 52 else -1), rng
 
 
 @inline_jit
@@ -295,9 +332,9 @@ def games_range(
     """Deal and play games of chunks ``first`` … ``stop - 1`` (of ``games`` in all) to the end.
 
     ``sizes`` are the rounds' hand sizes, ``opts`` has one row a round, and ``out`` takes
-    ``(games, rounds, players)`` bids, tricks and scores. Dealing is a partial Fisher–Yates
-    shuffle: the hands, then the turned card, which sets trump (none if no card is left);
-    under rotating trump the round's place in the rotation sets it instead.
+    ``(games, rounds, players)`` bids, tricks and scores. Each round is dealt by :func:`deal`;
+    the turned card sets trump (none if no card is left), or under rotating trump the round's
+    place in the rotation does.
     """
     n = out.bids.shape[2]
     deck = np.arange(52)
@@ -312,35 +349,17 @@ def games_range(
         deck[:] = np.arange(52)  # each chunk shuffles from the same order: results never depend on threads
         for g in range(chunk * CHUNK, min(games, (chunk + 1) * CHUNK)):
             dealer = first_dealer
-            if first_jack:  # cards face up one at a time until a Jack; that seat deals
-                for i in range(52):
-                    rng += GOLDEN
-                    j = i + below(mix(rng), 52 - i)
-                    deck[i], deck[j] = deck[j], deck[i]
-                    if deck[i] % 13 == 9:
-                        dealer = i % n
-                        break
+            if first_jack:
+                dealer, rng = first_jack_dealer(deck, n, rng)
             for r in range(sizes.shape[0]):
                 size = sizes[r]
-                dealt = n * size
-                for i in range(0, min(dealt + 1, 52), 2):  # two swaps per random draw
-                    rng += GOLDEN
-                    bits = mix(rng)
-                    j = i + below(bits, 52 - i)
-                    deck[i], deck[j] = deck[j], deck[i]
-                    j = i + 1 + below_low(bits, 51 - i)
-                    deck[i + 1], deck[j] = deck[j], deck[i + 1]
-                for s in range(n):
-                    m = ZERO
-                    for t in range(s * size, (s + 1) * size):
-                        m |= ONE << u64(deck[t])
-                    hands[s] = m
+                card, rng = deal(deck, hands, size, rng)
                 ropts = opts[r]
                 trump, turned = -1, ZERO
                 if ropts[ROTATE] != 0:
                     trump = ROTATION[r % 5]
-                elif dealt < 52:
-                    trump, turned = deck[dealt] // 13, ONE << u64(deck[dealt])
+                elif card >= 0:
+                    trump, turned = card // 13, ONE << u64(card)
                 bids[:] = -1
                 tricks[:] = 0
                 leader = dealer + 1 if dealer + 1 < n else 0
