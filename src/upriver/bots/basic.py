@@ -15,21 +15,8 @@ for the interface.
 from __future__ import annotations
 
 from upriver.actions import beats, winning_play
+from upriver.bots import thumb
 from upriver.bots.base import Bot
-from upriver.bots.thumb import (
-    BLOCKED_TRUMP_SHARE,
-    ESTIMATE_OFFSET,
-    ESTIMATE_SCALE,
-    MASTER,
-    RISK_MAX,
-    RISK_PER_LONG_CARD,
-    RUFF_RISK_MAX,
-    RUFF_RISK_PER_OPPONENT,
-    SECOND_GUARDED,
-    SECOND_SINGLE,
-    SINGLETON_RUFF,
-    VOID_RUFF,
-)
 from upriver.cards import DECK, Card, Rank, Suit
 from upriver.scoring import tricks_pay_past_the_bid
 from upriver.view import SeatView
@@ -81,33 +68,35 @@ def estimate_tricks(view: SeatView) -> float:
         clear = (1 - dealt) ** higher
         # A trump with lower trumps behind it can wait for the higher ones to fall.
         guarded = min(1.0, (len(trumps) - 1 - mine_above) / (higher + 1))
-        total += clear + (1 - clear) * BLOCKED_TRUMP_SHARE * guarded
-    ruff_risk = 0.0 if trump is None else min(RUFF_RISK_MAX, RUFF_RISK_PER_OPPONENT * others * dealt * 4)
+        total += clear + (1 - clear) * thumb.BLOCKED_TRUMP_SHARE * guarded
+    ruff_risk = (
+        0.0 if trump is None else min(thumb.RUFF_RISK_MAX, thumb.RUFF_RISK_PER_OPPONENT * others * dealt * 4)
+    )
     for suit, cards in suits.items():
         if suit is trump or not cards:
             continue
         length = len(cards)
-        risk = min(RISK_MAX, ruff_risk * (1 + RISK_PER_LONG_CARD * max(0, length - 2)))
+        risk = min(thumb.RISK_MAX, ruff_risk * (1 + thumb.RISK_PER_LONG_CARD * max(0, length - 2)))
         for card in cards:
             higher = _higher_unseen(card, unseen)
             if higher == 0:
-                total += MASTER * (1 - risk)
+                total += thumb.MASTER * (1 - risk)
             elif higher == 1 and length >= 2:
-                total += SECOND_GUARDED * (1 - dealt) ** 0.5 * (1 - risk)
+                total += thumb.SECOND_GUARDED * (1 - dealt) ** 0.5 * (1 - risk)
             elif higher == 1:
-                total += SECOND_SINGLE * (1 - dealt) * (1 - risk)
+                total += thumb.SECOND_SINGLE * (1 - dealt) * (1 - risk)
     if trump is not None and size >= 2:
         spare = max(0, len(trumps) - _sure_tricks(view))
         for suit in Suit:
             if suit is trump or spare <= 0:
                 continue
             if not suits[suit]:
-                total += VOID_RUFF * min(spare, 2)
+                total += thumb.VOID_RUFF * min(spare, 2)
                 spare -= min(spare, 2)
             elif len(suits[suit]) == 1:
-                total += SINGLETON_RUFF
+                total += thumb.SINGLETON_RUFF
                 spare -= 1
-    return min(float(size), total * ESTIMATE_SCALE + ESTIMATE_OFFSET)
+    return min(float(size), total * thumb.ESTIMATE_SCALE + thumb.ESTIMATE_OFFSET)
 
 
 class BasicBot(Bot):

@@ -12,20 +12,7 @@ Cards are indices 0–51 (suit * 13 + rank - 2); a card's "danger" is
 
 from __future__ import annotations
 
-from upriver.bots.thumb import (
-    BLOCKED_TRUMP_SHARE,
-    ESTIMATE_OFFSET,
-    ESTIMATE_SCALE,
-    MASTER,
-    RISK_MAX,
-    RISK_PER_LONG_CARD,
-    RUFF_RISK_MAX,
-    RUFF_RISK_PER_OPPONENT,
-    SECOND_GUARDED,
-    SECOND_SINGLE,
-    SINGLETON_RUFF,
-    VOID_RUFF,
-)
+from upriver.bots import thumb
 from upriver.fast._jit import (
     FULL,
     ONE,
@@ -263,25 +250,27 @@ def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int)
         higher = int(popcount(unseen & tmask & above(c)))
         clear = (1 - dealt) ** float(higher)
         guarded = min(1.0, (count - 1 - mine_above) / (higher + 1))
-        total += clear + (1 - clear) * BLOCKED_TRUMP_SHARE * guarded
+        total += clear + (1 - clear) * thumb.BLOCKED_TRUMP_SHARE * guarded
         mine_above += 1
-    ruff_risk = 0.0 if trump < 0 else min(RUFF_RISK_MAX, RUFF_RISK_PER_OPPONENT * others * dealt * 4)
+    ruff_risk = (
+        0.0 if trump < 0 else min(thumb.RUFF_RISK_MAX, thumb.RUFF_RISK_PER_OPPONENT * others * dealt * 4)
+    )
     for s in range(4):
         cards = hand & SUIT[s]
         if s == trump or cards == ZERO:
             continue
         length = int(popcount(cards))
-        risk = min(RISK_MAX, ruff_risk * (1 + RISK_PER_LONG_CARD * max(0, length - 2)))
+        risk = min(thumb.RISK_MAX, ruff_risk * (1 + thumb.RISK_PER_LONG_CARD * max(0, length - 2)))
         while cards != ZERO:
             c = int(ctz(cards))
             cards &= cards - ONE
             higher = int(popcount(unseen & SUIT[s] & above(c)))
             if higher == 0:
-                total += MASTER * (1 - risk)
+                total += thumb.MASTER * (1 - risk)
             elif higher == 1 and length >= 2:
-                total += SECOND_GUARDED * (1 - dealt) ** 0.5 * (1 - risk)
+                total += thumb.SECOND_GUARDED * (1 - dealt) ** 0.5 * (1 - risk)
             elif higher == 1:
-                total += SECOND_SINGLE * (1 - dealt) * (1 - risk)
+                total += thumb.SECOND_SINGLE * (1 - dealt) * (1 - risk)
     if trump >= 0 and size >= 2:
         spare = max(0, count - int(popcount(masters(trumps, unseen))))
         for s in range(4):
@@ -289,12 +278,12 @@ def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int)
                 continue
             length = int(popcount(hand & SUIT[s]))
             if length == 0:
-                total += VOID_RUFF * min(spare, 2)
+                total += thumb.VOID_RUFF * min(spare, 2)
                 spare -= min(spare, 2)
             elif length == 1:
-                total += SINGLETON_RUFF
+                total += thumb.SINGLETON_RUFF
                 spare -= 1
-    return min(float(size), total * ESTIMATE_SCALE + ESTIMATE_OFFSET)
+    return min(float(size), total * thumb.ESTIMATE_SCALE + thumb.ESTIMATE_OFFSET)
 
 
 @jit
