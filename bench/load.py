@@ -15,8 +15,9 @@ own, ``tests/pg.py``: Debian's ``postgresql`` package, durability off as it is t
 ``--db URL`` in a database of yours; ``--workers N`` runs ``upriver serve --workers N`` (N server
 processes on one port, which needs PostgreSQL). The server's CPU is that of all its processes;
 ``actions_per_s_per_worker`` divides the throughput by N, and ``worker_cpu_ms_per_action`` gives
-each worker's CPU over its even share of the moves (with no work done twice, one process's figure).
-The figures are printed as one JSON object with ``--json``.
+each worker's CPU over its even share of the moves (with no work done twice, one process's figure);
+``--reference`` first plays the same load on one process, in the same run, and gives each
+worker's ratio to it. The figures are printed as one JSON object with ``--json``.
 """
 
 from __future__ import annotations
@@ -287,29 +288,15 @@ def run_load(
     return results, {pid: (after[pid] - before.get(pid, 0.0)) / (last - first) for pid in after}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=100, help="concurrent tables (four clients each)")
-    parser.add_argument("--think", type=float, default=0.5, help="seconds a client thinks before it moves")
-    parser.add_argument("--saturate", action="store_true", help="no think time: measure throughput")
-    parser.add_argument("--seconds", type=float, default=20.0, help="length of the measured window")
-    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
-    parser.add_argument("--procs", type=int, default=1, help="client processes")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--url", help="use this running server instead of starting one (no CPU figure)")
-    parser.add_argument("--workers", type=int, default=1, help="server processes (upriver serve --workers)")
-    store = parser.add_mutually_exclusive_group()
-    store.add_argument("--db", help="the server's --db (default: a temporary SQLite file)")
-    store.add_argument("--postgres", action="store_true", help="a private PostgreSQL server as the store")
-    args = parser.parse_args()
-    think = 0.0 if args.saturate else args.think
-
+def measure(args: argparse.Namespace, think: float, workers: int) -> Result:
+    """Start a server of ``workers`` processes (unless ``--url``), play the load on it, and give the
+    figures."""
     with contextlib.ExitStack() as stack:
         if args.url:
             url, server_pid = args.url.rstrip("/"), None
         else:
             db = private_postgres(stack) if args.postgres else args.db
-            url, server_pid = start_server(stack, db, args.workers)
+            url, server_pid = start_server(stack, db, workers)
         results, shares = run_load(args, url, think, server_pid)
 
     latencies = [x * 1000 for r in results for x in r["latencies"]]
@@ -319,8 +306,8 @@ def main() -> None:
     # The N busiest server processes are its workers (uvicorn's supervisor only watches them). A
     # worker's CPU a move is its CPU over its even share of the moves: were no work done twice, each
     # would equal one process's.
-    workers = sorted((shares or {}).values(), reverse=True)[: args.workers]
-    figures = {
+    busiest = sorted((shares or {}).values(), reverse=True)[:workers]
+    return {
         "tables": args.tables,
         "clients": args.tables * 4,
         "think_s": think,
@@ -328,10 +315,10 @@ def main() -> None:
         "window_s": round(elapsed, 2),
         "actions": actions,
         "store": "postgresql" if args.postgres or (args.db or "").startswith("postgres") else "sqlite",
-        "workers": args.workers,
+        "workers": workers,
         "actions_per_s": round(rate, 1),
-        "actions_per_s_per_worker": round(actions / elapsed / args.workers, 1),
-        "updates_per_s": round(4 * actions / elapsed, 1),
+        "actions_per_s_per_worker": round(rate / workers, 1),
+        "updates_per_s": round(4 * rate, 1),
         "latency_ms": {
             "p50": round(percentile(latencies, 0.50), 2),
             "p90": round(percentile(latencies, 0.90), 2),
@@ -344,23 +331,58 @@ def main() -> None:
         "games_over": sum(r["over"] for r in results),
         "server_cpu_share": round(sum(shares.values()), 2) if shares else None,
         "server_cpu_ms_per_action": round(sum(shares.values()) * 1000 / rate, 3) if shares and rate else None,
-        "worker_cpu_shares": [round(share, 2) for share in workers],
-        "worker_cpu_ms_per_action": [round(share * 1000 / (rate / args.workers), 3) for share in workers]
+        "worker_cpu_shares": [round(share, 2) for share in busiest],
+        "worker_cpu_ms_per_action": [round(share * 1000 / (rate / workers), 3) for share in busiest]
         if rate
         else [],
         "client_cpu_share": round(sum(r["cpu"] for r in results) / elapsed, 2),
         "cores": os.cpu_count(),
     }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100, help="concurrent tables (four clients each)")
+    parser.add_argument("--think", type=float, default=0.5, help="seconds a client thinks before it moves")
+    parser.add_argument("--saturate", action="store_true", help="no think time: measure throughput")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of the measured window")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--url", help="use this running server instead of starting one (no CPU figure)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (upriver serve --workers)")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="with --workers N, first play the same load on one server process, and compare each "
+        "worker's CPU a move with its",
+    )
+    store = parser.add_mutually_exclusive_group()
+    store.add_argument("--db", help="the server's --db (default: a temporary SQLite file)")
+    store.add_argument("--postgres", action="store_true", help="a private PostgreSQL server as the store")
+    args = parser.parse_args()
+    think = 0.0 if args.saturate else args.think
+
+    one = measure(args, think, 1) if args.reference and args.workers > 1 and not args.url else None
+    figures = measure(args, think, args.workers)
+    if one is not None and one["server_cpu_ms_per_action"]:
+        figures["one_process"] = {
+            key: one[key] for key in ("actions_per_s", "server_cpu_ms_per_action", "latency_ms")
+        }
+        figures["worker_cpu_ratio_to_one_process"] = [
+            round(ms / one["server_cpu_ms_per_action"], 2) for ms in figures["worker_cpu_ms_per_action"]
+        ]
     if args.json:
         print(json.dumps(figures))
         return
     lat = figures["latency_ms"]
     print(
         f"{args.tables} tables ({args.tables * 4} clients, think {think} s, {args.procs} client processes): "
-        f"{figures['actions_per_s']} actions/s, latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
-        f"max {lat['max']} ms; CPU in cores: server {figures['server_cpu_share']}, "
+        f"{figures['actions_per_s']} actions/s, latency p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
+        f"p99 {lat['p99']} ms, max {lat['max']} ms; CPU in cores: server {figures['server_cpu_share']}, "
         f"clients {figures['client_cpu_share']}; CPU a move in each server process "
         f"{figures['worker_cpu_ms_per_action']} ms; errors {figures['errors']}"
+        + (f"; ratio to one process {figures['worker_cpu_ratio_to_one_process']}" if one else "")
     )
 
 
