@@ -307,6 +307,9 @@ def test_the_english_catalogue_says_who_leads_as_the_score_sheet_does(seed: int,
     for _ in range(moves):
         if game.is_over:
             break
-        game.move(rng.choice(game.legal_bids() or game.legal_cards()))
+        if game.phase is Phase.BIDDING:
+            game.bid(rng.choice(game.legal_bids()))
+        else:
+            game.play(rng.choice(game.legal_cards()))
     sheet = ScoreSheet.of(game)
     assert headline(sheet, Translator("en")) == sheet.headline

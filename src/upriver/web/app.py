@@ -76,7 +76,7 @@ from upriver.web.store import open_table_store
 from upriver.web.table_routes import CLOSE_FULL, CLOSE_NO_TABLE, STATIC, table_router
 from upriver.web.tables import Manager
 
-__all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "create_app"]
+__all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "STATIC", "create_app"]
 
 
 class _Guard:
