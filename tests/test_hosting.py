@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import manager_of
 from tests.live import TABLE, serving
-from tests.webclient import Client, Room
+from tests.webclient import Client, Room, tables_loaded
 from upriver.cli import app
 from upriver.cli import backup as _backup  # noqa: F401  (registers upriver backup and restore)
 from upriver.database import StoreError
@@ -85,7 +85,7 @@ def test_a_request_naming_another_host_is_refused_and_changes_nothing(db: str) -
         assert "--allowed-host" in refused.json()["error"]
         assert client.post("/api/sheets", json={"players": ["A", "B", "C"]}, headers=evil).status_code == 400
         assert client.get("/", headers=evil).status_code == 400
-        assert not manager_of(client).tables
+        assert tables_loaded(client) == 0
         own = {"host": "127.0.0.1:8000", "origin": "http://127.0.0.1:8000"}
         table = client.post("/api/tables", json=TABLE, headers=own).json()
         assert client.get("/", headers={"host": "localhost:8000"}).status_code == 200

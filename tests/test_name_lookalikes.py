@@ -109,4 +109,5 @@ def test_a_lookalike_of_the_hosts_name_cannot_join_and_a_fullwidth_label_cannot_
     guest.state()
     guest.send(type="join", name="H\u200bost")
     assert guest.error()["rule"] == "name"
-    assert table.names[1] is None
+    summary = client.get(f"/api/tables/{table.id}").json()
+    assert summary["seats"][1] == {"seat": 1, "name": None, "kind": "human", "joined": False}

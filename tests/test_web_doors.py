@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.conftest import manager_of, random_action
+from tests.conftest import random_action
+from tests.webclient import tables_loaded
 from upriver.game import Game
 from upriver.record import dumps, record_of
 from upriver.rules import Rules
@@ -62,7 +63,7 @@ def test_a_record_longer_than_the_limit_is_neither_kept_as_a_sheet_nor_continued
     assert continued.status_code == 400
     assert continued.json()["field"] == "record"
     assert "at most 100 rounds" in continued.json()["error"]
-    assert not manager_of(client).tables
+    assert tables_loaded(client) == 0
     # The same game within the limit comes in by both doors.
     short = _record([1] * 100, played=2)
     assert client.post("/api/sheets/import", json={"record": short}).status_code == 201

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.live import free_port
-from tests.webclient import Room, create
+from tests.webclient import Room, create, found, tables_loaded
 from upriver.web.app import CLOSE_FULL, create_app
 from upriver.web.guard import RateLimiter
 from upriver.web.limits import Limits
@@ -35,19 +35,6 @@ def app_client(db: str, **limits: Any) -> TestClient:
 def client(db: str) -> Iterator[TestClient]:
     with app_client(db) as test_client:
         yield test_client
-
-
-def tables_loaded(client: TestClient) -> float:
-    """How many tables the server has loaded, as its ``/metrics`` say (``upriver_tables``)."""
-    lines = client.get("/metrics").text.splitlines()
-    return sum(float(line.rpartition(" ")[2]) for line in lines if line.startswith("upriver_tables{"))
-
-
-def found(client: TestClient, table: str) -> bool:
-    """Whether the server has the table ``table`` (its summary answers rather than a 404)."""
-    status = client.get(f"/api/tables/{table}").status_code
-    assert status in (200, 404), status
-    return status == 200
 
 
 def test_a_30_mb_option_is_refused_as_too_large_and_the_server_goes_on(client: TestClient) -> None:

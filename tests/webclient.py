@@ -148,3 +148,16 @@ class Room:
         else:
             self.clients[seat].act("play", str(game.legal_cards(seat)[0]))
         self.settle_all()
+
+
+def tables_loaded(client: TestClient) -> float:
+    """How many tables the server has loaded, as its ``/metrics`` say (``upriver_tables``)."""
+    lines = client.get("/metrics").text.splitlines()
+    return sum(float(line.rpartition(" ")[2]) for line in lines if line.startswith("upriver_tables{"))
+
+
+def found(client: TestClient, table: str) -> bool:
+    """Whether the server has the table ``table`` (its summary answers rather than a 404)."""
+    status: int = client.get(f"/api/tables/{table}").status_code
+    assert status in (200, 404), status
+    return status == 200
