@@ -384,6 +384,14 @@ def keep(
         Path | None, typer.Option("--import", help="Start from a game record (JSON), e.g. an exported sheet.")
     ] = None,
     list_sheets: Annotated[bool, typer.Option("--list", help="List the stored sheets and leave.")] = False,
+    export_static: Annotated[
+        Path | None,
+        typer.Option(
+            "--export-static",
+            metavar="DIR",
+            help="Write the web keeper as static files for any web host (sheets kept on phones) and leave.",
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Keep the score of a game played with real cards: bids, tricks, totals, the dealer's rule."""
@@ -391,6 +399,12 @@ def keep(
 
     t = translator(lang)
     console = Console(highlight=False, soft_wrap=True)
+    if export_static is not None:
+        from upriver.web.keeper_offline import export_static as write_site
+
+        written = write_site(export_static)
+        console.print(escape(t("keep.exported_static", files=len(written), path=export_static)))
+        return
     store = SqliteSheetStore(db if db is not None else default_db())
     try:
         if list_sheets:

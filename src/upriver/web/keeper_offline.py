@@ -27,6 +27,8 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
+from upriver.rules import rules_catalogue
+
 __all__ = [
     "ENTRY",
     "core_files",
@@ -217,11 +219,18 @@ def keeper_offline_router() -> APIRouter:
 def export_static(target: Path) -> list[Path]:
     """Write the keeper as static files under ``target``: ``keep/index.html`` (also ``404.html``,
     so a host that serves it for unknown paths opens a sheet's link), ``static/``, ``i18n/``,
-    the service worker, the manifest and the core zip. Served from a site's root, it keeps
-    sheets on the phone only (no server to share or back up with). Answers the files written.
+    the service worker, the manifest, the core zip, Pyodide (``keep-engine/``) and the rules a new
+    sheet may choose from (``api/sheets/options``, as the server answers it). Served from a site's
+    root, it keeps sheets on the phone only (no server to share or back up with). Answers the
+    files written.
     """
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(STATIC, target / "static", dirs_exist_ok=True)
+    engine_files = set(PYODIDE) - {"pyodide.mjs"}  # served from keep-engine/ only
+
+    def beside_engine(folder: str, names: list[str]) -> set[str]:
+        return engine_files & set(names) if Path(folder).name == "pyodide" else set()
+
+    shutil.copytree(STATIC, target / "static", dirs_exist_ok=True, ignore=beside_engine)
     shutil.copytree(CATALOGUES, target / "i18n", dirs_exist_ok=True)
     page = (STATIC / "keep.html").read_text(encoding="utf-8")
     page = page.replace("<head>", '<head>\n<meta name="upriver-keeper" content="static">', 1)
@@ -231,5 +240,8 @@ def export_static(target: Path) -> list[Path]:
     (target / "keep-sw.js").write_text(service_worker(), encoding="utf-8")
     shutil.copyfile(STATIC / "keep.webmanifest", target / "keep.webmanifest")
     (target / "keep-core.zip").write_bytes(core_zip())
+    options = target / "api" / "sheets" / "options"  # the start page's rules, before Python starts
+    options.parent.mkdir(parents=True, exist_ok=True)
+    options.write_text(json.dumps(rules_catalogue()), encoding="utf-8")
     shutil.copytree(STATIC / "vendor" / "pyodide", target / ENGINE.strip("/"), dirs_exist_ok=True)
     return sorted(path for path in target.rglob("*") if path.is_file())

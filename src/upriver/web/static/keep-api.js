@@ -360,7 +360,8 @@ export async function api(path, body, players = []) {
   const route = parse(path, body);
   if (!route) return server(path, body, players);
   const kept = route.id ? await load(route.id) : undefined;
-  if (STATIC_SITE) return onPhone(route, kept, players);
+  // A static copy has no server, but its host may hold the rule catalogue (written by the export).
+  if (STATIC_SITE && route.kind !== "options") return onPhone(route, kept, players);
   try {
     const merging = Boolean(kept && (kept.log.length || !kept.server));
     if (kept && merging) await merge(kept, players);

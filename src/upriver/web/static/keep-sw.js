@@ -25,15 +25,23 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+/** The kept page, as a response of its own (a static host may have answered /keep with a redirect to
+ * /keep/, and a redirected response may not answer a navigation). */
+async function keptPage() {
+  const cached = await caches.match(PAGE);
+  if (!cached) return null;
+  return new Response(await cached.blob(), { status: 200, headers: cached.headers });
+}
+
 /** @param {Request} request */
 async function page(request) {
   try {
     const response = await fetch(request);
     if (response.ok) return response;
-    return (await caches.match(PAGE)) || response;
+    return (await keptPage()) || response;
   } catch {
-    const cached = await caches.match(PAGE);
-    if (cached) return cached;
+    const kept = await keptPage();
+    if (kept) return kept;
     throw new Error("the score keeper is not on this phone yet");
   }
 }

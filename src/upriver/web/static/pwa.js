@@ -64,6 +64,10 @@ function show(state) {
 }
 
 addEventListener("upriver-sheet", (event) => show(/** @type {CustomEvent} */ (event).detail));
+// Whether the engine on the phone has started, for whoever measures or tests the page.
+addEventListener("upriver-engine", (event) => {
+  document.documentElement.dataset.engine = /** @type {CustomEvent} */ (event).detail.ready ? "ready" : "failed";
+});
 
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/keep-sw.js", { scope: "/" }).catch(() => { /* then online only */ });

@@ -1,0 +1,338 @@
+"""The score keeper with no server, in a real browser (Debian's Chromium through Playwright).
+
+The keeper is loaded once from ``upriver serve``; then the server process is stopped (really
+stopped, not a network emulated away) and a sheet is kept through its rounds by tapping, every
+entry checked by the engine running in the page's worker (Pyodide), the hook's refusal too; the
+page is reloaded from the service worker's copy; the server is started again and the entries
+made on the phone merge into its sheet, which is then shared. The engine on the phone and the
+server's give the same sheet and the same refusals for the same random entries (Hypothesis).
+``upriver keep --export-static`` writes a keeper that works from a plain static server.
+Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from playwright.sync_api import Browser, Page, expect
+from typer.testing import CliRunner
+
+import upriver.cli.keep
+from tests.live import SHOTS, free_port
+from upriver.cli import app as cli_app
+from upriver.web.app import create_app
+
+pytestmark = pytest.mark.slow
+assert upriver.cli.keep  # registers `keep` on the app
+
+TIMEOUT_MS = 60_000  # the first entry with no server waits for Python to start in the worker
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+
+
+@contextlib.contextmanager
+def process(command: list[str], url: str, cwd: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """A server process answering at ``url``; stopped (SIGTERM, then waited for) at the end."""
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert child.poll() is None, f"{command} stopped"
+            with contextlib.suppress(httpx.TransportError):
+                httpx.get(url, timeout=1)
+                break
+            assert time.monotonic() < deadline, f"{command} did not start"
+            time.sleep(0.1)
+        yield child
+    finally:
+        child.terminate()
+        child.wait(timeout=20)
+
+
+def serve(db: Path, port: int) -> contextlib.AbstractContextManager[subprocess.Popen[bytes]]:
+    command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", str(db)]
+    return process(command, f"http://127.0.0.1:{port}/keep")
+
+
+def phone(browser: Browser) -> Page:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context.new_page()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"keep-offline-{name}.png"), full_page=True)
+
+
+def tap(page: Page, label: str) -> None:
+    page.get_by_role("button", name=label, exact=True).click()
+
+
+def bids(page: Page, entries: list[tuple[str, int]]) -> None:
+    for who, value in entries:
+        tap(page, f"{who} bids {value}")
+
+
+def tricks(page: Page, counts: dict[str, int]) -> None:
+    for who, count in counts.items():
+        for _ in range(count):
+            tap(page, f"{who} tricks: more")
+    tap(page, "Save the tricks")
+
+
+def expect_totals(page: Page, totals: tuple[int, ...]) -> None:
+    for who, total in zip(NAMES, totals, strict=True):
+        expect(page.locator(f"[data-total={who}]")).to_have_text(str(total))
+
+
+def kept_on_phone(page: Page, sheet: str) -> dict[str, Any]:
+    """The sheet as the phone keeps it (IndexedDB), through keep-api.js."""
+    found: dict[str, Any] = page.evaluate(
+        """async (key) => {
+            const { keptSheets } = await import("/static/keep-api.js");
+            return (await keptSheets()).find((kept) => kept.key === key) || null;
+        }""",
+        sheet,
+    )
+    return found
+
+
+def start_sheet(page: Page, schedule: str) -> None:
+    expect(page.get_by_role("heading", name="New sheet")).to_be_visible()
+    for seat, who in enumerate(NAMES, start=1):
+        page.get_by_label(f"Player {seat}").fill(who)
+    page.locator("select[name=preset]").select_option("classic-hook")
+    page.locator("summary").first.click()
+    page.locator("input[name=schedule]").fill(schedule)
+    page.locator("select[name=dealer]").select_option("0")
+    tap(page, "Start the sheet")
+    expect(page.locator("#round-head")).to_contain_text("Ann deals · Bob bids first")
+
+
+def test_a_sheet_is_kept_with_the_server_stopped_reloaded_offline_and_merged_back_and_shared_when_it_returns(
+    browser: Browser, tmp_path: Path
+) -> None:
+    db, port = tmp_path / "upriver.sqlite3", free_port()
+    url = f"http://127.0.0.1:{port}"
+    page = phone(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with serve(db, port):
+        page.goto(f"{url}/keep")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        start_sheet(page, "1,2,1,2")
+        sheet = page.url.rsplit("/", 1)[1]
+        # Round 1 with the server: Bob 1, Cid 0, Dee 0; the hook strikes out Ann's 0.
+        bids(page, [("Bob", 1), ("Cid", 0), ("Dee", 0), ("Ann", 1)])
+        tricks(page, {"Bob": 1})
+        expect_totals(page, (0, 11, 10, 10))
+        page.wait_for_function(
+            """async (key) => {
+                const { keptSheets } = await import("/static/keep-api.js");
+                const kept = (await keptSheets()).find((k) => k.key === key);
+                return Boolean(kept && kept.current && kept.recordVersion === kept.server.version);
+            }""",
+            arg=sheet,
+        )
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"{url}/keep", timeout=2)  # the server is gone, not only the network emulated
+
+    # Round 2 (2 cards) with no server: every entry is the engine's on the phone.
+    bids(page, [("Cid", 1), ("Dee", 0), ("Ann", 0)])
+    struck = page.get_by_role("button", name="1, not allowed")
+    expect(struck).to_have_class("forbidden")
+    struck.click()
+    expect(page.get_by_role("alert")).to_contain_text("Bob may not bid 1: with the hook")
+    expect(page.locator(".offline-strip")).to_contain_text("No server right now")
+    shot(page, "1-phone-no-server")
+    bids(page, [("Bob", 2)])
+    tricks(page, {"Bob": 1, "Cid": 1})
+    expect_totals(page, (10, 11, 21, 20))
+    expect(page.locator(".offline-strip")).to_contain_text("waiting to be added to the server's sheet: 5")
+
+    # A reload with no server: the page, its scripts and the sheet come from the phone.
+    page.reload()
+    expect_totals(page, (10, 11, 21, 20))
+    expect(page.locator("#round-head")).to_contain_text("Round 3 of 4")
+    bids(page, [("Dee", 0), ("Ann", 0), ("Bob", 0), ("Cid", 0)])
+    tricks(page, {"Ann": 1})
+    tap(page, "↶ Undo last entry")
+    tricks(page, {"Dee": 1})
+    expect_totals(page, (20, 21, 31, 20))
+    assert len(kept_on_phone(page, sheet)["log"]) == 10
+    assert not errors, errors
+
+    # The server comes back: the phone's entries merge into its sheet, which can be shared again.
+    with serve(db, port):
+        page.reload()
+        expect(page.locator(".offline-strip")).to_be_hidden()
+        expect_totals(page, (20, 21, 31, 20))
+        stored = httpx.get(f"{url}/api/sheets/{sheet}").json()
+        assert stored["sheet"]["totals"] == [20, 21, 31, 20]
+        assert stored["current"]["number"] == 4
+        assert kept_on_phone(page, sheet)["log"] == []
+        share = page.locator("#share-link").input_value()
+        reader = phone(browser)
+        reader.goto(share)
+        for who, total in zip(NAMES, (20, 21, 31, 20), strict=True):
+            expect(reader.locator(f"[data-total={who}]")).to_have_text(str(total))
+        shot(page, "2-merged")
+        reader.context.close()
+    page.context.close()
+
+
+# ------------------------------------------------------------------ the same engine on both sides
+
+ENTRY = st.one_of(
+    st.builds(lambda seat, bid: ("bid", {"seat": seat, "bid": bid}), st.integers(0, 3), st.integers(0, 3)),
+    st.builds(lambda b: ("bids", {"bids": b}), st.lists(st.integers(0, 3), min_size=4, max_size=4)),
+    st.builds(lambda t: ("tricks", {"tricks": t}), st.lists(st.integers(0, 3), min_size=4, max_size=4)),
+    st.builds(lambda s: ("trump", {"suit": s}), st.sampled_from(["C", "D", "H", "S", None])),
+    st.builds(
+        lambda k, t: ("edit", {"round": k, "tricks": t}),
+        st.integers(1, 3),
+        st.lists(st.integers(0, 3), min_size=4, max_size=4),
+    ),
+    st.just(("undo", {})),
+    st.builds(lambda seat: ("dealer", {"seat": seat}), st.integers(0, 4)),
+)
+START = {"players": list(NAMES), "preset": "classic-hook", "schedule": [1, 2, 3], "dealer": 0}
+
+
+@pytest.fixture(scope="module")
+def engine_page(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    """A page of a live server whose worker runs the keeper's engine (``keep-offline.js``)."""
+    db, port = tmp_path_factory.mktemp("engine") / "upriver.sqlite3", free_port()
+    with serve(db, port):
+        page = phone(browser)
+        page.goto(f"http://127.0.0.1:{port}/keep")
+        page.evaluate(
+            """() => {
+                const worker = new Worker("/static/keep-offline.js", { type: "module" });
+                let calls = 0;
+                window.engineCall = (call, args) => new Promise((resolve, reject) => {
+                    const id = ++calls;
+                    const answer = (event) => {
+                        if (event.data.id !== id) return;
+                        worker.removeEventListener("message", answer);
+                        if (event.data.error) reject(new Error(event.data.error));
+                        else resolve(JSON.parse(event.data.result));
+                    };
+                    worker.addEventListener("message", answer);
+                    worker.postMessage({ id, call, args });
+                });
+            }"""
+        )
+        yield page
+        page.context.close()
+
+
+def in_browser(page: Page, entries: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each entry's answer from the engine in the page: the sheet's view, or the refusal."""
+    answers: list[dict[str, Any]] = page.evaluate(
+        """async ([start, entries]) => {
+            const made = await window.engineCall("start", ["p", JSON.stringify(start)]);
+            const answers = [made.view];
+            for (const [action, body] of entries) {
+                const answer = await window.engineCall("act", ["p", action, JSON.stringify(body)]);
+                answers.push(answer.view || answer);
+            }
+            return answers;
+        }""",
+        [START, entries],
+    )
+    return answers
+
+
+def on_server(client: TestClient, entries: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each entry's answer from the server's API: the sheet's view (less its storage ids), or the refusal."""
+    made = client.post("/api/sheets", json=START).json()
+    sheet = made["id"]
+    answers = [made]
+    for action, body in entries:
+        if action == "edit":
+            rest = {k: v for k, v in body.items() if k != "round"}
+            response = client.post(f"/api/sheets/{sheet}/rounds/{body['round']}", json=rest)
+        else:
+            response = client.post(f"/api/sheets/{sheet}/{action}", json=body)
+        answers.append(response.json())
+    return answers
+
+
+def comparable(answer: dict[str, Any]) -> dict[str, Any]:
+    if "error" in answer:
+        return {"error": answer["error"], "rule": answer.get("rule")}
+    return {k: v for k, v in answer.items() if k not in ("id", "share", "version", "read_only")}
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(entries=st.lists(ENTRY, max_size=14))
+def test_the_engine_on_the_phone_and_the_servers_give_the_same_sheet_and_refusals_for_the_same_entries(
+    engine_page: Page, tmp_path_factory: pytest.TempPathFactory, entries: list[tuple[str, dict[str, Any]]]
+) -> None:
+    with TestClient(create_app(tmp_path_factory.mktemp("server") / "s.sqlite3", bot_delay=0)) as client:
+        server = [comparable(a) for a in on_server(client, entries)]
+    phone_side = [comparable(a) for a in in_browser(engine_page, entries)]
+    assert phone_side == server
+
+
+# ------------------------------------------------------------------ a keeper on any static host
+
+
+def test_the_exported_keeper_keeps_a_sheet_on_the_phone_from_a_plain_static_server(
+    browser: Browser, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    result = CliRunner().invoke(cli_app, ["keep", "--export-static", str(site)])
+    assert result.exit_code == 0, result.output
+    assert (site / "keep" / "index.html").is_file()
+    assert (site / "keep-core.zip").is_file()
+    port = free_port()
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"]
+    with process(command, f"http://127.0.0.1:{port}/", cwd=site):
+        page = phone(browser)
+        page.goto(f"http://127.0.0.1:{port}/keep/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("document.documentElement.dataset.engine === 'ready'")
+        start_sheet(page, "1,2")
+        assert "/keep/local-" in page.url
+        bids(page, [("Bob", 1), ("Cid", 0), ("Dee", 0)])
+        page.get_by_role("button", name="0, not allowed").click()
+        expect(page.get_by_role("alert")).to_contain_text("Ann may not bid 0: with the hook")
+        bids(page, [("Ann", 1)])
+        tricks(page, {"Bob": 1})
+        expect_totals(page, (0, 11, 10, 10))
+        expect(page.locator(".offline-strip")).to_contain_text("kept on this phone")
+        page.reload()  # an address the static server lacks: the service worker answers with the page
+        expect_totals(page, (0, 11, 10, 10))
+        shot(page, "3-static-site")
+        page.context.close()
+
+
+def test_the_exported_keeper_serves_the_same_core_and_service_worker_as_the_server(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    assert CliRunner().invoke(cli_app, ["keep", "--export-static", str(site)]).exit_code == 0
+    with TestClient(create_app(tmp_path / "s.sqlite3", bot_delay=0)) as client:
+        assert client.get("/keep-core.zip").content == (site / "keep-core.zip").read_bytes()
+        assert client.get("/keep-sw.js").text == (site / "keep-sw.js").read_text(encoding="utf-8")
+        manifest = json.loads(client.get("/keep.webmanifest").text)
+    assert manifest["start_url"] == "/keep"
+    assert manifest["display"] == "standalone"
+    assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+    assert any(icon["purpose"] == "maskable" for icon in manifest["icons"])
