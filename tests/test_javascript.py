@@ -53,8 +53,12 @@ TYPED = frozenset(
         "review-position.js",
         "review-verdict.js",
         "review-words.js",
+        "scoring-form.js",
         "table-cards.js",
+        "table-house.js",
+        "table-lobby.js",
         "table-marks.js",
+        "table-presence.js",
         "table-socket.js",
         "table-store.js",
     }

@@ -16,7 +16,19 @@ const CUSTOM = [
   ["miss_per_trick_off", 0],
 ];
 
-/** Ask the server for a scoring's examples: `{examples, by_round}`, or `{error}` when it is refused. */
+/**
+ * The server's worked examples of a scoring (POST /api/scoring): each bid's points by the tricks taken.
+ * @typedef {object} Examples
+ * @property {{round: number, bid: number, tricks: number, points: number}[]} [examples]
+ * @property {boolean} [by_round] whether the points depend on the round
+ * @property {string} [error] the refusal, when the scoring is refused
+ */
+
+/**
+ * Ask the server for a scoring's examples: `{examples, by_round}`, or `{error}` when it is refused.
+ * @param {string | Record<string, unknown>} scoring a scoring's name, or a custom scoring's numbers
+ * @returns {Promise<Examples>}
+ */
 export async function scoringExamples(scoring) {
   try {
     const response = await fetch("/api/scoring", {
@@ -30,7 +42,8 @@ export async function scoringExamples(scoring) {
   }
 }
 
-/** The examples as a table: a row a bid (and round, when the points depend on it), a cell a result. */
+/** The examples as a table: a row a bid (and round, when the points depend on it), a cell a result.
+ * @param {Examples} answer */
 export function examplesTable(answer) {
   const rows = new Map();
   for (const e of answer.examples) {
@@ -42,7 +55,7 @@ export function examplesTable(answer) {
     }
     const cell = el("td", { role: "cell", className: e.points < 0 ? "negative" : e.bid === e.tricks ? "made" : "" });
     cell.textContent = t("house.took", { tricks: e.tricks, points: number(e.points) });
-    cell.dataset.points = e.points;
+    cell.dataset.points = String(e.points);
     rows.get(key).append(cell);
   }
   return el("table", { className: "scoring-examples", role: "table" }, el("caption", { textContent: t("house.examples") }), el("tbody", {}, ...rows.values()));
@@ -54,12 +67,20 @@ export function examplesTable(answer) {
  * `words(value)` names a scoring; `fallback()` is the scoring in force when the select is left at
  * "as the rules say" (the preset's). Returns `{ element, select, value(), refresh() }`; `value()` is
  * "" (as the rules say), a name, or the custom scoring's object.
+ * @param {object} field
+ * @param {string} field.id
+ * @param {string} field.label
+ * @param {string[]} field.choices
+ * @param {(value: string) => string} field.words
+ * @param {string} field.asRules the words for "as the rules say"
+ * @param {() => string | Record<string, unknown>} field.fallback
  */
 export function scoringField({ id, label, choices, words, asRules, fallback }) {
   const select = el("select", { id, name: "scoring" });
   select.append(new Option(asRules, ""));
   for (const v of choices) select.append(new Option(words(v), v));
   select.append(new Option(t("house.custom"), "custom"));
+  /** @type {Record<string, HTMLInputElement | HTMLSelectElement>} */
   const inputs = {};
   const fields = CUSTOM.map(([key, start]) => {
     /** @type {HTMLInputElement | HTMLSelectElement} */
@@ -82,6 +103,7 @@ export function scoringField({ id, label, choices, words, asRules, fallback }) {
 
   function value() {
     if (select.value !== "custom") return select.value;
+    /** @type {Record<string, string | number>} */
     const out = {};
     for (const [key] of CUSTOM) {
       const raw = inputs[key].value.trim();
@@ -104,7 +126,7 @@ export function scoringField({ id, label, choices, words, asRules, fallback }) {
     refusal.textContent = answer.examples ? "" : t("house.refused", { sentence: answer.error });
     shown.replaceChildren(answer.examples ? examplesTable(answer) : el("p", { className: "hint", textContent: t("house.noExamples") }));
   }
-  let timer;
+  let timer = 0;
   select.addEventListener("change", refresh);
   custom.addEventListener("input", () => {
     clearTimeout(timer);

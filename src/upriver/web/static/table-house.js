@@ -10,19 +10,21 @@ import { el } from "./dom.js";
 
 const WORDS = {
   noTrump: () => t("house.noTrumpRound"),
-  trumpSuit: (suit) => t("house.trumpSuit", { suit: suitName(suit) }),
+  trumpSuit: (/** @type {string} */ suit) => t("house.trumpSuit", { suit: suitName(suit) }),
   forehead: () => t("house.forehead"),
   foreheadTitle: () => t("house.foreheadTitle"),
-  onForehead: (card) => t("house.onForehead", { card: cardName(card) }),
+  onForehead: (/** @type {string} */ card) => t("house.onForehead", { card: cardName(card) }),
 };
 
-/** Whether this seat's page is in a blind round: the others' cards are shown, its own is not. */
+/** Whether this seat's page is in a blind round: the others' cards are shown, its own is not.
+ * @param {Record<string, any>} game the state's game part */
 export function blindRound(game) {
-  return Array.isArray(game.foreheads) && game.foreheads.some((card) => card !== null);
+  return Array.isArray(game.foreheads) && game.foreheads.some((/** @type {string | null} */ card) => card !== null);
 }
 
 /** Whether the round on the table is played blind (for everyone, a spectator too): the rules say
- * so and each holds one card. */
+ * so and each holds one card.
+ * @param {Record<string, any>} game the state's game part */
 export function blindAtTable(game) {
   return Boolean(game.rules && game.rules.blind_one_card === true && game.hand_size === 1 && !game.over);
 }
@@ -31,6 +33,10 @@ export function blindAtTable(game) {
  * Fill the felt's trump box: the card turned up, else (trump that rotates) the round's suit as a
  * big symbol with its name, else the words for a round without trump; under it, in a blind round,
  * words that say so (a spectator sees only backs, so the felt tells why nobody looks at a card).
+ * @param {HTMLElement} box
+ * @param {string | null} turned the card turned up
+ * @param {string | null} trump the trump suit's letter, when no card is turned
+ * @param {boolean} [blind]
  */
 export function showTrump(box, turned, trump, blind = false) {
   const key = `${turned ? `card:${turned}` : trump ? `suit:${trump}` : "none"}${blind ? ":blind" : ""}`;
@@ -61,7 +67,9 @@ export function showTrump(box, turned, trump, blind = false) {
   if (note) box.append(note);
 }
 
-/** The card on another seat's forehead, face up and small, for its label; with the words for it. */
+/** The card on another seat's forehead, face up and small, for its label; with the words for it.
+ * @param {Record<string, any>} game the state's game part
+ * @param {number} seat */
 export function foreheadMark(game, seat) {
   const card = Array.isArray(game.foreheads) ? game.foreheads[seat] : null;
   if (!card) return null;

@@ -10,30 +10,39 @@ import { $ } from "./dom.js";
 const WORDS = {
   joinTitle: () => t("table.lobby.joinTitle"),
   waitingTitle: () => t("table.lobby.waitingTitle"),
-  seat: (n) => t("table.lobby.seat", { n }),
+  seat: (/** @type {number} */ n) => t("table.lobby.seat", { n }),
   open: () => t("table.lobby.open"),
   yours: () => t("table.lobby.yours"),
   yoursHint: () => t("table.lobby.yoursHint"),
   you: () => t("table.lobby.you"),
-  bot: (kind) => (LEVELS.includes(kind) ? t("table.lobby.botLevel", { level: t(`level.${kind}`) }) : t("table.lobby.botKind", { kind: has(`level.${kind}`) ? t(`level.${kind}`) : kind })),
+  bot: (/** @type {string} */ kind) => (LEVELS.includes(kind) ? t("table.lobby.botLevel", { level: t(`level.${kind}`) }) : t("table.lobby.botKind", { kind: has(`level.${kind}`) ? t(`level.${kind}`) : kind })),
   person: () => t("table.lobby.person"),
-  spectators: (url) => t("table.lobby.spectators", { url }),
+  spectators: (/** @type {string} */ url) => t("table.lobby.spectators", { url }),
   newLink: () => t("table.lobby.newLink"),
   newLinkTitle: () => t("table.lobby.newLinkTitle"),
-  newLinkLabel: (n) => t("table.lobby.newLinkLabel", { n }),
+  newLinkLabel: (/** @type {number} */ n) => t("table.lobby.newLinkLabel", { n }),
 };
 const LEVELS = ["easy", "normal", "hard", "expert"];
 
 // A bot sits under its name and its kind ("Bob (basic)"): the list says the kind once, in words.
+/**
+ * @param {string} name
+ * @param {string} kind
+ */
 function plainName(name, kind) {
   const label = ` (${kind})`;
   return name && name.endsWith(label) ? name.slice(0, -label.length) : name;
 }
 
+/** @type {Record<string, any> | null} */
 let rules = null; // the table's rules (GET /api/tables/{id}/rules), as the game state carries them
 let rulesAsked = false;
 let focusedOnce = false;
 
+/**
+ * @param {string} tableId
+ * @param {() => void} redraw
+ */
 function askRules(tableId, redraw) {
   if (rulesAsked) return;
   rulesAsked = true;
@@ -48,15 +57,19 @@ function askRules(tableId, redraw) {
 
 // `ctx`: `tableId`, `send(message)`, `presets` (the server's presets, or null while unknown) and
 // `redraw()` (draw the lobby again once the rules arrive).
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {{tableId: string, send: (message: object) => boolean, presets: any[] | null, redraw: () => void}} ctx
+ */
 export function renderLobby(state, ctx) {
   const lobby = state.lobby;
   const mine = state.seat !== null ? lobby.seats[state.seat] : null;
   const joining = Boolean(mine && !mine.joined);
   $("lobby-title").textContent = joining ? WORDS.joinTitle() : WORDS.waitingTitle();
   $("lobby-seats").replaceChildren(
-    ...lobby.seats.map((s) => {
+    ...lobby.seats.map((/** @type {{seat: number, kind: string, name: string, joined: boolean}} */ s) => {
       const li = document.createElement("li");
-      li.dataset.seat = s.seat;
+      li.dataset.seat = String(s.seat);
       li.dataset.kind = s.kind;
       const who = document.createElement("strong");
       const own = s.seat === state.seat;
@@ -82,12 +95,12 @@ export function renderLobby(state, ctx) {
   $("invites").hidden = !lobby.invites;
   if (lobby.invites) {
     $("invite-list").replaceChildren(
-      ...lobby.invites.map((invite) => {
+      ...lobby.invites.map((/** @type {{seat: number, url: string}} */ invite) => {
         const li = document.createElement("li");
         const a = document.createElement("a");
         a.href = location.origin + invite.url;
         a.textContent = t("table.lobby.seatIs", { seat: WORDS.seat(invite.seat + 1), who: a.href, what: "" });
-        a.dataset.seat = invite.seat;
+        a.dataset.seat = String(invite.seat);
         const revoke = document.createElement("button");
         revoke.type = "button";
         revoke.className = "revoke";

@@ -11,41 +11,56 @@ import { $, all, el } from "./dom.js";
 const WORDS = {
   online: () => t("table.presence.online"),
   away: () => t("table.presence.away"),
-  awayFor: (count) => t("table.presence.awayFor", { count }),
+  awayFor: (/** @type {number} */ count) => t("table.presence.awayFor", { count }),
   bot: () => t("table.presence.bot"),
   left: () => t("table.presence.left"),
   onlineTitle: () => t("table.presence.onlineTitle"),
   awayTitle: () => t("table.presence.awayTitle"),
   botTitle: () => t("table.presence.botTitle"),
   leftTitle: () => t("table.presence.leftTitle"),
-  spoken: (words) => t("table.presence.spoken", { word: words }),
-  watching: (count) => t("table.presence.watching", { count }),
+  spoken: (/** @type {string} */ words) => t("table.presence.spoken", { word: words }),
+  watching: (/** @type {number} */ count) => t("table.presence.watching", { count }),
   watchingTitle: () => t("table.presence.watchingTitle"),
 };
 
+/**
+ * A person-seat's presence as the state carries it (web/protocol.py): here ("online"), "away" (since
+ * `away_since`, in s since 1970), given to a "bot", or "left"; `auto`: its automatic moves in a row.
+ * @typedef {{status: string, away_since: number | null, auto: number}} Presence
+ */
+
+/** @type {Record<string, string>} */
 const ICONS = { online: "●", away: "◌", bot: "🤖", left: "🚪" };
 
-// A person-seat's presence, or null (a bot's seat, or a server that does not say).
+/**
+ * A person-seat's presence, or null (a bot's seat, or a server that does not say).
+ * @param {import("./table-socket.js").TableState} state
+ * @param {number} seat
+ * @returns {Presence | null}
+ */
 export function presenceOf(state, seat) {
   const list = state && Array.isArray(state.presence) ? state.presence : null;
   const entry = list && list[seat];
   if (!entry || !entry.status) return null;
-  const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((s) => s.kind);
+  const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((/** @type {{kind: string}} */ s) => s.kind);
   if (kinds[seat] && kinds[seat] !== "human") return null; // a bot of the table's own: its name says so
   return entry;
 }
 
 // Whole minutes a seat has been away (0 in its first minute), by this browser's clock.
+/** @param {Presence} entry */
 export function awayMinutes(entry) {
   if (!entry || typeof entry.away_since !== "number") return 0;
   return Math.max(0, Math.floor((Date.now() / 1000 - entry.away_since) / 60));
 }
 
+/** @param {Presence} entry */
 export function awaySeconds(entry) {
   if (!entry || typeof entry.away_since !== "number") return 0;
   return Math.max(0, Date.now() / 1000 - entry.away_since);
 }
 
+/** @param {Presence} entry */
 function word(entry) {
   if (entry.status === "away") {
     const minutes = awayMinutes(entry);
@@ -54,9 +69,14 @@ function word(entry) {
   return entry.status === "online" ? WORDS.online() : entry.status === "bot" ? WORDS.bot() : WORDS.left();
 }
 
+/** @type {Record<string, "onlineTitle" | "awayTitle" | "botTitle" | "leftTitle">} */
 const TITLES = { online: "onlineTitle", away: "awayTitle", bot: "botTitle", left: "leftTitle" };
 
-// The mark for a seat label, and the words it adds to the label's spoken name ("", if none).
+/**
+ * The mark for a seat label, and the words it adds to the label's spoken name ("", if none).
+ * @param {import("./table-socket.js").TableState} state
+ * @param {number} seat
+ */
 export function presenceMark(state, seat) {
   const entry = presenceOf(state, seat);
   if (!entry || !ICONS[entry.status]) return null;
@@ -77,6 +97,7 @@ export function presenceMark(state, seat) {
 }
 
 // The away time goes on between states: each label's word is set again (a minute at a time).
+/** @param {import("./table-socket.js").TableState} state */
 export function refreshPresence(state) {
   for (const mark of document.querySelectorAll("#seats .seat .presence.away")) {
     const seat = Number(/** @type {HTMLElement} */ (mark.closest(".seat")).dataset.seat);
@@ -87,6 +108,7 @@ export function refreshPresence(state) {
 }
 
 // How many watch the table, for everyone: hidden while nobody does.
+/** @param {import("./table-socket.js").TableState} state */
 export function renderWatching(state) {
   const box = $("watching");
   if (!box) return;
@@ -95,7 +117,7 @@ export function renderWatching(state) {
   box.title = WORDS.watchingTitle();
   const text = WORDS.watching(count);
   if (box.dataset.count !== String(count)) {
-    box.dataset.count = count;
+    box.dataset.count = String(count);
     const eye = el("span", { textContent: "👁 " });
     eye.setAttribute("aria-hidden", "true");
     box.replaceChildren(eye, text);
@@ -104,6 +126,7 @@ export function renderWatching(state) {
 
 // The waiting room's list of seats: each person's presence after their name, as on the felt (drawn
 // by style.css from the item's data, so the item's own text stays the seat and the name).
+/** @param {import("./table-socket.js").TableState} state */
 export function markLobbySeats(state) {
   for (const item of all("#lobby-seats li[data-seat]")) {
     const seat = Number(item.dataset.seat);
