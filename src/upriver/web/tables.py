@@ -28,11 +28,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
-import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from upriver.bots import BOT_KINDS
 from upriver.database import StoreError
@@ -45,6 +44,7 @@ from upriver.web import bots, eventlog, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock, table_settings
 from upriver.web.cluster import Cluster, Solo
+from upriver.web.commits import BackgroundCommits, Steps
 from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
@@ -84,11 +84,6 @@ _ATTEMPTS = 5
 """How many times an event is checked and committed again when other processes stored versions first."""
 
 
-_Steps = Generator[Event, BaseException | None, None]
-"""An event's way along :meth:`Manager._path`: it yields each event to commit and is sent what the
-commit raised (``None``: committed)."""
-
-
 def _in_loop() -> bool:
     try:
         asyncio.get_running_loop()
@@ -97,14 +92,7 @@ def _in_loop() -> bool:
     return True
 
 
-def _tell(refused: Refused | None, error: Exception) -> None:
-    if refused is None:
-        log.info("a move committed in the background was refused: %s", error)
-    else:
-        refused(error)
-
-
-class Manager(Following, SeatActions, ClaimActions):
+class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
     """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
 
     def __init__(
@@ -357,14 +345,9 @@ class Manager(Following, SeatActions, ClaimActions):
         table.waiting.append((event, refused, time.perf_counter()))
         self._next(table)
 
-    def close(self) -> None:
-        """Let the moves being committed finish (unannounced, as after a crash) and stop the threads."""
-        if self._committer is not None:
-            self._committer.shutdown(wait=True, cancel_futures=True)
-
     def _path(
         self, table: Table, make: Callable[[], Event], joiner: Connection | None, arrived: float
-    ) -> _Steps:
+    ) -> Steps:
         """The one path of every event, a person's or a bot's: check, commit, apply, announce.
 
         The engine checks the event first, so nothing it refuses is stored; the store commits
@@ -375,7 +358,7 @@ class Manager(Following, SeatActions, ClaimActions):
 
         The path yields each event to be committed and is sent what the commit raised (``None``:
         committed), so the same steps serve a commit made at once (:meth:`_accept`) and one made
-        by a thread while the event loop serves the others (:meth:`_next`). ``arrived``: when the
+        by a thread while the event loop serves the others (:mod:`upriver.web.commits`). ``arrived``: when the
         event came (``time.perf_counter()``), for the move→update latency (:mod:`upriver.web.metrics`).
 
         :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
@@ -397,9 +380,7 @@ class Manager(Following, SeatActions, ClaimActions):
             if table.version < event.version:  # (news of a background commit may come before its thread ends)
                 try:
                     self._apply(table, event, game)
-                except (
-                    Exception
-                ) as error:  # the engine accepted the check but not the move: keep what is stored
+                except Exception as error:  # the check passed, the move did not: keep what is stored
                     self._damage(table, event, error)
                     raise
                 if joiner is not None:
@@ -424,52 +405,6 @@ class Manager(Following, SeatActions, ClaimActions):
                 event = steps.send(failure)
             except StopIteration:
                 return
-
-    def _next(self, table: Table) -> None:
-        """Take the table's next waiting move along :meth:`_path`, its commits made by a thread (one
-        move of a table at a time); a refusal goes to the move's ``refused``."""
-        while table.waiting and table.committing is None:
-            make, refused, arrived = table.waiting.popleft()
-            steps = self._path(table, make, None, arrived)
-            self._step(table, steps, refused, functools.partial(next, steps))
-
-    def _step(
-        self, table: Table, steps: _Steps, refused: Refused | None, advance: Callable[[], Event]
-    ) -> None:
-        """Go on along ``steps`` (``advance``: to the next commit): hand the commit to a thread, or
-        settle the move and read what news came meanwhile."""
-        try:
-            event: Event | None = advance()
-        except StopIteration:
-            event = None
-        except (TableRefusalError, IllegalActionError, CommitError) as error:
-            _tell(refused, error)
-            event = None
-        except Exception:  # the table is damaged: it was logged, and says why to every seat
-            event = None
-        table.committing = event
-        if event is not None:
-            assert self._committer is not None
-            future = asyncio.get_running_loop().run_in_executor(
-                self._committer, self._commit, table.id, event
-            )
-            future.add_done_callback(functools.partial(self._committed, table, steps, refused))
-        elif table.missed:  # news of later events came while committing: read them
-            table.missed = False
-            try:
-                self.catch_up(table)
-            except StoreError as error:
-                log.error("table %s: the events other processes stored cannot be read: %s", table.id, error)
-
-    def _committed(
-        self, table: Table, steps: _Steps, refused: Refused | None, future: asyncio.Future[None]
-    ) -> None:
-        """A background commit ended: go on along the move's path, then to the table's next move."""
-        if future.cancelled():
-            table.committing = None
-            return
-        self._step(table, steps, refused, functools.partial(steps.send, future.exception()))
-        self._next(table)
 
     def _commit(self, table_id: str, event: Event) -> None:
         """Commit ``event`` (:meth:`TableStore.append`), timed for :mod:`upriver.web.metrics`."""
