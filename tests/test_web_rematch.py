@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import manager_of
 from tests.pg import PostgresServer, query, write
-from tests.webclient import Client, create
+from tests.webclient import Client, create, tables_loaded
 from upriver.actions import Phase
 from upriver.database import DuplicateKeyError
 from upriver.rules import Rules
@@ -35,6 +35,20 @@ def client(db: str) -> Iterator[TestClient]:
 def token_of(url: str) -> str | None:
     """The seat token in a link's fragment (``#token=…``), or ``None``."""
     return url.partition("#token=")[2] or None
+
+
+def summary(client: TestClient, table: str, token: str | None = None) -> dict[str, Any]:
+    """The table as the start page lists it for ``token``'s seat (``GET /api/tables/{id}``)."""
+    response = client.get(f"/api/tables/{table}", params={} if token is None else {"token": token})
+    assert response.status_code == 200, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def seat_opened(client: TestClient, table: str, url: str) -> int | None:
+    """The seat the link ``url`` opens at ``table``, as the table's summary says."""
+    seat: int | None = summary(client, table, token_of(url))["seat"]
+    return seat
 
 
 class Finished:
@@ -106,18 +120,20 @@ def test_a_rematch_seats_the_same_people_and_bots_under_the_same_rules_and_pace_
         body = answer.json()
         assert body["created"] is True
         assert body["by"] == "Ann"
+        assert body["table"] != old.id
+        seats, before = summary(client, body["table"])["seats"], summary(client, old.id)["seats"]
+        assert [seat["kind"] for seat in seats] == [seat["kind"] for seat in before]
+        assert [seat["name"] for seat in seats[2:]] == [seat["name"] for seat in before[2:]]  # the same bots
+        assert summary(client, body["table"])["pace"] == "fast"
+        rules = client.get(f"/api/tables/{body['table']}/rules").json()
+        assert rules == client.get(f"/api/tables/{old.id}/rules").json()
+        # Which table it replays and its deal's seed are the server's own: no page is shown them.
         new = manager_of(client).tables[body["table"]]
-        assert new.id != old.id
         assert new.rematch_of == old.id
-        assert new.kinds == old.table.kinds
-        assert new.names[2:] == old.table.names[2:]  # the same bots under the same names
-        assert new.pace.name == "fast"
-        assert new.options == old.table.options
         assert new.seed != old.table.seed  # a new deal
         # The one who started it sits in their old seat under their name; Bea's seat waits for her.
-        assert new.names[0] == "Ann"
-        assert new.names[1] is None
-        assert new.seat_of(token_of(body["url"])) == 0
+        assert [seat["name"] for seat in seats[:2]] == ["Ann", None]
+        assert seat_opened(client, body["table"], body["url"]) == 0
 
 
 def test_each_seat_gets_only_its_own_link_and_pressing_again_starts_nothing_new(client: TestClient) -> None:
@@ -130,17 +146,17 @@ def test_each_seat_gets_only_its_own_link_and_pressing_again_starts_nothing_new(
         second = again.json()
         assert second["created"] is False
         assert second["table"] == first["table"]
-        new = manager_of(client).tables[first["table"]]
-        assert len([t for t in manager_of(client).tables.values() if t.rematch_of == old.id]) == 1
-        assert new.seat_of(token_of(first["url"])) == 1
-        assert new.seat_of(token_of(second["url"])) == 0  # Ann's invite, not Bea's seat
+        new = manager_of(client).tables[first["table"]]  # for the Client, which checks what a seat is shown
+        assert tables_loaded(client) == 2  # the finished table and one rematch
+        assert seat_opened(client, new.id, first["url"]) == 1
+        assert seat_opened(client, new.id, second["url"]) == 0  # Ann's invite, not Bea's seat
         assert token_of(first["url"]) != token_of(second["url"])
         # Every connection was told, each with its own seat's link; the spectator with no token.
         told = [rematch_message(member) for member in old.clients]
         for seat, message in enumerate(told):
             assert message["table"] == new.id
             assert message["by"] == "Bea"
-            assert new.seat_of(token_of(message["url"])) == seat
+            assert seat_opened(client, new.id, message["url"]) == seat
         watching = rematch_message(old.spectator)
         assert watching["url"].endswith(f"/t/{new.id}")
         assert token_of(watching["url"]) is None
@@ -149,9 +165,10 @@ def test_each_seat_gets_only_its_own_link_and_pressing_again_starts_nothing_new(
         ann = Client(ws, new, 0)
         ann.state()
         ann.send(type="join", name="Ann")
-        while new.game is None:
-            ann.state()
-        assert new.game.players[:2] == ("Ann", "Bea")
+        state = ann.state()
+        while state["game"] is None:
+            state = ann.state()
+        assert state["game"]["players"][:2] == ["Ann", "Bea"]
 
 
 def test_the_one_who_pressed_rematch_gets_no_other_seats_link_and_may_not_give_their_seats_away(
@@ -163,22 +180,26 @@ def test_the_one_who_pressed_rematch_gets_no_other_seats_link_and_may_not_give_t
         new = manager_of(client).tables[body["table"]]
         bea_token = token_of(body["url"])
         assert bea_token is not None
-        assert new.seat_of(bea_token) == 1
-        ann_token = new.tokens[0]  # Ann's link, which only Ann is told
+        assert seat_opened(client, new.id, body["url"]) == 1
+        ann_token = new.tokens[0]  # Ann's link, which only Ann is told: the server's own, to look for
         assert ann_token is not None
         ws = stack.enter_context(client.websocket_connect(f"/ws/{new.id}?token={bea_token}"))
         state = Client(ws, new, 1).state()
         assert ann_token not in json.dumps(state)
         assert "invites" not in state["lobby"]
-        summary = client.get(f"/api/tables/{new.id}", params={"token": bea_token})
-        assert summary.status_code == 200
-        assert ann_token not in summary.text
-        assert summary.json()["host"] is False
+        listed = client.get(f"/api/tables/{new.id}", params={"token": bea_token})
+        assert listed.status_code == 200
+        assert ann_token not in listed.text
+        assert listed.json()["host"] is False
         given = client.post(f"/api/tables/{new.id}/seats/0/bot", json={"token": bea_token, "kind": "basic"})
         assert given.status_code == 403
         assert "creator" in given.json()["error"]
-        assert new.kinds[0] == "human"
-        assert new.names[0] is None
+        assert summary(client, new.id)["seats"][0] == {
+            "seat": 0,
+            "name": None,
+            "kind": "human",
+            "joined": False,
+        }
 
 
 def test_a_rematch_is_refused_while_the_game_is_on_and_to_a_spectator_or_a_wrong_token(
@@ -186,8 +207,7 @@ def test_a_rematch_is_refused_while_the_game_is_on_and_to_a_spectator_or_a_wrong
 ) -> None:
     body = create(client, seats=SEATS, schedule=[3])
     table_id = body["table"]
-    manager = manager_of(client)
-    before = set(manager.tables)
+    before = tables_loaded(client)
     on = client.post(f"/api/tables/{table_id}/rematch", json={"token": body["token"]})
     assert on.status_code == 409
     assert "once the game is over" in on.json()["error"]
@@ -200,7 +220,7 @@ def test_a_rematch_is_refused_while_the_game_is_on_and_to_a_spectator_or_a_wrong
     assert missing.status_code == 400
     assert "token" in missing.json()["error"]
     assert client.post("/api/tables/none/rematch", json={"token": body["token"]}).status_code == 404
-    assert set(manager.tables) == before  # nothing was made
+    assert tables_loaded(client) == before  # nothing was made
 
 
 def test_a_person_who_was_away_gets_their_own_link_later_even_after_a_restart(db: str) -> None:
@@ -214,8 +234,7 @@ def test_a_person_who_was_away_gets_their_own_link_later_even_after_a_restart(db
         assert later.status_code == 200
         body = later.json()
         assert body["table"] == made["table"]
-        new = manager_of(client).tables[made["table"]]
-        assert new.seat_of(token_of(body["url"])) == 1
+        assert seat_opened(client, made["table"], body["url"]) == 1
         spectator = client.get(f"/api/tables/{old.id}/rematch").json()
         assert token_of(spectator["url"]) is None
         assert client.get(f"/api/tables/{old.id}/rematch?token=nope").status_code == 403
@@ -223,8 +242,7 @@ def test_a_person_who_was_away_gets_their_own_link_later_even_after_a_restart(db
 
 def test_the_join_page_gets_the_tables_rules_before_the_game_starts(client: TestClient) -> None:
     body = create(client, seats=SEATS, preset="classic-hook")
-    table = manager_of(client).tables[body["table"]]
-    assert table.game is None  # Bea's seat is open
+    assert not summary(client, body["table"])["started"]  # Bea's seat is open
     rules = client.get(f"/api/tables/{body['table']}/rules")
     assert rules.status_code == 200
     assert rules.json() == rules_json(Rules.from_options({"preset": "classic-hook"}, player_count=4))
