@@ -129,6 +129,7 @@ BROWSER_TESTS = (
     "test_house_rules_browser.py",
     "test_i18n_browser.py",
     "test_keep_browser.py",
+    "test_keep_evening_browser.py",
     "test_keeper_offline_browser.py",
     "test_lobby_browser.py",
     "test_quick_start_browser.py",

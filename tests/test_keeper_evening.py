@@ -4,7 +4,6 @@ browser both run) and through the HTTP API."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ from upriver.keeper import KeptSheet
 from upriver.keeper.commands import BadEntryError, apply, new_sheet, sheet_view
 from upriver.record import dumps, loads, replay
 from upriver.rules import Rules
-from upriver.web.app import create_app
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -196,12 +194,6 @@ def test_an_evening_is_a_record_the_checker_replays_and_the_keeper_reads_back_wh
     again = KeptSheet.from_record(record)
     assert again.entries == sheet.entries
     assert sheet_view(again) == sheet_view(sheet) | {"can_undo": False}
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0)) as test_client:
-        yield test_client
 
 
 def post(client: TestClient, path: str, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
