@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from upriver.errors import IllegalActionError
-from upriver.keeper import KeptSheet
-from upriver.keeper.commands import BadEntryError, apply, new_sheet, sheet_view
+from upriver.keeper import KeptSheet, commands
+from upriver.keeper.commands import BadEntryError, apply, new_sheet
 from upriver.record import dumps, loads, replay
 from upriver.rules import Rules
 
@@ -22,6 +22,12 @@ FOUR = ["Ann", "Bob", "Cid", "Dee"]
 
 def classic(players: list[str] = FOUR, **more: object) -> KeptSheet:
     return new_sheet({"players": players, "preset": "classic", "dealer": 0, **more})
+
+
+def sheet_view(sheet: KeptSheet) -> dict[str, Any]:
+    """The keeper's JSON view of ``sheet``, as the pages read it."""
+    view: dict[str, Any] = commands.sheet_view(sheet)
+    return view
 
 
 def play_round(sheet: KeptSheet, made: int | None = None) -> dict[str, Any]:
@@ -269,10 +275,11 @@ def test_any_evening_totals_its_starts_rounds_and_adjustments_and_survives_its_r
 
     def points(seat: int, before: int) -> int:
         """Round scores and adjustments of ``seat`` before round ``before``."""
-        scores = sum(r["cells"][seat]["score"] or 0 for r in rows if r["number"] < before)
-        return scores + sum(
+        scores: int = sum(r["cells"][seat]["score"] or 0 for r in rows if r["number"] < before)
+        adjusted: int = sum(
             a["points"] for a in evening["adjustments"] if a["seat"] == seat and a["after"] < before
         )
+        return scores + adjusted
 
     starts = [0] * len(view["players"])
     left = {x["seat"]: x["round"] for x in evening["leaves"]}
