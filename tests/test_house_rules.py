@@ -387,6 +387,7 @@ def test_a_blind_bid_weighs_the_chance_the_unseen_card_wins_by_the_scoring() -> 
 
 # ------------------------------------------------------------------ golden records
 
+
 def house_game(name: str) -> str:
     """A seeded 4-player game under one house rule, played by uniformly random legal moves."""
     rules = Rules.from_options(HOUSE_RULES[name], player_count=4)
