@@ -42,6 +42,7 @@ from upriver.legality import (
     check_trick_counts,
     follow_suit_refusal,
     not_held_refusal,
+    one_bid_refusal,
     out_of_phase_refusal,
     trump_lead_refusal,
     turn_refusal,
@@ -284,9 +285,7 @@ class Game(GameState):
             raise IllegalActionError(f"seat {seat} does not exist: seats are 0 to {self._n - 1}", rule="seat")
         if self._simultaneous:
             if self._bids[seat] is not None:
-                raise IllegalActionError(
-                    f"{self.players[seat]} has already bid this round", rule="one bid", seat=seat
-                )
+                raise one_bid_refusal(self._players[seat], seat)
         elif seat != self._to_act:
             raise turn_refusal(self._players, self._to_act, seat, "bid")
         return seat

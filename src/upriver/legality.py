@@ -120,6 +120,11 @@ def not_held_refusal(player: str, seat: int, card: Card) -> IllegalActionError:
     )
 
 
+def one_bid_refusal(player: str, seat: int) -> IllegalActionError:
+    """The error for a second bid by a seat in the same round (simultaneous bidding)."""
+    return IllegalActionError(f"{player} has already bid this round", rule="one bid", seat=seat)
+
+
 def turn_refusal(players: Sequence[str], actor: int, seat: int, doing: str) -> IllegalActionError:
     """The error for ``seat`` trying to ``doing`` ("bid", "play") while it is ``actor``'s turn."""
     other = players[seat] if 0 <= seat < len(players) else f"seat {seat}"
