@@ -150,13 +150,15 @@ def remove_abandoned_servers() -> list[Path]:
 
 _SERVERS: dict[Path, PostgresServer] = {}
 """The servers this process started and has not closed: what its exit and signal handlers stop."""
-
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 def _close_all() -> None:
+    # A child forked from this process (a pool's worker) inherits the handlers and the servers'
+    # list, but not the servers: it leaves them to their owner.
     for server in list(_SERVERS.values()):
-        server.kill()
+        if server.owner == os.getpid():
+            server.kill()
 
 
 def _on_signal(number: int, frame: FrameType | None) -> None:
@@ -203,6 +205,7 @@ class PostgresServer:
         # it, and a Unix socket's path is limited to about 100 characters.
         remove_abandoned_servers()
         self.root = Path(tempfile.mkdtemp(prefix=PREFIX, dir="/tmp" if self.user else None))
+        self.owner = os.getpid()
         (self.root / OWNER).write_text(_owner_of_this_process() + "\n")
         self.data = self.root / "data"
         self.log = self.root / "server.log"

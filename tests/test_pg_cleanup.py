@@ -3,6 +3,7 @@ when that run is killed: by ``timeout``'s SIGTERM at once, by SIGKILL at the nex
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import pg
 from tests.pg import PostgresServer, remove_abandoned_servers
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,5 +118,17 @@ def test_a_server_whose_owner_was_killed_outright_is_removed_and_a_running_runs_
     assert gone(pid)
     assert not root.exists()
     # This run's own server is in use by a live process: the sweep leaves it alone.
+    assert not gone(postmaster(postgres_server.root))
+    postgres_server.execute("SELECT 1")
+
+
+def test_a_child_forked_from_the_run_leaves_the_runs_server_alone_when_it_ends(
+    postgres_server: PostgresServer,
+) -> None:
+    child = os.fork()
+    if child == 0:  # a pool's worker, say, told to stop: it runs the handler it inherited
+        pg._close_all()
+        os._exit(0)
+    os.waitpid(child, 0)
     assert not gone(postmaster(postgres_server.root))
     postgres_server.execute("SELECT 1")
