@@ -1,8 +1,18 @@
-"""Shared helpers and Hypothesis strategies for the rules tests.
+"""What every test module shares: helpers and Hypothesis strategies for the rules tests, the markers,
+and the fixtures that several modules take.
 
-Everything here works through the public API (``from upriver import ...``) and
-recomputes what it checks independently of the engine: the trick winner from
-the cards and the trump, the score from the bid and the tricks.
+The rules helpers work through the public API (``from upriver import ...``) and recompute what they
+check independently of the engine: the trick winner from the cards and the trump, the score from the
+bid and the tricks.
+
+Markers: ``browser``, ``static`` and ``postgres`` are set here from the module or the fixtures a test
+takes (:func:`pytest_collection_modifyitems`); ``slow`` is one decorator, ``@pytest.mark.slow``, on
+the test itself, so the mark moves with the test and no list of names can go stale.
+
+A fixture that more than one module takes is defined here, never imported from another test
+module; plain helpers are in ``tests/helpers.py``, ``tests/webclient.py``, ``tests/browsing.py``,
+``tests/pagetext.py``, ``tests/reviewing.py`` and ``tests/live.py``. The one way a test reaches
+inside the web server is :func:`manager_of`.
 """
 
 from __future__ import annotations
