@@ -205,7 +205,7 @@ function parse(path, body) {
     if (parts.length === 1) return { kind: "read", id: parts[0] };
     return null;
   }
-  const { version, ...sent } = /** @type {any} */ (body);
+  const { version: _version, ...sent } = /** @type {any} */ (body);
   if (parts.length === 0) return { kind: "create", body: sent };
   if (parts[0] === "import" && parts.length === 1) return { kind: "import", body: sent };
   if (parts.length === 3 && parts[1] === "rounds") {
@@ -298,7 +298,7 @@ async function onPhone(route, kept, players) {
 /** The body as the server's API takes it (an edit's round is in its path). @param {any} route */
 function stripRound(route) {
   if (route.action !== "edit") return route.body;
-  const { round, ...rest } = route.body;
+  const { round: _round, ...rest } = route.body;
   return rest;
 }
 

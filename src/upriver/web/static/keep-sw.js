@@ -4,18 +4,17 @@
 // file cached) and the list of files, so a new build installs as a new cache and drops the old.
 // The sheets' API is never cached here: keep-api.js decides what happens when the server is away.
 
-/* global self, caches */
 /** @type {{version: string, shell: string[]}} */
 const BUILD = /** @type {any} */ (self).UPRIVER_KEEPER_BUILD || { version: "dev", shell: [] };
 const CACHE = `upriver-keeper-${BUILD.version}`;
 const PAGE = "/keep"; // every keeper address (/keep, /keep/<sheet>, /keep/view/<share>) is this page
 
-self.addEventListener("install", (event) => {
+self.addEventListener("install", (/** @type {any} */ event) => {
   const worker = /** @type {any} */ (self);
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(BUILD.shell)).then(() => worker.skipWaiting()));
 });
 
-self.addEventListener("activate", (event) => {
+self.addEventListener("activate", (/** @type {any} */ event) => {
   const worker = /** @type {any} */ (self);
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {

@@ -44,6 +44,7 @@ function show(state) {
   if (!state.online) lines.push(t(staticSite() ? "keeper.offlineOnPhone" : "keeper.offlineNoServer"));
   else if (state.on_phone) lines.push(t("keeper.offlineOnPhone"));
   if (state.pending) lines.push(t("keeper.offlinePending", { count: state.pending }));
+  /** @type {HTMLElement[]} */
   const parts = lines.map((line) => Object.assign(document.createElement("p"), { textContent: line }));
   if (state.conflicts.length) {
     const list = document.createElement("ul");
