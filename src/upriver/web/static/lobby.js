@@ -11,7 +11,16 @@ import { scoringField } from "/static/scoring-form.js";
 import { $, $input, el, valueOf } from "./dom.js";
 
 
+/** @type {import("./lobby-quick.js").Options} */
 const options = await (await fetch("/api/options")).json();
+
+/**
+ * A table as GET /api/tables/{id} sums it up for the list of this browser's tables (web/app.py).
+ * @typedef {Record<string, any>} TableSummary
+ */
+
+/** A seat of a table's summary.
+ * @typedef {{seat: number, name: string | null, kind: string, joined: boolean}} SummarySeat */
 
 // ------------------------------------------------------------------ words
 
@@ -19,15 +28,16 @@ const options = await (await fetch("/api/options")).json();
 // "level.expert.text"), rule options ("option.bidding") and their choices ("choice.first-jack"),
 // presets ("preset.classic", "preset.classic.summary") and paces ("pace.slow").
 const LEVELS = ["easy", "normal", "hard", "expert"];
-const known = (key, fallback) => (has(key) ? t(key) : fallback);
-const botWords = (kind) => known(`level.${kind}`, kind);
-const botOption = (kind) => t("lobby.bot_option", { name: botWords(kind), text: known(`level.${kind}.text`, "") });
-const optionName = (key) => known(`option.${key}`, key);
-const words = (value) => known(`choice.${value}`, String(value));
+const known = (/** @type {string} */ key, /** @type {string} */ fallback) => (has(key) ? t(key) : fallback);
+const botWords = (/** @type {string} */ kind) => known(`level.${kind}`, kind);
+const botOption = (/** @type {string} */ kind) => t("lobby.bot_option", { name: botWords(kind), text: known(`level.${kind}.text`, "") });
+const optionName = (/** @type {string} */ key) => known(`option.${key}`, key);
+const words = (/** @type {unknown} */ value) => known(`choice.${value}`, String(value));
 const HUMAN_MOVE_SECONDS = 4; // a person's bid or card, on average
 
 // A refusal from the server in the page's language: from its rule and facts when it has them
 // (the engine's, the table's, a name's), else the server's own sentence after a translated lead.
+/** @param {{rule?: string, facts?: Record<string, any>, message?: string, error?: string, option?: string, field?: string}} answer */
 function refusalWords(answer) {
   if (answer.rule && answer.rule !== "rules" && answer.rule !== "record" && has(`reason.${answer.rule.replace(/[^a-z0-9]+/g, "_")}`)) {
     return reason(answer);
@@ -45,7 +55,8 @@ function refusalWords(answer) {
 
 // ------------------------------------------------------------------ the create form
 
-const preset = () => options.presets.find((p) => p.name === valueOf("preset"));
+/** @returns {import("./table-panels.js").Preset & {min_players: number, max_players: number}} */
+const preset = () => options.presets.find((/** @type {{name: string}} */ p) => p.name === valueOf("preset"));
 
 function fillPresets() {
   for (const p of options.presets) $("preset").append(new Option(known(`preset.${p.name}`, p.name), p.name));
@@ -56,20 +67,24 @@ function fillPlayers() {
   const chosen = preset();
   const current = Number(valueOf("players")) || 4;
   $("players").replaceChildren();
-  for (let n = chosen.min_players; n <= chosen.max_players; n++) $("players").append(new Option(t("n.players", { count: n }), n));
+  for (let n = chosen.min_players; n <= chosen.max_players; n++) $("players").append(new Option(t("n.players", { count: n }), String(n)));
   /** @type {HTMLSelectElement} */ ($("players")).value = String(Math.min(Math.max(current, chosen.min_players), chosen.max_players));
   $("preset-summary").textContent = known(`preset.${chosen.name}.summary`, chosen.summary);
   fillSeats();
   presetWords();
 }
 
+/**
+ * @param {string} id
+ * @param {boolean} withFriend
+ */
 function botSelect(id, withFriend) {
   const select = el("select", { id, name: id });
   if (withFriend) select.append(new Option(t("lobby.friend"), "human"));
   const levels = el("optgroup", { label: t("lobby.bots") });
-  for (const kind of options.bots.filter((k) => LEVELS.includes(k))) levels.append(new Option(botOption(kind), kind));
+  for (const kind of options.bots.filter((bot) => LEVELS.includes(bot))) levels.append(new Option(botOption(kind), kind));
   const advanced = el("optgroup", { label: t("lobby.advanced_bots") });
-  for (const kind of options.bots.filter((k) => !LEVELS.includes(k))) advanced.append(new Option(botOption(kind), kind));
+  for (const kind of options.bots.filter((bot) => !LEVELS.includes(bot))) advanced.append(new Option(botOption(kind), kind));
   select.append(levels, advanced);
   return select;
 }
@@ -89,6 +104,7 @@ function fillSeats() {
 }
 
 // The scoring is shown outside the folded options, with its worked examples (scoring-form.js).
+/** @type {ReturnType<typeof scoringField> | null} */
 let scoring = null;
 
 function fillRuleOptions() {
@@ -165,11 +181,17 @@ function estimate() {
 
 // ------------------------------------------------------------------ this browser's tables
 
+/** @param {string} id */
 function forgetTable(id) {
   localStorage.setItem(STORE_KEY, JSON.stringify(remembered().filter((entry) => entry.table !== id)));
   renderTables();
 }
 
+/**
+ * @param {string} text
+ * @param {HTMLInputElement} input
+ * @param {HTMLElement} status
+ */
 async function copy(text, input, status) {
   try {
     await navigator.clipboard.writeText(text);
@@ -185,6 +207,11 @@ async function copy(text, input, status) {
   setTimeout(() => (status.textContent = ""), 2500);
 }
 
+/**
+ * @param {string} label
+ * @param {string} url
+ * @param {{open?: boolean}} [how]
+ */
 function linkRow(label, url, { open = false } = {}) {
   const input = el("input", { type: "text", readOnly: true, value: url, className: "link-text" });
   input.setAttribute("aria-label", label);
@@ -198,16 +225,22 @@ function linkRow(label, url, { open = false } = {}) {
   return row;
 }
 
+/** @param {TableSummary} summary */
 function statusWords(summary) {
   if (summary.damaged) return t("lobby.status_damaged");
   if (summary.over) return t("lobby.status_over");
   if (summary.started) {
     return summary.rounds ? t("lobby.status_round", { round: summary.round, rounds: summary.rounds }) : t("lobby.status_started", { round: summary.round });
   }
-  const open = summary.seats.filter((s) => !s.joined).length;
+  const open = summary.seats.filter((/** @type {SummarySeat} */ s) => !s.joined).length;
   return t("lobby.status_waiting", { count: open });
 }
 
+/**
+ * @param {import("./table-store.js").HeldTable} entry
+ * @param {TableSummary} summary
+ * @param {HTMLElement} item
+ */
 function hostTools(entry, summary, item) {
   const tools = el("div", { className: "host-tools" });
   for (const invite of summary.invites || []) {
@@ -236,11 +269,13 @@ function hostTools(entry, summary, item) {
 
 // A seat as the list names it: a bot's label ("Cid (easy)", the server's name for it) with its
 // level in the page's words, an open seat as such.
+/** @param {SummarySeat} s */
 function seatWords(s) {
   if (!s.name) return t("lobby.open_seat", { n: s.seat + 1 });
   return shownName(s.name);
 }
 
+/** @param {import("./table-store.js").HeldTable} entry */
 async function tableItem(entry) {
   const item = el("li", { className: "my-table" });
   item.dataset.table = entry.table;
@@ -283,6 +318,10 @@ async function renderTables() {
 
 // ------------------------------------------------------------------ creating
 
+/**
+ * @param {Record<string, any>} body the table asked for (POST /api/tables)
+ * @param {HTMLElement} errorBox
+ */
 async function create(body, errorBox) {
   errorBox.textContent = "";
   const response = await fetch("/api/tables", {
@@ -330,6 +369,7 @@ $("create").addEventListener("submit", (event) => {
 // Who sits where in a saved game continued: you at seat 1; a bot keeps its level, which its name in
 // the record carries ("Bob (hard)"), so the server keeps the name too; a seat a person played gets
 // the choice made above for that seat (an invitation or a bot).
+/** @param {string[]} players */
 function recordSeats(players) {
   const chosen = seats();
   return players.map((name, seat) => {

@@ -12,19 +12,24 @@ const URGENT_MS = 10_000;
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
   title: () => t("table.clock.title"),
-  spoken: (count) => t("table.clock.spoken", { count }),
-  hurry: (count) => t("table.clock.hurry", { count }),
+  spoken: (/** @type {number} */ count) => t("table.clock.spoken", { count }),
+  hurry: (/** @type {number} */ count) => t("table.clock.hurry", { count }),
   automatic: () => t("table.clock.automatic"),
   autoBid: () => t("table.clock.autoBid"),
 };
 
-let clock = null; // the last state's `clock`
+/** @type {{left_ms?: Record<string, number>} | null} the last state's `clock` */
+let clock = null;
 let arrived = 0; // performance.now() when it came
+/** @type {number | null} */
 let mySeat = null;
-let warned = null; // the version at which this seat was told it has 10 s left
+/** @type {number | null} the version at which this seat was told it has 10 s left */
+let warned = null;
+/** @type {number | null} */
 let version = null;
 
 // Take a state's clock (every state: a state without one stops the countdown).
+/** @param {import("./table-socket.js").TableState} state */
 export function takeClock(state) {
   clock = state.clock && typeof state.clock === "object" ? state.clock : null;
   arrived = performance.now();
@@ -34,6 +39,7 @@ export function takeClock(state) {
 }
 
 // Milliseconds left for `seat` now, or null when its clock is not running.
+/** @param {number} seat */
 export function leftMs(seat) {
   if (!clock || !clock.left_ms) return null;
   const left = clock.left_ms[String(seat)];
@@ -41,18 +47,20 @@ export function leftMs(seat) {
   return Math.max(0, left - (performance.now() - arrived));
 }
 
+/** @param {number} ms */
 const shown = (ms) => {
   const s = Math.ceil(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
 // The clock for a seat label (null when the seat's clock is not running) and its spoken words.
+/** @param {number} seat */
 export function clockMark(seat) {
   const ms = leftMs(seat);
   if (ms === null) return null;
   const node = document.createElement("div");
   node.className = "clock";
-  node.dataset.seat = seat;
+  node.dataset.seat = String(seat);
   node.title = WORDS.title();
   const icon = el("span", { className: "clock-icon", textContent: "⏱" });
   icon.setAttribute("aria-hidden", "true");
@@ -85,9 +93,12 @@ setInterval(tick, 200);
 
 // When each card of the round was first seen played (a state's version), to find an automatic play
 // when the server does not name its card: the seat's first card seen at or after the move's version.
-const firstSeen = new Map(); // "round:seat:card" -> version
+/** @type {Map<string, number>} "round:seat:card" -> version */
+const firstSeen = new Map();
+/** @type {number | null} */
 let trackedRound = null;
 
+/** @param {import("./table-socket.js").TableState} state */
 function trackPlays(state) {
   const game = state.game;
   if (!game) return;
@@ -102,21 +113,29 @@ function trackPlays(state) {
   }
 }
 
+/**
+ * The moves the server made for seats automatically (the clock ran out, or a stand-in played).
+ * @param {import("./table-socket.js").TableState} state
+ * @returns {{kind: string, seat: number, round: number, v: number, card?: string}[]}
+ */
 function automaticOf(state) {
   return Array.isArray(state.automatic) ? state.automatic : [];
 }
 
 // The cards of this round played automatically ("QH" strings).
+/** @param {import("./table-socket.js").TableState} state */
 export function automaticCards(state) {
   const game = state.game;
-  if (!game) return new Set();
+  /** @type {Set<string>} */
   const cards = new Set();
+  if (!game) return cards;
   for (const entry of automaticOf(state)) {
     if (entry.kind !== "play" || entry.round !== game.round) continue;
     if (typeof entry.card === "string") {
       cards.add(entry.card);
       continue;
     }
+    /** @type {[number, string] | null} */
     let best = null;
     for (const [key, seenAt] of firstSeen) {
       const [, seat, card] = key.split(":");
@@ -129,11 +148,16 @@ export function automaticCards(state) {
 }
 
 // Whether this seat's bid in the round shown was made automatically.
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {number} seat
+ */
 export function automaticBid(state, seat) {
   const game = state.game;
   return Boolean(game && automaticOf(state).some((e) => e.kind === "bid" && e.seat === seat && e.round === game.round));
 }
 
+/** @param {string} words */
 function robot(words) {
   const mark = document.createElement("span");
   mark.className = "auto-mark";
@@ -145,6 +169,11 @@ function robot(words) {
 }
 
 // A seat label's bid made automatically: the robot after the bid, and its words.
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {number} seat
+ * @param {HTMLElement} label
+ */
 export function markAutomaticBid(state, seat, label) {
   if (!automaticBid(state, seat)) return "";
   const bid = label.querySelector(".nums span");
@@ -153,6 +182,7 @@ export function markAutomaticBid(state, seat, label) {
 }
 
 // The cards on the felt and in the last trick that were played automatically get the robot mark.
+/** @param {import("./table-socket.js").TableState} state */
 export function markAutomaticCards(state) {
   const cards = automaticCards(state);
   for (const face of all("#trick .card, #last-trick .card")) {

@@ -11,16 +11,22 @@ import { $, all } from "./dom.js";
 // Every word the hand and the bids show, in one place, from the page's language catalogue (i18n.js).
 // A refusal is worded from its rule and facts (`why`), never from the server's English sentence.
 const WORDS = {
-  bid: (n) => t("table.hand.bid", { n }),
-  bidRefused: (n, reason) => t("table.hand.bidRefused", { n, reason }),
+  bid: (/** @type {number} */ n) => t("table.hand.bid", { n }),
+  bidRefused: (/** @type {number} */ n, /** @type {string} */ reason) => t("table.hand.bidRefused", { n, reason }),
   bidNotAllowed: () => t("table.hand.bidNotAllowed"),
-  cardRefused: (label, reason) => t("table.hand.cardRefused", { label, reason }),
-  cardReason: (label, reason) => t("table.hand.cardReason", { label, reason }),
+  cardRefused: (/** @type {string} */ label, /** @type {string} */ reason) => t("table.hand.cardRefused", { label, reason }),
+  cardReason: (/** @type {string} */ label, /** @type {string} */ reason) => t("table.hand.cardReason", { label, reason }),
 };
 
 // Buttons are rebuilt only when they change, so a click is never lost to a redraw under the pointer.
+/** @type {Record<"bids" | "hand", string>} */
 const drawn = { bids: "", hand: "" };
 
+/**
+ * Whether `value` is what `part` was last drawn from; if not, it is now.
+ * @param {"bids" | "hand"} part
+ * @param {unknown} value
+ */
 function unchanged(part, value) {
   const key = JSON.stringify(value);
   if (drawn[part] === key) return true;
@@ -29,6 +35,7 @@ function unchanged(part, value) {
 }
 
 // Where the keyboard was before a redraw: the group ("hand" or "bids") and the button's place in it.
+/** @type {{group: string, at: number, key: string | undefined} | null} */
 let focusWas = null;
 
 function rememberFocus() {
@@ -50,7 +57,7 @@ function restoreFocus() {
     return;
   }
   if (active && active !== document.body) return;
-  const target = (group) => {
+  const target = (/** @type {string} */ group) => {
     const buttons = [...$(group).querySelectorAll("button")].filter((b) => b.offsetParent !== null);
     if (!buttons.length) return null;
     if (group !== focusWas.group) return buttons.find((b) => b.classList.contains("playable")) || buttons[0];
@@ -64,6 +71,7 @@ function restoreFocus() {
 
 // Each group (the bids, the hand) is one Tab stop: the button the keyboard was last on in it, else
 // the first that may be played, else the first; the arrow keys move inside the group.
+/** @param {string} group */
 function rove(group) {
   const buttons = [...$(group).querySelectorAll("button")];
   const at = buttons.find((b) => b === document.activeElement) || buttons.find((b) => b.classList.contains("playable")) || buttons[0];
@@ -77,6 +85,7 @@ export const keyboardLikely = () => matchMedia("(pointer: fine)").matches;
 
 // Where the keyboard goes when nothing has it (the page just opened) or it is on a card: to the bids
 // when this seat's bid is awaited, else into the hand; never away from a field or another control.
+/** @param {string} group */
 function offerFocus(group) {
   const active = document.activeElement;
   if (!keyboardLikely()) return;
@@ -87,9 +96,27 @@ function offerFocus(group) {
 
 let mayBid = false; // this seat's bid was awaited at the last drawing
 
-// `ctx`: `canAct` (a move may be sent now), `blocked()` (why not, in words, or null), `act(type, value)`
-// and `notice(text)`.
+/**
+ * What the bids and the hand are drawn with: `canAct` (a move may be sent now), `blocked()` (why not,
+ * in words, or null), `act(type, value)` and `notice(text)`.
+ * @typedef {object} HandContext
+ * @property {boolean} canAct
+ * @property {() => string | null} blocked
+ * @property {(type: string, value: number | string) => void} act
+ * @property {(text: string) => void} notice
+ */
+
+/**
+ * A bid option as the state carries it: the bid, whether it is legal, and why not (a refusal).
+ * @typedef {{bid: number, legal: boolean, why?: {rule: string, facts?: Record<string, any>}}} BidOption
+ */
+
+/**
+ * @param {Record<string, any>} game the state's game part
+ * @param {HandContext} ctx
+ */
 export function renderBids(game, ctx) {
+  /** @type {BidOption[]} */
   const options = game.bid_options;
   const bidding = ctx.canAct && options.some((o) => o.legal);
   const starts = bidding && !mayBid;
@@ -106,8 +133,8 @@ export function renderBids(game, ctx) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "bid";
-      b.textContent = o.bid;
-      b.dataset.bid = o.bid;
+      b.textContent = String(o.bid);
+      b.dataset.bid = String(o.bid);
       // A forbidden bid stays focusable and tappable: a tap says why it is not allowed.
       const allowed = o.legal && ctx.canAct;
       b.setAttribute("aria-disabled", String(!allowed));
@@ -130,6 +157,10 @@ export function renderBids(game, ctx) {
   if (starts) offerFocus("bids");
 }
 
+/**
+ * @param {Record<string, any>} game the state's game part
+ * @param {HandContext} ctx
+ */
 export function renderHand(game, ctx) {
   const first = drawn.hand === "";
   if (unchanged("hand", [game.hand, game.phase, ctx.canAct, game.foreheads])) return;
@@ -140,7 +171,7 @@ export function renderHand(game, ctx) {
     return;
   }
   $("hand").replaceChildren(
-    ...game.hand.map((entry) => {
+    ...game.hand.map((/** @type {{card: string, legal: boolean, why?: {rule: string, facts?: Record<string, any>}}} */ entry) => {
       const b = /** @type {HTMLButtonElement} */ (cardFace(entry.card, "button"));
       b.type = "button";
       const playable = entry.legal && ctx.canAct && game.phase === "playing";
@@ -170,24 +201,30 @@ export function renderHand(game, ctx) {
 
 // Keyboard: digits bid; the arrow keys (and Home/End) move over every card of the hand and every
 // bid, the ones not allowed too (Enter or Space on one says why).
+/**
+ * @param {() => Record<string, any> | null} getGame the game part of the state now
+ * @param {{act: HandContext["act"], canAct: () => boolean}} ctx
+ */
 export function installKeys(getGame, ctx) {
   for (const group of ["hand", "bids"]) $(group).addEventListener("focusin", () => rove(group));
   document.addEventListener("keydown", (event) => {
     const game = getGame();
     if (event.target instanceof HTMLInputElement || !game) return;
     if (/^[0-9]$/.test(event.key) && game.bid_options.length && !event.ctrlKey && !event.metaKey) {
-      const option = game.bid_options.find((o) => String(o.bid) === event.key);
+      const option = game.bid_options.find((/** @type {BidOption} */ o) => String(o.bid) === event.key);
       if (option && option.legal && ctx.canAct()) ctx.act("bid", option.bid);
       return;
     }
-    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" }[event.key];
+    /** @type {Record<string, number | "first" | "last">} */
+    const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+    const step = steps[event.key];
     if (step === undefined) return;
     for (const group of ["hand", "bids"]) {
       const buttons = all("button", $(group));
       const at = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
       if (at < 0) continue;
       const n = buttons.length;
-      const to = step === "first" ? 0 : step === "last" ? n - 1 : (at + step + n) % n;
+      const to = step === "first" ? 0 : step === "last" ? n - 1 : (at + Number(step) + n) % n;
       buttons[to].focus();
       event.preventDefault();
       return;

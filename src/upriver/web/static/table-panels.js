@@ -5,12 +5,27 @@
 import { has, reason, spokenList, t } from "/static/i18n.js";
 import { el } from "./dom.js";
 
+/** @param {string[]} names */
 export const listNames = (names) => spokenList(names, "and");
 
+/**
+ * A table's rules as the server sends them (GET /api/tables/{id}/rules, the state's game.rules):
+ * each option's value, the schedule and its hand sizes.
+ * @typedef {Record<string, any>} Rules
+ */
+
+/** A preset as /api/options lists it: its name, its summary and its options.
+ * @typedef {{name: string, summary: string, options: Record<string, any>}} Preset */
+
+/**
+ * @param {string} key
+ * @param {string} fallback
+ */
 const known = (key, fallback) => (has(key) ? t(key) : fallback);
 
 // A refusal from the server (an `error` message, an HTTP error reply) in the page's language, from
 // its rule and facts; the server's sentence only when it names no rule the catalogue words.
+/** @param {{rule?: string, facts?: Record<string, any>, message?: string, error?: string} | null} answer */
 export function refusalText(answer) {
   if (answer && answer.rule && has(`reason.${String(answer.rule).toLowerCase().replace(/[^a-z0-9]+/g, "_")}`)) return reason(answer);
   return (answer && (answer.message || answer.error)) || t("reason.unknown", { rule: (answer && answer.rule) || "?" });
@@ -20,11 +35,19 @@ export function refusalText(answer) {
 
 // Each option's value in words: rule.<option>.<value> (rule.dealer_bid.hook) in the catalogue.
 const CHOICES = ["first_dealer", "bidding", "dealer_bid", "trump_lead", "scoring"];
+/** @param {string} k */
 const optionName = (k) => known(`option.${k}`, k.replace("_", " "));
+/** @param {string} text */
 const lowerFirst = (text) => text.charAt(0).toLocaleLowerCase() + text.slice(1);
 
 // The preset nearest these rules and the options the table changed from it (none: that preset).
+/**
+ * @param {Rules} rules
+ * @param {Preset[] | null} presets
+ * @returns {[Preset | null, string[]]}
+ */
 function presetOf(rules, presets) {
+  /** @type {[Preset, string[]] | null} */
   let best = null;
   for (const p of presets || []) {
     const changed = CHOICES.filter((k) => p.options[k] !== rules[k]);
@@ -36,6 +59,10 @@ function presetOf(rules, presets) {
 }
 
 // The sentence naming the rules: a preset, the preset and what the table changed, or its own.
+/**
+ * @param {Rules} rules
+ * @param {Preset[] | null} presets
+ */
 export function presetLine(rules, presets) {
   if (presets === null) return ""; // not known yet
   const [preset, changed] = presetOf(rules, presets);
@@ -47,6 +74,7 @@ export function presetLine(rules, presets) {
 }
 
 // Each rule in play as a list item: the schedule as hand sizes, then each option in words.
+/** @param {Rules} rules */
 export function ruleItems(rules) {
   const sizes = rules.hand_sizes;
   const schedule =
@@ -77,6 +105,7 @@ export function ruleItems(rules) {
 }
 
 // A custom scoring in words, from its numbers (the record's object).
+/** @param {Record<string, number | string>} s */
 export function customScoringWords(s) {
   const miss = s.per_trick_when === "always" ? "house.customMissAlways" : "house.customMissExact";
   return t("house.customRule", {
@@ -90,19 +119,23 @@ export function customScoringWords(s) {
 // ------------------------------------------------------------------ a round's summary
 
 // One row a seat: name, bid, tricks, points (made or missed), running total.
+/**
+ * @param {Record<string, any>} game the state's game part
+ * @param {Record<string, any>} last the round just finished (game.last_round)
+ */
 export function summaryRows(game, last) {
-  return game.players.map((player, seat) => {
+  return game.players.map((/** @type {string} */ player, /** @type {number} */ seat) => {
     const tr = document.createElement("tr");
     const exact = last.bids[seat] === last.tricks[seat];
     tr.className = exact ? "made" : "missed";
-    tr.dataset.seat = seat;
+    tr.dataset.seat = String(seat);
     const score = last.scores[seat];
     const cells = [player, last.bids[seat], last.tricks[seat], null, game.totals[seat]];
     tr.append(
       ...cells.map((text, k) => {
         const cell = document.createElement(k ? "td" : "th");
         if (!k) cell.scope = "row";
-        if (text !== null) cell.textContent = text;
+        if (text !== null) cell.textContent = String(text);
         else {
           // "made ✓ +10": the word may be left out where the summary is narrow; the mark stays.
           const word = el("span", { className: "verdict-word", textContent: `${exact ? t("table.panels.made") : t("table.panels.missed")} ` });
@@ -118,11 +151,14 @@ export function summaryRows(game, last) {
 // ------------------------------------------------------------------ the end
 
 // A place in words: table.felt.place1…3, else table.felt.placeN.
+/** @param {number} n */
 export const placeWord = (n) => (n >= 1 && n <= 3 ? t(`table.felt.place${n}`) : t("table.felt.placeN", { n }));
 
 // The winners' sentence, the podium's steps (2nd, 1st, 3rd, as a podium stands) and the standings.
 // Standings are [place, seat, total] rows, best first; tied seats share a place (and a step).
+/** @param {Record<string, any>} game the state's game part */
 export function standingsParts(game) {
+  /** @type {Map<number, {names: string[], total: number}>} */
   const byPlace = new Map();
   for (const [place, seat, total] of game.standings) {
     if (!byPlace.has(place)) byPlace.set(place, { names: [], total });
@@ -151,7 +187,7 @@ export function standingsParts(game) {
       step.append(names, points, block);
       return step;
     });
-  const items = game.standings.map(([place, seat, total]) => {
+  const items = game.standings.map((/** @type {[number, number, number]} */ [place, seat, total]) => {
     const li = document.createElement("li");
     li.textContent = t("table.panels.standing", { place, name: game.players[seat], points: total });
     return li;

@@ -12,17 +12,27 @@ import { $ } from "./dom.js";
 const WORDS = {
   rematch: () => t("table.rematch.rematch"),
   starting: () => t("table.rematch.starting"),
-  started: (who) => t("table.rematch.started", { who }),
+  started: (/** @type {string} */ who) => t("table.rematch.started", { who }),
   youStarted: () => t("table.rematch.youStarted"),
   join: () => t("table.rematch.join"),
   go: () => t("table.rematch.go"),
   watch: () => t("table.rematch.watch"),
-  failed: (why) => t("table.rematch.failed", { why }),
+  failed: (/** @type {string} */ why) => t("table.rematch.failed", { why }),
 };
 
-let news = null; // what the server said about this table's rematch: {table, url, by, by_seat}
+/**
+ * What the server says of a table's rematch: the new table, this seat's link to it, and who made it.
+ * @typedef {{table: string, url: string, by: string, by_seat: number | null}} Rematch
+ */
+
+/** @type {Rematch | null} what the server said about this table's rematch */
+let news = null;
 
 // Where this seat's link leads, with the name to sit under (the next page takes the seat with it).
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {Rematch} found
+ */
 function linkFor(state, found) {
   const url = new URL(found.url, location.origin);
   const mine = state.seat;
@@ -32,10 +42,12 @@ function linkFor(state, found) {
   return url.href;
 }
 
+/** @param {string} url */
 function tokenOf(url) {
   return new URLSearchParams(new URL(url, location.origin).hash.slice(1)).get("token");
 }
 
+/** @param {import("./table-socket.js").TableState} state */
 function show(state) {
   const box = $("rematch-news");
   const button = $("rematch");
@@ -59,6 +71,10 @@ function show(state) {
 }
 
 // The server's `rematch` message (a seat's own link), or the answer to asking for it.
+/**
+ * @param {import("./table-socket.js").TableState | null} state
+ * @param {Rematch | null} found
+ */
 export function rematchNews(state, found) {
   if (!found || !found.table) return;
   news = found;
@@ -66,10 +82,15 @@ export function rematchNews(state, found) {
 }
 
 const ASK_EVERY_MS = 8000;
+/** @type {ReturnType<typeof setInterval> | 0} */
 let asking = 0;
 
 // Drawn with the final standings: ask whether a rematch was already made, and again now and then
 // until one is (another server process may make it, whose clients alone it tells), then offer one.
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {{tableId: string, token: string}} table
+ */
 export function renderRematch(state, { tableId, token }) {
   if (!asking) {
     const query = token ? `?token=${encodeURIComponent(token)}` : "";
@@ -84,6 +105,11 @@ export function renderRematch(state, { tableId, token }) {
   show(state);
 }
 
+/**
+ * The Rematch button: ask the server for a rematch, and go to it (or be told another seat was first).
+ * @param {() => import("./table-socket.js").TableState} getState
+ * @param {{tableId: string, token: () => string, notice: (text: string) => void}} table
+ */
 export function wireRematch(getState, { tableId, token, notice }) {
   $("rematch").textContent = WORDS.rematch();
   $("rematch").addEventListener("click", async () => {
