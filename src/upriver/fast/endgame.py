@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 from upriver.cards import Card
 from upriver.fast._jit import FULL, ONE, ZERO, Bits, Ints, ctz, jit, popcount, u64
 from upriver.fast.api import Position, _check_worlds, _opts, position_record
-from upriver.fast.kernel import CHUNK, ILLEGAL, OK, Outcomes, PositionRecord, make_bids, score, with_arrays
+from upriver.fast.kernel import CHUNK, ILLEGAL, OK, Outcomes, PositionRecord, make_bids, score, state_of
 from upriver.fast.policies import COUNTS_TRICKS, POLICY_BASIC, basic_card, lead_barred, legal_cards
 
 __all__ = ["MOST_CARDS", "Solution", "fits", "solve_endgame", "solve_range"]
@@ -287,7 +287,9 @@ def solve_range(
     The search's helpers take the per-depth arrays one by one rather than as one record: numba
     passes a record of ten arrays at a cost that made the solver a quarter slower."""
     count, n = worlds.shape
-    size, trump, leader, trick_len = position.size, position.trump, position.leader, position.trick_len
+    round_state, bids0, tricks0, trick0 = state_of(position), position.bids, position.tricks, position.trick
+    size, trump, leader = round_state.size, round_state.trump, round_state.leader
+    trick_len = round_state.trick_len
     hands = np.zeros((DEPTH + 8, n), dtype=np.uint64)
     tricks = np.zeros((DEPTH + 8, n), dtype=np.int64)
     state = np.zeros((DEPTH + 8, 9), dtype=np.int64)
@@ -300,10 +302,9 @@ def solve_range(
     line = np.full((DEPTH + 8, DEPTH + 8), -1, dtype=np.int64)
     seat_hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
-    world = with_arrays(position, bids, position.tricks, position.trick)
     lead, win_seat, win, best = -1, -1, -1, -1
     for i in range(trick_len):
-        c = position.trick[i]
+        c = trick0[i]
         if i == 0:
             lead = c // 13
         strength = c % 13 + (16 if c // 13 == lead else 0) + (32 if c // 13 == trump else 0)
@@ -313,21 +314,21 @@ def solve_range(
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             for s in range(n):
                 seat_hands[s] = worlds[w, s]
-                bids[s] = position.bids[s]
-            code, at, _ = make_bids(seat_hands, world, opts, POLICY_BASIC, 0, script, 0)
+                bids[s] = bids0[s]
+            code, at, _ = make_bids(seat_hands, bids, round_state, opts, POLICY_BASIC, 0, script, 0)
             if code == OK:
                 for s in range(n):
                     hands[0, s] = worlds[w, s]
-                    tricks[0, s] = position.tricks[s]
+                    tricks[0, s] = tricks0[s]
                 state[0, AT] = trick_len
                 state[0, LEADER] = leader
                 state[0, LEAD] = lead
                 state[0, WIN_SEAT] = win_seat
                 state[0, WIN] = win
                 state[0, BEST] = best
-                state[0, BROKEN] = position.broken
-                state[0, DONE] = position.done
-                state[0, GONE] = position.gone
+                state[0, BROKEN] = round_state.broken
+                state[0, DONE] = round_state.done
+                state[0, GONE] = round_state.gone
                 code = _solve_world(
                     hands,
                     tricks,
@@ -349,7 +350,7 @@ def solve_range(
             out.status[w] = code
             for s in range(n):
                 out.bids[w, s] = bids[s]
-                out.tricks[w, s] = value[0, s] if code == OK else position.tricks[s]
+                out.tricks[w, s] = value[0, s] if code == OK else tricks0[s]
                 out.scores[w, s] = score(opts, bids[s], out.tricks[w, s])
             if record and code == OK:
                 for k in range(out.cards.shape[1]):

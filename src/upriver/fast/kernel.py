@@ -1,9 +1,9 @@
 """The compiled core: finish a round's bids and tricks, deal and play whole games, in batches.
 
 State is a handful of integers per world: one ``uint64`` bit set per hand, and a
-:class:`PositionRecord`: the round's facts (hand size, trump, dealer, leader, cards on the
-table, tricks done, cards gone, trump broken) and arrays of the bids, the tricks won and the
-trick on the table. Rule options arrive as an ``int64`` array ``opts`` whose places
+:class:`PositionRecord`: a :class:`RoundState` (hand size, trump, dealer, leader, cards on
+the table, tricks done, cards gone, trump broken) and arrays of the bids, the tricks won and
+the trick on the table. Rule options arrive as an ``int64`` array ``opts`` whose places
 :mod:`upriver.fast.policies` names (``opts[DEALER_RULE]``, ``opts[SCORES + …]``): the dealer's rule,
 simultaneous bidding, the trump-lead rule, whether tricks pay past a bid, the blind one-card
 round, rotating trump, then the round's points for every bid and tricks taken, so the
@@ -72,6 +72,7 @@ __all__ = [
     "CHUNK",
     "Outcomes",
     "PositionRecord",
+    "RoundState",
     "deal",
     "first_jack_dealer",
     "games_parallel",
@@ -83,7 +84,7 @@ __all__ = [
     "sample_parallel",
     "sample_range",
     "score",
-    "with_arrays",
+    "state_of",
 ]
 
 SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
@@ -100,12 +101,11 @@ ROTATION = np.array([2, 1, 0, 3, -1], dtype=np.int64)
 """Trump by round under rotating trump (suit indices C0 D1 H2 S3): hearts, diamonds, clubs, spades, none."""
 
 
-class PositionRecord(NamedTuple):
-    """A round at one moment, as the compiled code takes it (numba passes it as a plain tuple).
+class RoundState(NamedTuple):
+    """Where a round stands, in numbers: what :func:`make_bids` and :func:`play_tricks` start from.
 
-    A driver gets one, shared by every world (:func:`upriver.fast.api.position_record` packs a
-    :class:`~upriver.fast.api.Position` so), and plays each world on a copy whose arrays it
-    refills: :func:`make_bids` fills ``bids``, :func:`play_tricks` adds to ``tricks``.
+    Only scalars, so that numba passes it for free: a world's arrays (bids, tricks, the trick)
+    go beside it, since taking an array out of a record costs a reference count each time.
     """
 
     size: int
@@ -123,6 +123,23 @@ class PositionRecord(NamedTuple):
     """The cards played this round and the turned card, as bits in an ``int64``."""
     broken: bool
     """Whether a trump has been played this round."""
+
+
+class PositionRecord(NamedTuple):
+    """A round at one moment, as the compiled drivers take it (numba passes it as a plain tuple):
+    a :class:`RoundState`'s fields (:func:`state_of` gathers them again) and the arrays, shared
+    by every world. :func:`upriver.fast.api.position_record` packs a
+    :class:`~upriver.fast.api.Position` so. It is flat, as numba's ``prange`` takes no tuple in
+    a tuple."""
+
+    size: int
+    trump: int
+    dealer: int
+    leader: int
+    trick_len: int
+    done: int
+    gone: int
+    broken: bool
     bids: Ints
     """Each seat's bid, -1 for one still to make."""
     tricks: Ints
@@ -148,12 +165,10 @@ class Outcomes(NamedTuple):
 
 
 @inline_jit
-def with_arrays(position: PositionRecord, bids: Ints, tricks: Ints, trick: Ints) -> PositionRecord:
-    """``position`` over other arrays, a world's own copies (numba's tuples have no ``_replace``)."""
+def state_of(position: PositionRecord) -> RoundState:
+    """Where the round of ``position`` stands."""
     p = position
-    return PositionRecord(
-        p.size, p.trump, p.dealer, p.leader, p.trick_len, p.done, p.gone, p.broken, bids, tricks, trick
-    )
+    return RoundState(p.size, p.trump, p.dealer, p.leader, p.trick_len, p.done, p.gone, p.broken)
 
 
 @jit
@@ -199,14 +214,13 @@ def deal(deck: Ints, hands: Bits, size: int, rng: int) -> tuple[int, int]:
 
 @inline_jit
 def make_bids(
-    hands: Bits, position: PositionRecord, opts: Ints, policy: int, rng: int, script: Ints, at: int
+    hands: Bits, bids: Ints, state: RoundState, opts: Ints, policy: int, rng: int, script: Ints, at: int
 ) -> tuple[int, int, int]:
-    """Fill every bid of ``position.bids`` still ``-1``, in bidding order, the first from
-    ``script[at:]``; returns (status, script position, rng). Before any card is played the only
-    card gone is the turned one."""
+    """Fill every bid of ``bids`` still ``-1``, in bidding order, the first from ``script[at:]``;
+    returns (status, script position, rng). Before any card is played the only card gone is the
+    turned one."""
     n = hands.shape[0]
-    bids, size, trump, dealer = position.bids, position.size, position.trump, position.dealer
-    turned = u64(position.gone)
+    size, trump, dealer, turned = state.size, state.trump, state.dealer, u64(state.gone)
     total, made = 0, 0
     for s in range(n):
         if bids[s] >= 0:
@@ -241,7 +255,10 @@ def make_bids(
 @inline_jit
 def play_tricks(
     hands: Bits,
-    position: PositionRecord,
+    bids: Ints,
+    tricks: Ints,
+    trick: Ints,
+    state: RoundState,
     opts: Ints,
     policy: int,
     rng: int,
@@ -251,16 +268,16 @@ def play_tricks(
     rec_cards: NDArray[np.int8],
     rec_winners: NDArray[np.int8],
 ) -> tuple[int, int]:
-    """Play out the round from ``position`` (every bid made), the first cards from ``script[at:]``.
+    """Play out the round from ``state`` (every bid in ``bids`` made), the first cards from ``script[at:]``.
 
-    ``position.tricks`` is updated in place, ``position.trick`` is scratch. With ``record``, the
+    ``tricks`` (each seat's so far) is updated in place; ``trick`` holds the cards on the table
+    and is scratch. With ``record``, the
     cards played here go to ``rec_cards`` in order and each trick's winner to
     ``rec_winners[trick number]``. Returns (status, rng).
     """
     n = hands.shape[0]
-    bids, tricks, trick = position.bids, position.tricks, position.trick
-    size, trump, leader, done = position.size, position.trump, position.leader, position.done
-    trick_len, gone, broken = position.trick_len, u64(position.gone), position.broken
+    size, trump, leader, done = state.size, state.trump, state.leader, state.done
+    trick_len, gone, broken = state.trick_len, u64(state.gone), state.broken
     # A card's strength in a trick: rank, +16 in the led suit, +32 in trump. Taking the
     # maximum needs no branch on suits, which random play makes unpredictable.
     lead_suit, win_seat, win, best = -1, -1, -1, -1
@@ -336,7 +353,10 @@ def games_range(
     the turned card sets trump (none if no card is left), or under rotating trump the round's
     place in the rotation does.
     """
-    n = out.bids.shape[2]
+    # Each array is taken out of its record once, outside the loops: numba counts a reference
+    # (an atomic operation) every time it takes one out.
+    out_bids, out_tricks, out_scores = out.bids, out.tricks, out.scores
+    n = out_bids.shape[2]
     deck = np.arange(52)
     hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
@@ -363,17 +383,27 @@ def games_range(
                 bids[:] = -1
                 tricks[:] = 0
                 leader = dealer + 1 if dealer + 1 < n else 0
-                dealt_round = PositionRecord(
-                    size, trump, dealer, leader, 0, 0, i64(turned), False, bids, tricks, trick
-                )
-                rng = make_bids(hands, dealt_round, ropts, policy, rng, script, 0)[2]
+                state = RoundState(size, trump, dealer, leader, 0, 0, i64(turned), False)
+                rng = make_bids(hands, bids, state, ropts, policy, rng, script, 0)[2]
                 rng = play_tricks(
-                    hands, dealt_round, ropts, policy, rng, script, 0, False, no_record, no_record
+                    hands,
+                    bids,
+                    tricks,
+                    trick,
+                    state,
+                    ropts,
+                    policy,
+                    rng,
+                    script,
+                    0,
+                    False,
+                    no_record,
+                    no_record,
                 )[1]
                 for s in range(n):
-                    out.bids[g, r, s] = bids[s]
-                    out.tricks[g, r, s] = tricks[s]
-                    out.scores[g, r, s] = score(ropts, bids[s], tricks[s])
+                    out_bids[g, r, s] = bids[s]
+                    out_tricks[g, r, s] = tricks[s]
+                    out_scores[g, r, s] = score(ropts, bids[s], tricks[s])
                 dealer = dealer + 1 if dealer + 1 < n else 0
 
 
@@ -417,25 +447,40 @@ def rollout_range(
     bids = np.zeros(n, dtype=np.int64)
     tricks = np.zeros(n, dtype=np.int64)
     trick = np.zeros(n, dtype=np.int64)
-    world = with_arrays(position, bids, tricks, trick)
+    # Each array is taken out of its record once, outside the loops (see games_range).
+    state, bids0, tricks0, trick0 = state_of(position), position.bids, position.tricks, position.trick
+    out_bids, out_tricks, out_scores = out.bids, out.tricks, out.scores
+    status, cards, winners = out.status, out.cards, out.winners
     for chunk in range(first, stop):
         rng = stream(seed, chunk)
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             for s in range(n):
                 hands[s] = worlds[w, s]
-                bids[s] = position.bids[s]
-                tricks[s] = position.tricks[s]
-                trick[s] = position.trick[s]
-            code, at, rng = make_bids(hands, world, opts, policy, rng, script, 0)
+                bids[s] = bids0[s]
+                tricks[s] = tricks0[s]
+                trick[s] = trick0[s]
+            code, at, rng = make_bids(hands, bids, state, opts, policy, rng, script, 0)
             if code == OK:
                 code, rng = play_tricks(
-                    hands, world, opts, policy, rng, script, at, record, out.cards[w], out.winners[w]
+                    hands,
+                    bids,
+                    tricks,
+                    trick,
+                    state,
+                    opts,
+                    policy,
+                    rng,
+                    script,
+                    at,
+                    record,
+                    cards[w],
+                    winners[w],
                 )
-            out.status[w] = code
+            status[w] = code
             for s in range(n):
-                out.bids[w, s] = bids[s]
-                out.tricks[w, s] = tricks[s]
-                out.scores[w, s] = score(opts, bids[s], tricks[s])
+                out_bids[w, s] = bids[s]
+                out_tricks[w, s] = tricks[s]
+                out_scores[w, s] = score(opts, bids[s], tricks[s])
 
 
 @parallel_jit

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from upriver.cards import Card
 from upriver.fast._jit import GOLDEN, Bits, Ints, below, jit, mix
 from upriver.fast.api import Position, _opts, position_record
-from upriver.fast.kernel import PositionRecord, make_bids, play_tricks, score, stream, with_arrays
+from upriver.fast.kernel import PositionRecord, make_bids, play_tricks, score, state_of, stream
 from upriver.fast.policies import POLICY_RANDOM
 
 __all__ = ["TIE_TOLERANCE", "UCT_C", "UcbStats", "search", "ucb_search"]
@@ -67,7 +67,8 @@ def ucb_search(
     bids = np.zeros(n, dtype=np.int64)
     tricks = np.zeros(n, dtype=np.int64)
     trick = np.zeros(n, dtype=np.int64)
-    world = with_arrays(position, bids, tricks, trick)
+    # Each array is taken out of the record once (see kernel.games_range).
+    state, bids0, tricks0, trick0 = state_of(position), position.bids, position.tricks, position.trick
     script = np.zeros(0 if bidding else 1, dtype=np.int64)
     no_record = np.zeros(0, dtype=np.int8)
     values = np.zeros(k, dtype=np.float64)
@@ -102,17 +103,29 @@ def ucb_search(
             arm = ties[below(bits, m)] if m > 1 else ties[0]
         for s in range(n):
             hands[s] = worlds[w, s]
-            bids[s] = position.bids[s]
-            tricks[s] = position.tricks[s]
-            trick[s] = position.trick[s]
+            bids[s] = bids0[s]
+            tricks[s] = tricks0[s]
+            trick[s] = trick0[s]
         if bidding:
             bids[seat] = moves[arm]
         else:
             script[0] = moves[arm]
-        code, at, rng = make_bids(hands, world, opts, POLICY_RANDOM, rng, script, 0)
+        code, at, rng = make_bids(hands, bids, state, opts, POLICY_RANDOM, rng, script, 0)
         if code == 0:
             code, rng = play_tricks(
-                hands, world, opts, POLICY_RANDOM, rng, script, at, False, no_record, no_record
+                hands,
+                bids,
+                tricks,
+                trick,
+                state,
+                opts,
+                POLICY_RANDOM,
+                rng,
+                script,
+                at,
+                False,
+                no_record,
+                no_record,
             )
         visits[arm] += 1
         returns[arm] += score(opts, bids[seat], tricks[seat])
