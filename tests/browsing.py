@@ -55,6 +55,11 @@ class LiveServer:
         answer: dict[str, Any] = response.json()
         return answer
 
+    def tables_loaded(self) -> float:
+        """How many tables the server has loaded, as its ``/metrics`` say (``upriver_tables``)."""
+        lines = httpx.get(f"{self.url}/metrics").text.splitlines()
+        return sum(float(line.rpartition(" ")[2]) for line in lines if line.startswith("upriver_tables{"))
+
     def table(self, table_id: str) -> Table:
         return self.manager.tables[table_id]
 

@@ -125,10 +125,10 @@ def test_the_lobby_shows_anderson_by_round_and_refuses_an_own_scoring_in_the_eng
     expect(refusal).to_contain_text("a custom scoring must pay an exact bid more than a miss")
     expect(page.locator(".scoring-field")).to_contain_text("This scoring cannot be played")
     shot(page, "lobby-custom-refused")
-    before = len(live.manager.tables)
+    before = live.tables_loaded()
     page.click("#create button[type=submit]")
     expect(page.locator("#create-error")).to_contain_text("must pay an exact bid more than a miss")
-    assert len(live.manager.tables) == before  # a refusal makes nothing
+    assert live.tables_loaded() == before  # a refusal makes nothing
     # A playable own scoring: a bonus of 5 and 3 a trick bid.
     page.fill("#rule-scoring-exact_bonus", "5")
     page.fill("#rule-scoring-per_bid", "3")
