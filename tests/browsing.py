@@ -55,6 +55,13 @@ class LiveServer:
         answer: dict[str, Any] = response.json()
         return answer
 
+    def summary(self, table_id: str) -> dict[str, Any]:
+        """The table as the start page lists it to a spectator (``GET /api/tables/{id}``)."""
+        response = httpx.get(f"{self.url}/api/tables/{table_id}")
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
     def tables_loaded(self) -> float:
         """How many tables the server has loaded, as its ``/metrics`` say (``upriver_tables``)."""
         lines = httpx.get(f"{self.url}/metrics").text.splitlines()
