@@ -20,7 +20,7 @@ from tests.browsing import TIMEOUT_MS, LiveServer, play_one_move
 from tests.live import SHOTS
 from upriver.actions import Phase
 from upriver.game import Game
-from upriver.record import dumps
+from upriver.record import dumps, loads
 from upriver.record.writing import record_of
 from upriver.rules import Rules
 from upriver.scoring import Scoring
@@ -69,6 +69,14 @@ def table_of(page: Page) -> str:
     return page.url.split("/t/")[1].split("#")[0]
 
 
+def rules_of(live: LiveServer, page: Page) -> Rules:
+    """The rules of the page's table, from the game record its seat exports."""
+    table, _, token = page.url.split("/t/")[1].partition("#token=")
+    exported = httpx.get(f"{live.url}/api/tables/{table}/record", params={"token": token})
+    assert exported.status_code == 200, exported.text
+    return loads(exported.text).rules
+
+
 def examples_of(page: Page, box: str = "") -> list[list[str]]:
     table = page.locator(f"{box} .scoring-examples").first
     expect(table).to_be_visible()
@@ -100,7 +108,7 @@ def test_the_lobby_shows_a_scorings_examples_and_creates_a_table_under_squares(
     page.fill("#schedule", "1,2")
     page.click("#create button[type=submit]")
     expect(page.locator("#play")).to_be_visible()
-    assert live.game(table_of(page)).rules.scoring is Scoring.SQUARES
+    assert rules_of(live, page).scoring is Scoring.SQUARES
     # The table's rules say the scoring in words.
     page.click("#rules-button")
     expect(page.locator("#rules-list")).to_contain_text("Exact bid: 10 + bid²; a miss: −(tricks off)²")
@@ -141,7 +149,7 @@ def test_the_lobby_shows_anderson_by_round_and_refuses_an_own_scoring_in_the_eng
     shot(page, "lobby-rotate-blind-own-scoring")
     page.click("#create button[type=submit]")
     expect(page.locator("#play")).to_be_visible()
-    rules = live.game(table_of(page)).rules
+    rules = rules_of(live, page)
     assert rules.options()["scoring"] == {
         "exact_bonus": 5,
         "per_trick": 1,
