@@ -106,7 +106,7 @@ export function warmEngine() {
   worker.addEventListener("message", (event) => {
     const { id, result, error } = event.data;
     if (event.data.ready !== undefined) {
-      dispatchEvent(new CustomEvent("upriver-engine", { detail: { ready: event.data.ready, error } }));
+      dispatchEvent(new CustomEvent("upriver-engine", { detail: { ready: event.data.ready, error, timings: event.data.timings } }));
       return;
     }
     const pending = waiting.get(id);

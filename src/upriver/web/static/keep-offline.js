@@ -9,18 +9,26 @@ import { loadPyodide } from "./vendor/pyodide/pyodide.mjs";
 const CORE = "/home/pyodide/upriver-core";
 const CALLS = new Set(["open_sheet", "act", "start", "import_record", "export", "options"]);
 
+/** When each step of the start was done (ms since the worker started), for whoever measures it. */
+/** @type {Record<string, number>} */
+const timings = {};
+const mark = (/** @type {string} */ what) => { timings[what] = Math.round(performance.now()); };
+
 async function boot() {
   // Its own files come from /keep-engine/, where the server sends them compressed.
   const pyodide = await loadPyodide({ indexURL: new URL("../keep-engine/", import.meta.url).href });
+  mark("pyodide");
   const response = await fetch(new URL("../keep-core.zip", import.meta.url));
   if (!response.ok) throw new Error(`the keeper's core could not be loaded (${response.status})`);
   pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: CORE });
   pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(CORE)})`);
-  return pyodide.pyimport("upriver.keeper.browser");
+  const browser = pyodide.pyimport("upriver.keeper.browser");
+  mark("imported");
+  return browser;
 }
 
 const engine = boot();
-engine.then(() => postMessage({ ready: true }), (err) => postMessage({ ready: false, error: String(err) }));
+engine.then(() => postMessage({ ready: true, timings }), (err) => postMessage({ ready: false, error: String(err) }));
 
 addEventListener("message", async (event) => {
   const { id, call, args } = event.data;

@@ -67,11 +67,16 @@ function show(state) {
 addEventListener("upriver-sheet", (event) => show(/** @type {CustomEvent} */ (event).detail));
 // Whether the engine on the phone has started, for whoever measures or tests the page.
 addEventListener("upriver-engine", (event) => {
-  document.documentElement.dataset.engine = /** @type {CustomEvent} */ (event).detail.ready ? "ready" : "failed";
+  const { ready, timings } = /** @type {CustomEvent} */ (event).detail;
+  document.documentElement.dataset.engine = ready ? "ready" : "failed";
+  if (timings) document.documentElement.dataset.engineTimings = JSON.stringify(timings);
 });
 
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/keep-sw.js", { scope: "/" }).catch(() => { /* then online only */ });
+  // Registered once the page has loaded, so keeping the keeper on the phone does not slow its first start.
+  const register = () => navigator.serviceWorker.register("/keep-sw.js", { scope: "/" }).catch(() => { /* then online only */ });
+  if (document.readyState === "complete") register();
+  else addEventListener("load", register, { once: true });
   // Once the keeper is kept on the phone, the engine starts in the background (from that copy), so an
   // entry made with no server is quick.
   navigator.serviceWorker.ready.then(() => setTimeout(warmEngine, 500));
