@@ -16,20 +16,26 @@ rules that cannot be played ``{"error", "rule": "rules", "option"}``. A write th
   ``POST /`` ``{"players", "preset", …rule options as in the record
   (read by :meth:`Rules.from_options`), "dealer": seat | null, "first_jack": bool, "title"}``;
   ``POST /import`` ``{"record": text}``.
-- ``GET /{id}``; ``POST /{id}/jack`` ``{"seat"}``; ``/bid`` ``{"seat", "bid"}``; ``/bids`` ``{"bids"}``;
-  ``/tricks`` ``{"tricks"}``; ``/trump`` ``{"suit", "round"?}``; ``/rounds/{k}`` ``{"bids"?, "tricks"?}``;
-  ``/dealer`` ``{"seat"}``; ``/undo``. Each takes an optional ``"version"``.
+- ``GET /{id}``; ``POST /{id}/{action}`` with the body :mod:`upriver.keeper.commands` takes
+  for that action (``jack``, ``bid``, ``bids``, ``tricks``, ``trump``, ``dealer``, ``undo``, and for
+  the evening ``join``, ``leave``, ``sit-out``, ``adjust``, ``schedule``); ``/rounds/{k}``
+  ``{"bids"?, "tricks"?}`` edits round ``k``. Each takes an optional ``"version"``.
 - ``GET /{id}/csv``, ``GET /{id}/record``; ``GET /shared/{share}`` (and its ``/csv``, ``/record``).
+
+A route names its sheet by its path and receives it through one look-up (:func:`sheet_lookup`,
+a FastAPI dependency); a sheet that is not there, and every typed refusal of the keeper's
+commands, is turned into the API's refusal by the routes' class (:class:`SheetRoute`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 
 from upriver.database import Target
 from upriver.errors import IllegalActionError, RecordError, RulesError
@@ -50,13 +56,73 @@ from upriver.web.guard import (
 )
 from upriver.web.limits import Limits
 
-__all__ = ["KeeperRouter", "keeper_router", "rules_from", "sheet_json"]
+__all__ = [
+    "NO_SUCH_SHEET",
+    "KeeperRouter",
+    "NoSuchSheetError",
+    "SheetRoute",
+    "keeper_router",
+    "rules_from",
+    "sheet_json",
+    "sheet_lookup",
+]
 
 STATIC = Path(__file__).parent / "static"
+NO_SUCH_SHEET = "no such sheet"
+"""The one refusal of a sheet the path names that is not there (404)."""
 
 
-def _illegal(error: IllegalActionError) -> JSONResponse:
-    return refusal(str(error), rule=error.rule, seat=error.seat, facts=error.facts_json())
+class NoSuchSheetError(LookupError):
+    """The sheet a route's path names is not there; ``key`` is the id or share id it named."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(NO_SUCH_SHEET)
+        self.key = key
+
+
+class SheetRoute(APIRoute):
+    """A keeper route whose refusals are data: a sheet not there is 404; a request that is not what
+    the API takes (:class:`InputError`, :class:`BadEntryError`), an entry the engine refuses
+    (:class:`IllegalActionError`) and a write over a newer version (:class:`StaleSheetError`, 409)
+    are the API's JSON refusals, never a server error."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except NoSuchSheetError:
+                return refusal(NO_SUCH_SHEET, 404, rule="sheet")
+            except InputError as error:
+                return refusal(str(error), error.status, rule="request", field=error.field)
+            except BadEntryError as error:
+                return refusal(str(error), rule="request")
+            except IllegalActionError as error:
+                return refusal(str(error), rule=error.rule, seat=error.seat, facts=error.facts_json())
+            except StaleSheetError as error:
+                return refusal(f"{error}; here is the latest", 409, rule="stale")
+
+        return run
+
+
+def sheet_lookup(store: SheetStore, *, shared: bool = False) -> Callable[[str], StoredSheet]:
+    """The dependency that finds the sheet a route's ``{sheet_id}`` (or, ``shared``, its ``{share}``
+    id) names in ``store``, or raises :class:`NoSuchSheetError` (the :class:`SheetRoute` answers 404)."""
+
+    def by_id(sheet_id: str) -> StoredSheet:
+        found = store.load(sheet_id)
+        if found is None:
+            raise NoSuchSheetError(sheet_id)
+        return found
+
+    def by_share(share: str) -> StoredSheet:
+        found = store.load_shared(share)
+        if found is None:
+            raise NoSuchSheetError(share)
+        return found
+
+    return by_share if shared else by_id
 
 
 def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, object]:
@@ -78,8 +144,18 @@ async def _body(request: Request, limits: Limits) -> dict[str, Any]:
     return (await read_body(request, AnyObject, limits)).data()
 
 
-def _input(error: InputError) -> JSONResponse:
-    return refusal(str(error), error.status, rule="request", field=error.field)
+def _export(stored: StoredSheet, kind: str) -> Response:
+    """The sheet as a download: ``csv`` or its game ``record``."""
+    if kind == "csv":
+        text, media, ext = stored.sheet.to_csv(), "text/csv", "csv"
+    else:
+        text, media, ext = dumps(stored.sheet.to_record()), "application/json", "json"
+    headers = {"Content-Disposition": f'attachment; filename="upriver-sheet-{stored.share[:8]}.{ext}"'}
+    return Response(text, media_type=f"{media}; charset=utf-8", headers=headers)
+
+
+def _page() -> FileResponse:
+    return FileResponse(STATIC / "keep.html", headers={"Cache-Control": "no-cache"})
 
 
 class KeeperRouter(APIRouter):
@@ -95,6 +171,8 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
     limits = limits or Limits()
     creations = RateLimiter(limits.creations_per_minute)
     store = open_sheet_store(db_path)
+    found = Depends(sheet_lookup(store))  # the sheet a route's {sheet_id} names, or the one 404 refusal
+    shared = Depends(sheet_lookup(store, shared=True))  # the same by its {share} id, read-only
 
     def too_many(request: Request) -> JSONResponse | None:
         if creations.allow(request.client.host if request.client is not None else "?"):
@@ -107,22 +185,9 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
         )
 
     router = KeeperRouter(store)
-    api = APIRouter(prefix="/api/sheets")
-
-    def page() -> FileResponse:
-        return FileResponse(STATIC / "keep.html", headers={"Cache-Control": "no-cache"})
-
-    @router.get("/keep", include_in_schema=False)
-    async def keep_home() -> FileResponse:
-        return page()
-
-    @router.get("/keep/view/{share}", include_in_schema=False)
-    async def keep_shared(share: str) -> FileResponse:
-        return page()
-
-    @router.get("/keep/{sheet_id}", include_in_schema=False)
-    async def keep_sheet(sheet_id: str) -> FileResponse:
-        return page()
+    api = APIRouter(prefix="/api/sheets", route_class=SheetRoute)
+    for path in ("/keep", "/keep/view/{share}", "/keep/{sheet_id}"):
+        router.add_api_route(path, _page, methods=["GET"], include_in_schema=False)
 
     @api.get("/options")
     async def options() -> dict[str, object]:
@@ -131,38 +196,29 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
     @api.post("")
     @api.post("/")
     async def create(request: Request) -> JSONResponse:
+        body = await _body(request, limits)
         try:
-            body = await _body(request, limits)
             if isinstance(body.get("schedule"), list):  # counted before the engine reads it
                 rounds_within(limits, len(body["schedule"]), "'schedule'", "schedule")
             sheet = new_sheet(body)
             rounds_within(limits, sheet.rules.rounds, "the sheet's game", "schedule")
-        except InputError as error:
-            return _input(error)
         except PlayerNameError as error:
             return refusal(str(error), rule="name", seat=error.seat, field="players")
-        except BadEntryError as error:
-            return refusal(str(error), rule="request")
         except RulesError as error:
             return refusal(str(error), rule="rules", option=error.option)
-        except IllegalActionError as error:
-            return _illegal(error)
+        except (BadEntryError, InputError, IllegalActionError):
+            raise  # the route's refusals
         except ValueError as error:  # KeptSheet.start: a dealer that is no seat, or with first_jack
             return refusal(str(error), rule="dealer")
         return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.post("/import")
     async def import_record(request: Request) -> JSONResponse:
+        text = (await _body(request, limits)).get("record")
+        if not isinstance(text, str):
+            raise BadEntryError("'record' must be the text of a game record")
         try:
-            body = await _body(request, limits)
-            text = body.get("record")
-            if not isinstance(text, str):
-                raise BadEntryError("'record' must be the text of a game record")
             sheet = KeptSheet.from_record(guarded_record(text, limits))
-        except InputError as error:
-            return _input(error)
-        except BadEntryError as error:
-            return refusal(str(error), rule="request")
         except RecordError as error:
             return refusal(f"not a game record: {error}", rule="record")
         except RecordRuleError as error:
@@ -170,74 +226,46 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
         return too_many(request) or JSONResponse(sheet_json(store.create(sheet)), status_code=201)
 
     @api.get("/shared/{share}")
-    async def shared(share: str) -> JSONResponse:
-        stored = store.load_shared(share)
-        if stored is None:
-            return refusal("no such sheet", 404, rule="sheet")
+    async def read_shared(stored: StoredSheet = shared) -> JSONResponse:
         return JSONResponse(sheet_json(stored, read_only=True))
 
-    def _export(stored: StoredSheet | None, kind: str) -> Response:
-        if stored is None:
-            return refusal("no such sheet", 404, rule="sheet")
-        if kind == "csv":
-            text, media, ext = stored.sheet.to_csv(), "text/csv", "csv"
-        else:
-            text, media, ext = dumps(stored.sheet.to_record()), "application/json", "json"
-        headers = {"Content-Disposition": f'attachment; filename="upriver-sheet-{stored.share[:8]}.{ext}"'}
-        return Response(text, media_type=f"{media}; charset=utf-8", headers=headers)
-
     @api.get("/shared/{share}/{kind}")
-    async def shared_export(share: str, kind: str) -> Response:
+    async def shared_export(kind: str, stored: StoredSheet = shared) -> Response:
         if kind not in ("csv", "record"):
             return refusal("export as csv or record", 404, rule="export")
-        return _export(store.load_shared(share), kind)
+        return _export(stored, kind)
 
     @api.get("/{sheet_id}")
-    async def read(sheet_id: str) -> JSONResponse:
-        stored = store.load(sheet_id)
-        if stored is None:
-            return refusal("no such sheet", 404, rule="sheet")
+    async def read(stored: StoredSheet = found) -> JSONResponse:
         return JSONResponse(sheet_json(stored))
 
     @api.get("/{sheet_id}/csv")
-    async def export_csv(sheet_id: str) -> Response:
-        return _export(store.load(sheet_id), "csv")
+    async def export_csv(stored: StoredSheet = found) -> Response:
+        return _export(stored, "csv")
 
     @api.get("/{sheet_id}/record")
-    async def export_record(sheet_id: str) -> Response:
-        return _export(store.load(sheet_id), "record")
+    async def export_record(stored: StoredSheet = found) -> Response:
+        return _export(stored, "record")
 
-    async def _apply(sheet_id: str, request: Request, action: str, extra: Mapping[str, Any]) -> JSONResponse:
-        stored = store.load(sheet_id)
-        if stored is None:
-            return refusal("no such sheet", 404, rule="sheet")
-        try:
-            body = await _body(request, limits)
-            version = body.get("version")
-            if version is not None and whole(version, "'version'") != stored.version:
-                raise StaleSheetError("the sheet changed since this page read it")
-            sheet, label = apply(stored.sheet, action, {**body, **extra})
-            saved = store.save(stored, sheet, label)
-        except InputError as error:
-            return _input(error)
-        except BadEntryError as error:
-            return refusal(str(error), rule="request")
-        except IllegalActionError as error:
-            return _illegal(error)
-        except StaleSheetError as error:
-            return refusal(f"{error}; here is the latest", 409, rule="stale")
-        return JSONResponse(sheet_json(saved))
+    async def entry(stored: StoredSheet, request: Request, action: str, **path: object) -> JSONResponse:
+        """Make one entry (:func:`upriver.keeper.commands.apply`) on the stored sheet and save it."""
+        body = await _body(request, limits)
+        version = body.get("version")
+        if version is not None and whole(version, "'version'") != stored.version:
+            raise StaleSheetError("the sheet changed since this page read it")
+        sheet, label = apply(stored.sheet, action, {**body, **path})
+        return JSONResponse(sheet_json(store.save(stored, sheet, label)))
 
     @api.post("/{sheet_id}/rounds/{number}")
-    async def edit(sheet_id: str, number: int, request: Request) -> JSONResponse:
-        return await _apply(sheet_id, request, "edit", {"round": number})
+    async def edit(number: int, request: Request, stored: StoredSheet = found) -> JSONResponse:
+        return await entry(stored, request, "edit", round=number)
 
     @api.post("/{sheet_id}/{action}")
-    async def act(sheet_id: str, action: str, request: Request) -> JSONResponse:
+    async def act(action: str, request: Request, stored: StoredSheet = found) -> JSONResponse:
         if action not in ACTIONS or action == "edit":
             named = ", ".join(a for a in ACTIONS if a != "edit")
             return refusal(f"unknown action {action!r}: expected one of {named}", 404, rule="request")
-        return await _apply(sheet_id, request, action, {})
+        return await entry(stored, request, action)
 
     router.include_router(api)
     return router
