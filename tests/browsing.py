@@ -6,6 +6,7 @@ The fixtures that start them (``live``, ``browser``) are in ``tests/conftest.py`
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import threading
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from websockets.sync.client import connect
 
 from tests.conftest import manager_of
 from tests.live import SHOTS, free_port
@@ -61,6 +63,12 @@ class LiveServer:
         assert response.status_code == 200, response.text
         answer: dict[str, Any] = response.json()
         return answer
+
+    def state(self, table_id: str) -> dict[str, Any]:
+        """The first state a spectator of the table is sent over its WebSocket."""
+        with connect(f"ws://127.0.0.1:{self.port}/ws/{table_id}", open_timeout=10) as ws:
+            state: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        return state
 
     def tables_loaded(self) -> float:
         """How many tables the server has loaded, as its ``/metrics`` say (``upriver_tables``)."""

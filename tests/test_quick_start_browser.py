@@ -36,9 +36,14 @@ def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
         shot(page, "night-start-phone")
         page.click("#play-now")
         expect(page.locator("#play")).to_be_visible()
-        first = live.table(page.url.split("/t/")[1].split("#")[0])
-        assert first.kinds == ["human", "normal", "normal", "normal"]
-        assert first.clock_seconds == 0
+        first = page.url.split("/t/")[1].split("#")[0]
+        assert [seat["kind"] for seat in live.summary(first)["seats"]] == [
+            "human",
+            "normal",
+            "normal",
+            "normal",
+        ]
+        assert live.state(first)["options"]["clock"] == 0
         # A table made from the form: its settings are the next Play now's.
         page.goto(live.url + "/")
         expect(page.locator("#play-now-hint")).not_to_be_empty()  # the page is ready
@@ -57,11 +62,14 @@ def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
         page.fill("#name", "")  # Play now sits under the last name all the same
         page.click("#play-now")
         expect(page.locator("#play")).to_be_visible()
-        again = live.table(page.url.split("/t/")[1].split("#")[0])
-        assert again.kinds == ["human", "easy", "easy", "easy"]
-        assert (again.clock_seconds, again.hints, again.names[0]) == (30, True, "Ann")
-        assert again.game is not None
-        assert again.game.rules.dealer_bid.value == "hook"
+        again = page.url.split("/t/")[1].split("#")[0]
+        seats = live.summary(again)["seats"]
+        assert [seat["kind"] for seat in seats] == ["human", "easy", "easy", "easy"]
+        assert seats[0]["name"] == "Ann"
+        state = live.state(again)
+        assert (state["options"]["clock"], state["options"]["hints"]) == (30, True)
+        assert state["game"] is not None
+        assert state["game"]["rules"]["dealer_bid"] == "hook"
         shot(page, "night-play-now-phone")
     finally:
         context.close()
