@@ -57,9 +57,11 @@ class LiveServer:
         answer: dict[str, Any] = response.json()
         return answer
 
-    def summary(self, table_id: str) -> dict[str, Any]:
-        """The table as the start page lists it to a spectator (``GET /api/tables/{id}``)."""
-        response = httpx.get(f"{self.url}/api/tables/{table_id}")
+    def summary(self, table_id: str, token: str | None = None) -> dict[str, Any]:
+        """The table as the start page lists it to ``token``'s seat, or to a spectator."""
+        response = httpx.get(
+            f"{self.url}/api/tables/{table_id}", params={} if token is None else {"token": token}
+        )
         assert response.status_code == 200, response.text
         answer: dict[str, Any] = response.json()
         return answer

@@ -162,7 +162,8 @@ def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_l
     live: LiveServer, browser: Browser
 ) -> None:
     body = live.create(seats=["human", "human", "easy", "basic"], preset="classic-hook")
-    invite = live.table(body["table"]).tokens[1]
+    [url] = [i["url"] for i in live.summary(body["table"], body["token"])["invites"] if i["seat"] == 1]
+    invite = url.partition("#token=")[2]
     context = browser.new_context(**VIEWPORTS["phone"])
     context.set_default_timeout(TIMEOUT_MS)
     try:
@@ -188,10 +189,11 @@ def test_the_join_page_says_the_rules_in_words_and_who_is_seated_with_the_bots_l
         page.fill("#join-name", "Bea")
         page.click("#join-button")
         expect(page.locator("#play")).to_be_visible()
-        wait_until(lambda: live.table(body["table"]).names[1] == "Bea", "Bea never sat down")
+        wait_until(lambda: live.summary(body["table"])["seats"][1]["name"] == "Bea", "Bea never sat down")
         stored = json.loads(page.evaluate("() => localStorage.getItem('upriver.tables')"))
         assert [(t["table"], t["seat"]) for t in stored] == [(body["table"], 1)]
-        assert stored[0]["token"] == live.table(body["table"]).tokens[1] != invite
+        assert stored[0]["token"] != invite  # the invite was spent; the seat has a link of its own
+        assert live.summary(body["table"], stored[0]["token"])["seat"] == 1
         assert isinstance(stored[0]["at"], int)
     finally:
         context.close()
