@@ -17,7 +17,9 @@ processes on one port, which needs PostgreSQL). The server's CPU is that of all 
 ``actions_per_s_per_worker`` divides the throughput by N, and ``worker_cpu_ms_per_action`` gives
 each worker's CPU over its even share of the moves (with no work done twice, one process's figure);
 ``--reference`` first plays the same load on one process, in the same run, and gives each
-worker's ratio to it. The figures are printed as one JSON object with ``--json``.
+worker's ratio to it. A worker sends the states of the players connected to it and takes their
+moves, so ``worker_cpu_ms_per_action_of_its_players`` divides its CPU by its share of the players
+instead (read from ``/metrics`` during the run). The figures are printed as one JSON object with ``--json``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import socket
 import statistics
@@ -252,11 +255,25 @@ def start_server(stack: contextlib.ExitStack, db: str | None, workers: int) -> t
             time.sleep(0.1)
 
 
+_PLAYERS = re.compile(
+    r'^upriver_connections\{(?=[^}]*role="player")(?=[^}]*worker="(\d+)")[^}]*\} (\S+)$', re.M
+)
+
+
+def players_by_worker(url: str) -> dict[int, int]:
+    """The players' connections of the server process one scrape of ``/metrics`` reaches, by its id."""
+    with contextlib.suppress(httpx.HTTPError):
+        page = httpx.get(f"{url}/metrics", timeout=1).text
+        return {int(pid): int(float(count)) for pid, count in _PLAYERS.findall(page)}
+    return {}
+
+
 def run_load(
     args: argparse.Namespace, url: str, think: float, server_pid: int | None
-) -> tuple[list[Result], dict[int, float] | None]:
-    """Run the client processes; their results, and the share of a core each server process used
-    meanwhile (by process id: with ``--workers``, uvicorn's supervisor and each worker)."""
+) -> tuple[list[Result], dict[int, float] | None, dict[int, int]]:
+    """Run the client processes; their results, the share of a core each server process used
+    meanwhile (by process id: with ``--workers``, uvicorn's supervisor and each worker), and the
+    players' connections each worker held (from ``/metrics``; a scrape reaches one of them)."""
     out: Any = multiprocessing.Queue()
     shares = [args.tables // args.procs + (i < args.tables % args.procs) for i in range(args.procs)]
     procs = [
@@ -267,10 +284,13 @@ def run_load(
         proc.start()
     # Sample the server's CPU time a few times a second, to tell its share during the window.
     samples: list[tuple[float, dict[int, float]]] = []
+    players: list[tuple[float, dict[int, int]]] = []
     results: list[Result] = []
     while len(results) < len(procs):
         if server_pid:
             samples.append((time.time(), cpu_seconds(server_pid)))
+            if not players or time.time() - players[-1][0] >= 1.0:  # a scrape costs the server too
+                players.append((time.time(), players_by_worker(url)))
         with contextlib.suppress(queue.Empty):
             results.append(out.get(timeout=0.2))
         if not any(proc.is_alive() for proc in procs) and out.empty() and len(results) < len(procs):
@@ -278,14 +298,18 @@ def run_load(
     for proc in procs:
         proc.join(timeout=30)
     if not samples:
-        return results, None
+        return results, None, {}
     start = max(r["window"][0] for r in results)
     end = min(r["window"][1] for r in results)
     inside = [(t, c) for t, c in samples if start <= t <= end]
+    held: dict[int, int] = {}
+    for t, seen in players:
+        if start <= t <= end:
+            held.update(seen)
     if len(inside) < 2:
-        return results, None
+        return results, None, held
     (first, before), (last, after) = inside[0], inside[-1]
-    return results, {pid: (after[pid] - before.get(pid, 0.0)) / (last - first) for pid in after}
+    return results, {pid: (after[pid] - before.get(pid, 0.0)) / (last - first) for pid in after}, held
 
 
 def measure(args: argparse.Namespace, think: float, workers: int) -> Result:
@@ -297,7 +321,7 @@ def measure(args: argparse.Namespace, think: float, workers: int) -> Result:
         else:
             db = private_postgres(stack) if args.postgres else args.db
             url, server_pid = start_server(stack, db, workers)
-        results, shares = run_load(args, url, think, server_pid)
+        results, shares, held = run_load(args, url, think, server_pid)
 
     latencies = [x * 1000 for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
@@ -305,8 +329,11 @@ def measure(args: argparse.Namespace, think: float, workers: int) -> Result:
     rate = actions / elapsed
     # The N busiest server processes are its workers (uvicorn's supervisor only watches them). A
     # worker's CPU a move is its CPU over its even share of the moves: were no work done twice, each
-    # would equal one process's.
-    busiest = sorted((shares or {}).values(), reverse=True)[:workers]
+    # would equal one process's. A worker sends the states of the players it holds, and its own
+    # players make its moves, so its share of the players is its fair share of the moves too.
+    busiest = sorted((shares or {}).items(), key=lambda item: -item[1])[:workers]
+    everyone = sum(held.get(pid, 0) for pid, _ in busiest)
+    fair = [held.get(pid, 0) / everyone if everyone else None for pid, _ in busiest]
     return {
         "tables": args.tables,
         "clients": args.tables * 4,
@@ -331,8 +358,15 @@ def measure(args: argparse.Namespace, think: float, workers: int) -> Result:
         "games_over": sum(r["over"] for r in results),
         "server_cpu_share": round(sum(shares.values()), 2) if shares else None,
         "server_cpu_ms_per_action": round(sum(shares.values()) * 1000 / rate, 3) if shares and rate else None,
-        "worker_cpu_shares": [round(share, 2) for share in busiest],
-        "worker_cpu_ms_per_action": [round(share * 1000 / (rate / workers), 3) for share in busiest]
+        "worker_cpu_shares": [round(share, 2) for _, share in busiest],
+        "worker_cpu_ms_per_action": [round(share * 1000 / (rate / workers), 3) for _, share in busiest]
+        if rate
+        else [],
+        "worker_players": [held.get(pid) for pid, _ in busiest],
+        "worker_cpu_ms_per_action_of_its_players": [
+            round(share * 1000 / (rate * part), 3) if part else None
+            for (_, share), part in zip(busiest, fair, strict=True)
+        ]
         if rate
         else [],
         "client_cpu_share": round(sum(r["cpu"] for r in results) / elapsed, 2),
@@ -371,6 +405,10 @@ def main() -> None:
         }
         figures["worker_cpu_ratio_to_one_process"] = [
             round(ms / one["server_cpu_ms_per_action"], 2) for ms in figures["worker_cpu_ms_per_action"]
+        ]
+        figures["worker_cpu_ratio_to_one_process_of_its_players"] = [
+            None if ms is None else round(ms / one["server_cpu_ms_per_action"], 2)
+            for ms in figures["worker_cpu_ms_per_action_of_its_players"]
         ]
     if args.json:
         print(json.dumps(figures))
