@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from tests.conftest import manager_of
+from tests.webclient import tables_loaded
 from upriver.record import loads
 from upriver.web.app import create_app
 from upriver.web.table import Table
@@ -153,13 +154,13 @@ def join(
 def test_a_table_option_out_of_range_is_refused_naming_what_would_do(
     client: TestClient, options: dict[str, Any], words: str
 ) -> None:
-    before = len(manager_of(client).tables)
+    before = tables_loaded(client)
     response = client.post(
         "/api/tables", json={"name": "Ann", "seats": ["human", "basic", "basic"], **options}
     )
     assert response.status_code == 400
     assert words in response.json()["error"]
-    assert len(manager_of(client).tables) == before
+    assert tables_loaded(client) == before
 
 
 def test_the_tables_options_are_kept_and_every_state_carries_them(client: TestClient, stack: Any) -> None:
