@@ -19,28 +19,30 @@ const NAME_KEY = "upriver.chatName";
 const WORDS = {
   title: () => t("table.chat.title"),
   toggle: () => t("table.chat.toggle"),
-  unread: (count) => t("table.chat.unread", { count }),
+  unread: (/** @type {number} */ count) => t("table.chat.unread", { count }),
   close: () => t("table.chat.close"),
   placeholder: () => t("table.chat.placeholder"),
-  inputLabel: (limit) => t("table.chat.inputLabel", { limit }),
+  inputLabel: (/** @type {number} */ limit) => t("table.chat.inputLabel", { limit }),
   send: () => t("table.chat.send"),
   nameLabel: () => t("table.chat.nameLabel"),
   readOnly: () => t("table.chat.readOnly"),
   empty: () => t("table.chat.empty"),
   muteHead: () => t("table.chat.muteHead"),
-  muteSeat: (who) => t("table.chat.muteSeat", { who }),
+  muteSeat: (/** @type {string} */ who) => t("table.chat.muteSeat", { who }),
   spectators: () => t("table.chat.spectators"),
-  watcher: (name) => t("table.chat.watcher", { name }),
+  watcher: (/** @type {string} */ name) => t("table.chat.watcher", { name }),
   reactions: () => t("table.chat.reactions"),
-  reacted: (who, reaction) => t("table.chat.reacted", { who, reaction }),
-  counter: (n, limit) => t("table.chat.counter", { n, limit }),
+  reacted: (/** @type {string} */ who, /** @type {string} */ reaction) => t("table.chat.reacted", { who, reaction }),
+  counter: (/** @type {number} */ n, /** @type {number} */ limit) => t("table.chat.counter", { n, limit }),
+  /** @type {Record<string, (who: string, by: string) => string>} the table's notices, by their event */
   system: {
-    left: (who) => t("table.chat.left", { who }),
-    back: (who) => t("table.chat.back", { who }),
-    handover: (who, by) => t("table.chat.handover", { who, by }),
-    "away-bot": (who) => t("table.chat.awayBot", { who }),
-    "clock-bot": (who) => t("table.chat.clockBot", { who }),
+    left: (/** @type {string} */ who) => t("table.chat.left", { who }),
+    back: (/** @type {string} */ who) => t("table.chat.back", { who }),
+    handover: (/** @type {string} */ who, /** @type {string} */ by) => t("table.chat.handover", { who, by }),
+    "away-bot": (/** @type {string} */ who) => t("table.chat.awayBot", { who }),
+    "clock-bot": (/** @type {string} */ who) => t("table.chat.clockBot", { who }),
   },
+  /** @type {Record<string, () => string>} */
   reaction: {
     "well-played": () => t("table.react.wellPlayed"),
     "good-luck": () => t("table.react.goodLuck"),
@@ -55,20 +57,30 @@ const WORDS = {
 const REACTIONS = Object.keys(WORDS.reaction);
 const EMOJI = new Set(["👍", "😂", "😮", "🎉"]);
 
+/** @type {import("./table-socket.js").TableState | null} */
 let state = null;
 let tableId = "";
 /** @type {(message: object) => boolean} sends a message on the table's socket; false when it is closed */
 let send = () => false;
-let lines = []; // the chat's lines, oldest first (the server's last 100, then each new one)
+/**
+ * A line of the chat as the server sends it: `n` in order; a person's `text` (a seat's, or a
+ * spectator's with `name`), or a table's notice (`kind` "system": its `event` and `facts`).
+ * @typedef {{n: number, kind?: string, seat?: number | null, name?: string, text?: string, at?: number, event?: string, facts?: Record<string, any>}} ChatLine
+ */
+
+/** @type {ChatLine[]} the chat's lines, oldest first (the server's last 100, then each new one) */
+let lines = [];
 let unread = 0;
-let lastSent = null; // {id, text, at}: the line or reaction last sent, to put a refusal beside it
-const active = new Map(); // seat -> {reaction, until}: reactions shown on the seats now
+/** @type {{id: string, text: string | null, at: number} | null} the line or reaction last sent, to put a refusal beside it */
+let lastSent = null;
+/** @type {Map<number, {reaction: string, until: number}>} seat -> the reaction shown on it now, and until when */
+const active = new Map();
 let counter = 0;
 
 // ------------------------------------------------------------------ mute, per viewer
 
 const muteKey = () => `upriver.mute.${tableId}`;
-const seatKey = (seat) => (seat === null || seat === undefined ? "spectators" : String(seat));
+const seatKey = (/** @type {number | null | undefined} */ seat) => (seat === null || seat === undefined ? "spectators" : String(seat));
 
 function muted() {
   try {
@@ -79,6 +91,10 @@ function muted() {
   }
 }
 
+/**
+ * @param {string} key a seat's number, or "spectators"
+ * @param {boolean} on
+ */
 function setMuted(key, on) {
   const set = muted();
   if (on) set.add(key);
@@ -93,6 +109,7 @@ function setMuted(key, on) {
   for (const [seat] of active) if (set.has(seatKey(seat))) hideReaction(seat);
 }
 
+/** @type {Set<string>} */
 let mutedNow = new Set();
 
 // ------------------------------------------------------------------ building the panel
@@ -150,6 +167,7 @@ function build() {
     const text = input.value.trim();
     if (!text) return;
     const id = `chat-${++counter}`;
+    /** @type {{type: string, text: string, id: string, name?: string}} */
     const message = { type: "chat", text, id };
     if (state && state.seat === null) {
       message.name = name.value.trim();
@@ -181,6 +199,7 @@ function build() {
   });
 }
 
+/** @param {boolean} open */
 function openChat(open) {
   $("chat").classList.toggle("open", open);
   document.body.classList.toggle("chat-open", open);
@@ -214,11 +233,12 @@ function drawToggle() {
 
 // ------------------------------------------------------------------ the lines
 
-const nameOf = (seat) => {
+const nameOf = (/** @type {number | null | undefined} */ seat) => {
   if (!state || seat === null || seat === undefined) return "?";
   return (state.game ? state.game.players[seat] : state.lobby.seats[seat] && state.lobby.seats[seat].name) || "?";
 };
 
+/** @param {ChatLine} line */
 function lineText(line) {
   if (line.kind === "system") {
     const facts = line.facts || {};
@@ -229,15 +249,17 @@ function lineText(line) {
   return String(line.text || "");
 }
 
+/** @param {number | undefined} at */
 function timeOf(at) {
   if (typeof at !== "number") return "";
   return new Date(at * 1000).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
 }
 
+/** @param {ChatLine} line */
 function lineItem(line) {
   const li = el("li", { className: `chat-line ${line.kind === "system" ? "system" : "text"}` });
-  li.dataset.n = line.n;
-  if (line.seat !== null && line.seat !== undefined) li.dataset.seat = line.seat;
+  li.dataset.n = String(line.n);
+  if (line.seat !== null && line.seat !== undefined) li.dataset.seat = String(line.seat);
   const time = el("time", { className: "chat-time", textContent: timeOf(line.at) });
   if (line.kind === "system") {
     li.append(time, " ", el("span", { className: "chat-text", textContent: lineText(line) }));
@@ -249,7 +271,7 @@ function lineItem(line) {
   return li;
 }
 
-const visible = (line) => line.kind === "system" || !mutedNow.has(seatKey(line.seat));
+const visible = (/** @type {ChatLine} */ line) => line.kind === "system" || !mutedNow.has(seatKey(line.seat));
 
 function drawLog() {
   const log = $("chat-log");
@@ -262,6 +284,7 @@ function drawLog() {
 }
 
 // A `chat` message: the last lines on connecting (`full`), then each new one.
+/** @param {{lines?: ChatLine[], full?: boolean}} message */
 export function takeChat(message) {
   const fresh = Array.isArray(message.lines) ? message.lines : [];
   if (message.full) {
@@ -289,12 +312,14 @@ export function takeChat(message) {
 
 // ------------------------------------------------------------------ reactions on the seats
 
+/** @param {number} seat */
 function hideReaction(seat) {
   active.delete(seat);
   document.querySelector(`#seats .seat[data-seat="${seat}"] .reaction`)?.remove();
 }
 
 // A `reaction` message: shown on the sender's seat for a few seconds, unless muted.
+/** @param {{seat?: number | null, reaction: string}} message */
 export function takeReaction(message) {
   const seat = message.seat;
   const words = WORDS.reaction[message.reaction];
@@ -315,6 +340,7 @@ export function takeReaction(message) {
 }
 
 // The reaction a seat shows now, as a bubble above its label (drawn with each label), or null.
+/** @param {number} seat */
 export function reactionBubble(seat) {
   const now = active.get(seat);
   if (!now || now.until < performance.now()) return null;
@@ -339,10 +365,11 @@ export function placeBubbles() {
 
 function drawMute() {
   const list = $("chat-mute-list");
+  /** @type {[string, string][]} */
   const people = [];
   if (state) {
     const count = state.game ? state.game.players.length : state.lobby.seats.length;
-    const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((s) => s.kind);
+    const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((/** @type {{kind: string}} */ s) => s.kind);
     for (let seat = 0; seat < count; seat++) if (seat !== state.seat && kinds[seat] === "human") people.push([String(seat), nameOf(seat)]);
   }
   people.push(["spectators", WORDS.spectators()]);
@@ -361,10 +388,11 @@ function drawMute() {
 }
 
 // Each state: who may write (a spectator only where the table allows), and the mute list's names.
+/** @param {import("./table-socket.js").TableState} next */
 export function renderChat(next) {
   state = next;
   // A table of bots only has nobody to talk to: no chat there (unless its spectators may write).
-  const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((s) => s.kind);
+  const kinds = (state.game && state.game.kinds) || state.lobby.seats.map((/** @type {{kind: string}} */ s) => s.kind);
   const quiet = !kinds.includes("human") && !(state.options && state.options.spectator_chat);
   $("chat").hidden = quiet;
   if ($("chat-toggle")) $("chat-toggle").hidden = quiet;
@@ -378,7 +406,7 @@ export function renderChat(next) {
   drawMute();
   // A name in the chat may have changed (a seat joined): the lines name seats by the state.
   if (lines.some((l) => l.kind === "system")) {
-    const key = JSON.stringify(state.game ? state.game.players : state.lobby.seats.map((s) => s.name));
+    const key = JSON.stringify(state.game ? state.game.players : state.lobby.seats.map((/** @type {{name: string}} */ s) => s.name));
     if ($("chat-log").dataset.names !== key) {
       $("chat-log").dataset.names = key;
       drawLog();
@@ -388,6 +416,7 @@ export function renderChat(next) {
 
 // An `error` message the chat caused (a line too long, too fast, or not allowed here): shown under
 // the input, with the line given back to be sent again. Returns whether it was the chat's.
+/** @param {{id?: string, rule?: string, facts?: Record<string, any>, message?: string}} message */
 export function chatRefused(message) {
   const ours = lastSent && (message.id === lastSent.id || (!message.id && Date.now() - lastSent.at < 3000 && /chat|react|rate|flood|text|spectator/.test(String(message.rule))));
   if (!ours) return false;
@@ -402,6 +431,7 @@ export function chatRefused(message) {
 }
 
 // Once, as the page opens: the panel, its words, and how it sends (`ctx.send(message)`).
+/** @param {{tableId: string, send: (message: object) => boolean}} ctx */
 export function installChat(ctx) {
   tableId = ctx.tableId;
   send = ctx.send;

@@ -11,39 +11,49 @@ import { $, all, el } from "./dom.js";
 // Every word the felt shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
   you: () => t("table.felt.you"),
-  bid: (text) => t("table.felt.bid", { text }),
-  took: (n) => t("table.felt.took", { n }),
-  points: (n) => t("table.felt.points", { n }),
-  place: (n) => placeWord(n),
-  finalLabel: (who, place, points) => t("table.felt.finalLabel", { who, place: placeWord(place), points }),
+  bid: (/** @type {string} */ text) => t("table.felt.bid", { text }),
+  took: (/** @type {number} */ n) => t("table.felt.took", { n }),
+  points: (/** @type {number} */ n) => t("table.felt.points", { n }),
+  place: (/** @type {number} */ n) => placeWord(n),
+  finalLabel: (/** @type {string} */ who, /** @type {number} */ place, /** @type {number} */ points) => t("table.felt.finalLabel", { who, place: placeWord(place), points }),
   dealer: () => t("table.felt.dealer"),
   dealerTitle: () => t("table.felt.dealerTitle"),
   led: () => t("table.felt.led"),
   ledTitle: () => t("table.felt.ledTitle"),
-  inHand: (n) => t("table.felt.inHand", { n }),
+  inHand: (/** @type {number} */ n) => t("table.felt.inHand", { n }),
   thinking: () => t("table.felt.thinking"),
   noTrump: () => t("table.noTrump"),
-  label: (who, bid, took, points) => t("table.felt.label", { who, bid, took, points }),
+  label: (/** @type {string} */ who, /** @type {string} */ bid, /** @type {number} */ took, /** @type {number} */ points) => t("table.felt.label", { who, bid, took, points }),
   hiddenBid: () => t("table.felt.hiddenBid"),
-  left: (n) => t("table.felt.left", { n }),
+  left: (/** @type {number} */ n) => t("table.felt.left", { n }),
   isDealer: () => t("table.felt.isDealer"),
   isLeader: () => t("table.felt.isLeader"),
   isThinking: () => t("table.felt.isThinking"),
-  played: (who, card, led) => (led ? t("table.felt.playedLed", { who, card: cardName(card) }) : t("table.felt.played", { who, card: cardName(card) })),
+  played: (/** @type {string} */ who, /** @type {string} */ card, /** @type {boolean} */ led) => (led ? t("table.felt.playedLed", { who, card: cardName(card) }) : t("table.felt.played", { who, card: cardName(card) })),
 };
 
 // Cards each seat still holds: the hand size less the cards it has played this round.
+/**
+ * @param {Record<string, any>} game the state's game part
+ * @param {number} seat
+ */
 function cardsLeft(game, seat) {
   if (game.over || game.phase === "over") return 0;
-  const inTrick = game.trick.some(([s]) => s === seat) ? 1 : 0;
+  const inTrick = game.trick.some((/** @type {[number, string]} */ [s]) => s === seat) ? 1 : 0;
   return Math.max(0, game.hand_size - game.tricks_done - inTrick);
 }
 
 // Closed fists: the bids are revealed together, once every seat has bid.
+/** @param {Record<string, any>} game the state's game part */
 export function hiddenBids(game) {
   return game.rules.bidding === "simultaneous";
 }
 
+/**
+ * @param {string} kind
+ * @param {string} text
+ * @param {string} title
+ */
 function badge(kind, text, title) {
   const span = document.createElement("span");
   span.className = `badge ${kind}`;
@@ -52,11 +62,24 @@ function badge(kind, text, title) {
   return span;
 }
 
+/**
+ * @typedef {object} FeltContext
+ * @property {number | null} mySeat this page's seat (null: a spectator)
+ * @property {boolean} holding the finished trick is still shown
+ * @property {number | null} thinking the seat a bot is thinking for
+ * @property {(seat: number, label: HTMLElement) => string} [decorate] marks a label, and says them (table-marks.js)
+ */
+
+/**
+ * @param {Record<string, any>} game the state's game part
+ * @param {number} seat
+ * @param {{mySeat: number | null, leader: number | null, thinking: number | null, decorate?: FeltContext["decorate"]}} how
+ */
 function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
   const name = game.players[seat];
   const div = document.createElement("div");
   div.className = "seat";
-  div.dataset.seat = seat;
+  div.dataset.seat = String(seat);
   if (game.awaiting.includes(seat) && !game.over) div.classList.add("to-act");
   if (seat === mySeat) div.classList.add("me");
   const top = document.createElement("div");
@@ -72,7 +95,7 @@ function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
   // Each figure stays on one line; a narrow label wraps between them.
   // Once the game is over a label says where the seat finished, not a bid of a round to come.
   const over = game.over || game.phase === "over";
-  const place = over && game.standings ? (game.standings.find(([, s]) => s === seat) || [null])[0] : null;
+  const place = over && game.standings ? (game.standings.find((/** @type {[number, number, number]} */ [, s]) => s === seat) || [null])[0] : null;
   const parts = place
     ? [WORDS.place(place), WORDS.points(game.totals[seat])]
     : [WORDS.bid(bidText), WORDS.took(game.tricks_won[seat]), WORDS.points(game.totals[seat])];
@@ -130,29 +153,37 @@ function seatLabel(game, seat, { mySeat, leader, thinking, decorate }) {
   return div;
 }
 
-let heldTurned; // the turn-up shown with the trick being played, kept while that trick is held
+/** @type {[string | null, string | null, boolean] | undefined} the turn-up shown with the trick being played, kept while that trick is held */
+let heldTurned;
 
 // Seats sit at the rim of the felt; each played card lies just inside its player's label, on the
 // line toward the centre, so it is never under a label, the trump or another card. Positions are in
 // pixels from the measured boxes. `holding`: the finished trick is still shown (with its own trump).
+/**
+ * @param {Record<string, any>} game the state's game part
+ * @param {FeltContext} how
+ */
 export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
   const n = game.players.length;
   const base = mySeat === null ? 0 : mySeat;
   const shown = holding ? game.last_trick.plays : game.trick;
   const leader = shown.length ? shown[0][0] : game.phase === "playing" ? game.leader : null;
   const felt = $("felt");
-  felt.dataset.seats = n;
+  felt.dataset.seats = String(n);
+  /** @type {HTMLElement[]} */
   const labels = [];
   for (let i = 0; i < n; i++) labels.push(seatLabel(game, (base + i) % n, { mySeat, leader, thinking, decorate }));
   $("seats").replaceChildren(...labels);
   // A held trick is shown with the trump it was played under, not the next round's.
+  /** @type {[string | null, string | null, boolean]} */
   const now = [game.turned, game.trump, blindAtTable(game)];
   const [turned, trump, blind] = holding && heldTurned !== undefined ? heldTurned : now;
   if (!holding) heldTurned = now;
   showTrump($("turned"), turned, trump, blind); // the card turned up, or (trump that rotates) the suit, or no trump
   // A card already on the table keeps its element (and so does not play its arrival again).
   const before = new Map(all(":scope > *", $("trick")).map((face) => [face.dataset.card, face]));
-  const cards = shown.map(([seat, card]) => {
+  /** @type {HTMLElement[]} */
+  const cards = shown.map((/** @type {[number, string]} */ [seat, card]) => {
     const face = before.get(card) || cardFace(card);
     face.classList.add("played");
     face.classList.toggle("led", seat === leader);
@@ -166,9 +197,9 @@ export function renderFelt(game, { mySeat, holding, thinking, decorate }) {
     face.setAttribute("aria-label", WORDS.played(game.players[seat], card, seat === leader));
     return face;
   });
-  const gone = [...before].filter(([card]) => !shown.some(([, c]) => c === card)).map(([, face]) => face);
+  const gone = [...before].filter(([card]) => !shown.some((/** @type {[number, string]} */ [, c]) => c === card)).map(([, face]) => face);
   for (const face of cards) if (!face.isConnected) $("trick").append(face);
-  layOut(felt, labels, cards, shown.map(([seat]) => (seat - base + n) % n));
+  layOut(felt, labels, cards, shown.map((/** @type {[number, string]} */ [seat]) => (seat - base + n) % n));
   gather(gone, game, labels);
 }
 
@@ -176,10 +207,15 @@ const GATHER_MS = 350;
 
 // A finished trick leaves the felt toward its winner's seat: its cards move to a layer of their own
 // (so the trick holds only the cards in play) and slide to the winner's label (laid out) as they fade.
+/**
+ * @param {HTMLElement[]} cards
+ * @param {Record<string, any>} game the state's game part
+ * @param {HTMLElement[]} labels
+ */
 function gather(cards, game, labels) {
   if (!cards.length) return;
   const last = game.last_trick;
-  const winner = last && cards.every((face) => last.plays.some(([, c]) => c === face.dataset.card)) ? last.winner : null;
+  const winner = last && cards.every((face) => last.plays.some((/** @type {[number, string]} */ [, c]) => c === face.dataset.card)) ? last.winner : null;
   const label = labels.find((node) => Number(node.dataset.seat) === winner);
   if (!label || matchMedia("(prefers-reduced-motion: reduce)").matches) {
     for (const face of cards) face.remove();
@@ -198,6 +234,12 @@ function gather(cards, game, labels) {
 
 // Pixel positions: labels at the rim; each card the shortest step from its label toward the centre
 // that clears the label, and no nearer the centre than clears the trump.
+/**
+ * @param {HTMLElement} felt
+ * @param {HTMLElement[]} labels
+ * @param {HTMLElement[]} cards
+ * @param {number[]} places each card's label, by its index in `labels`
+ */
 function layOut(felt, labels, cards, places) {
   const width = felt.clientWidth;
   const height = felt.clientHeight;
@@ -224,7 +266,7 @@ function layOut(felt, labels, cards, places) {
     top: box.top - origin.top - felt.clientTop,
     bottom: box.bottom - origin.top - felt.clientTop,
   };
-  const along = (low, high, from, v, half) => {
+  const along = (/** @type {number} */ low, /** @type {number} */ high, /** @type {number} */ from, /** @type {number} */ v, /** @type {number} */ half) => {
     // The least distance d >= 0 from `from` along v (one axis) at which [p - half, p + half] clears [low, high].
     if (v > 1e-6) return Math.max(0, (high + gap + half - from) / v);
     if (v < -1e-6) return Math.max(0, (from - low + gap + half) / -v);

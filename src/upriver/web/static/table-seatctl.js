@@ -12,38 +12,44 @@ const HANDOVER_AWAY_S = 60; // the server's rule: away a minute, or (no clock) t
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
   leave: () => t("table.seat.leave"),
-  leaveAsk: (level) => t("table.seat.leaveAsk", { level }),
+  leaveAsk: (/** @type {string} */ level) => t("table.seat.leaveAsk", { level }),
   leaveYes: () => t("table.seat.leaveYes"),
   cancel: () => t("table.seat.cancel"),
   back: () => t("table.seat.back"),
   botForYou: () => t("table.seat.botForYou"),
   youLeft: () => t("table.seat.youLeft"),
-  yourAuto: (count) => t("table.seat.yourAuto", { count }),
-  give: (who) => t("table.seat.give", { who }),
-  giveAsk: (who, level) => t("table.seat.giveAsk", { who, level }),
+  yourAuto: (/** @type {number} */ count) => t("table.seat.yourAuto", { count }),
+  give: (/** @type {string} */ who) => t("table.seat.give", { who }),
+  giveAsk: (/** @type {string} */ who, /** @type {string} */ level) => t("table.seat.giveAsk", { who, level }),
   giveYes: () => t("table.seat.giveYes"),
   claim: () => t("table.claim.button"),
   claimAsk: () => t("table.claim.ask"),
   claimYes: () => t("table.claim.yes"),
-  claimShown: (who, cards) => parts("table.claim.shown", { who, cards }),
-  claimLabel: (who, cards) => t("table.claim.shown", { who, cards }),
+  claimShown: (/** @type {string} */ who, /** @type {Node} */ cards) => parts("table.claim.shown", { who, cards }),
+  claimLabel: (/** @type {string} */ who, /** @type {string} */ cards) => t("table.claim.shown", { who, cards }),
   hint: () => t("table.hint.button"),
   hintAsking: () => t("table.hint.asking"),
-  hintBid: (bid, points) => t("table.hint.bid", { bid, points }),
-  hintCard: (card, points) => t("table.hint.card", { card, points }),
+  hintBid: (/** @type {number} */ bid, /** @type {string} */ points) => t("table.hint.bid", { bid, points }),
+  hintCard: (/** @type {string} */ card, /** @type {string} */ points) => t("table.hint.card", { card, points }),
   hintPoints: () => t("table.hint.pointsTitle"),
-  level: (kind) => t(`level.${kind}`),
+  level: (/** @type {string} */ kind) => t(`level.${kind}`),
 };
 
-const nameOf = (state, seat) => (state.game ? state.game.players[seat] : state.lobby.seats[seat].name) || "?";
-const levelOf = (state) => WORDS.level((state.options && state.options.level) || "normal");
-const started = (state) => Boolean(state.game && state.lobby.started && !state.game.over);
+const nameOf = (/** @type {import("./table-socket.js").TableState} */ state, /** @type {number} */ seat) => (state.game ? state.game.players[seat] : state.lobby.seats[seat].name) || "?";
+const levelOf = (/** @type {import("./table-socket.js").TableState} */ state) => WORDS.level((state.options && state.options.level) || "normal");
+const started = (/** @type {import("./table-socket.js").TableState} */ state) => Boolean(state.game && state.lobby.started && !state.game.over);
 
 // ------------------------------------------------------------------ asking first
 
+/** @type {((answer: boolean) => void) | null} the open question's answer, once given */
 let asking = null;
 
-// A yes-or-no question in a modal dialog; resolves true on yes. Escape or Cancel is no.
+/**
+ * A yes-or-no question in a modal dialog; resolves true on yes. Escape or Cancel is no.
+ * @param {string} question
+ * @param {string} yes the yes button's words
+ * @returns {Promise<boolean>}
+ */
 export function ask(question, yes) {
   let dialog = /** @type {HTMLDialogElement} */ ($("confirm"));
   if (!dialog) {
@@ -77,12 +83,16 @@ export function ask(question, yes) {
 // ------------------------------------------------------------------ the buttons
 
 // The seats whose person is away long enough (or, with no clock, away at their turn) to be given to a bot.
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @returns {number[]}
+ */
 export function handoverSeats(state) {
   if (state.seat === null || !started(state)) return [];
   const clockOn = Boolean(state.options && state.options.clock);
   return state.game.players
-    .map((_, seat) => seat)
-    .filter((seat) => {
+    .map((/** @type {string} */ _, /** @type {number} */ seat) => seat)
+    .filter((/** @type {number} */ seat) => {
       if (seat === state.seat) return false;
       const entry = presenceOf(state, seat);
       if (!entry || entry.status !== "away") return false;
@@ -90,6 +100,11 @@ export function handoverSeats(state) {
     });
 }
 
+/**
+ * @param {string} text
+ * @param {string} className
+ * @param {() => void} onClick
+ */
 function button(text, className, onClick) {
   const b = el("button", { type: "button", className, textContent: text });
   b.addEventListener("click", onClick);
@@ -98,9 +113,13 @@ function button(text, className, onClick) {
 
 let drawn = "";
 let counter = 0;
-const nextId = (kind) => `${kind}-${Date.now().toString(36)}-${++counter}`;
+const nextId = (/** @type {string} */ kind) => `${kind}-${Date.now().toString(36)}-${++counter}`;
 
-// `ctx`: `send(message)` and `canSend()` (the socket is open).
+/**
+ * The seat's own tools under the felt: claim, hint, give an away seat to a bot, leave, come back.
+ * @param {import("./table-socket.js").TableState} state
+ * @param {{send: (message: object) => boolean, canSend?: () => boolean}} ctx `send(message)` and `canSend()` (the socket is open)
+ */
 export function renderSeatTools(state, ctx) {
   const box = $("seat-tools");
   const mine = state.seat === null ? null : presenceOf(state, state.seat);
@@ -115,6 +134,7 @@ export function renderSeatTools(state, ctx) {
   const key = JSON.stringify([myStatus, auto, showClaim, showHint, showLeave, handover, state.v, document.documentElement.lang]);
   if (drawn === key) return;
   drawn = key;
+  /** @type {HTMLElement[]} */
   const items = [];
   if (offBot && started(state)) {
     const say = el("span", { className: "standin-news", textContent: myStatus === "left" ? WORDS.youLeft() : WORDS.botForYou() });
@@ -143,7 +163,7 @@ export function renderSeatTools(state, ctx) {
     const give = button(WORDS.give(who), "handover", async () => {
       if (await ask(WORDS.giveAsk(who, levelOf(state)), WORDS.giveYes())) ctx.send({ type: "handover", seat });
     });
-    give.dataset.seat = seat;
+    give.dataset.seat = String(seat);
     items.push(give);
   }
   if (showLeave) {
@@ -161,6 +181,7 @@ export function renderSeatTools(state, ctx) {
 
 // ------------------------------------------------------------------ a claim, shown to all
 
+/** @param {string[]} cards */
 function cardsNode(cards) {
   const span = document.createElement("span");
   span.className = "claim-cards";
@@ -178,6 +199,7 @@ const CLAIM_SHOWN_MS = 6000;
 let claimShownAt = 0;
 let claimTimer = 0;
 
+/** @param {import("./table-socket.js").TableState} state */
 export function renderClaim(state) {
   const box = $("claim-news");
   const claim = state.claim;
@@ -204,16 +226,28 @@ export function renderClaim(state) {
 
 // ------------------------------------------------------------------ the hint
 
-let hint = null; // {v, asking} while asked, then the server's `hint` message
+/**
+ * A hint: {v, asking} while asked, then the server's `hint` message (the choice, and each legal
+ * move's expected points), for the state's version `v`.
+ * @typedef {{v: number, asking?: boolean, choice?: number | string, options?: {move: number | string, points: number}[]}} Hint
+ */
 
+/** @type {Hint | null} */
+let hint = null;
+
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {Hint} message
+ */
 export function takeHint(state, message) {
   hint = message;
   showHintBox(state);
   applyHint(state);
 }
 
-const signed = (points) => `${points > 0 ? "+" : ""}${number(points)}`;
+const signed = (/** @type {number} */ points) => `${points > 0 ? "+" : ""}${number(points)}`;
 
+/** @param {import("./table-socket.js").TableState} state */
 function showHintBox(state) {
   const box = $("hint-box");
   if (!hint || !state || hint.v !== state.v) {
@@ -232,6 +266,7 @@ function showHintBox(state) {
 
 // The hint's choice stands out among the bids or the cards, each legal one with its expected points.
 // Drawn again after each redraw; a hint is for one version of the state only.
+/** @param {import("./table-socket.js").TableState} state */
 export function applyHint(state) {
   if (hint && state && hint.v !== state.v) hint = null;
   showHintBox(state);
