@@ -129,10 +129,17 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
     assert (after[0] - before[0], after[1] - before[1]) == (11, -11)
     assert after[2:4] == before[2:4]
     shot(page, "keep-evening-phone")
+    # The paper sheet: who sat out, and the evening's changes under the table.
+    expect(page.locator("#paper tr[data-round='3'] td.absent")).to_have_text("sits out")
+    expect(page.locator("#paper .changes")).to_contain_text("Dee sits out round 3")
+    expect(page.locator("#paper .changes")).to_contain_text("Cid −5 after round 3: renege")
     desktop = new_page(browser, "desktop")
     desktop.goto(f"{server}/keep/{sheet_id}")
     expect(desktop.locator('#sheet td[data-cell="3-3"]')).to_contain_text("sits out")
     shot(desktop, "keep-evening-desktop")
+    desktop.emulate_media(media="print")
+    shot(desktop, "keep-evening-paper")
+    desktop.emulate_media(media="screen")
 
     # The last round: the game ends with the podium, the statistics and the chart.
     bids(page, ["Ann", "Bob", "Cid", "Dee", "Eve"])
