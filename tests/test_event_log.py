@@ -89,6 +89,7 @@ def served_settings() -> Iterator[None]:
         gc.set_threshold(*thresholds)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("served_settings")
 def test_serve_with_the_event_log_writes_json_lines_from_start_to_stop_and_without_it_none(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
