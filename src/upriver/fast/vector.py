@@ -33,6 +33,7 @@ from upriver.fast._jit import (
     Bits,
     Ints,
     ctz,
+    inline_jit,
     jit,
     mix,
     parallel_jit,
@@ -86,28 +87,10 @@ OK, ILLEGAL = 0, 1
 CARDS, MAX_HAND = 52, 17
 
 LAYOUT = (
-    "hand",
-    "trumps_held",
-    "turned",
-    "trump",
-    "trick",
-    "leader",
-    "winning",
-    "played",
-    "bids",
-    "tricks_won",
-    "to_make",
-    "totals",
-    "lead",
-    "progress",
-    "hand_size",
-    "bid_balance",
-    "phase",
-    "my_turn",
-    "dealer",
-    "to_act",
-    "trump_broken",
-)
+    "hand", "trumps_held", "turned", "trump", "trick", "leader", "winning", "played", "bids", "tricks_won",
+    "to_make", "totals", "lead", "progress", "hand_size", "bid_balance", "phase", "my_turn", "dealer",
+    "to_act", "trump_broken",
+)  # fmt: skip
 """The encoding's fields this module writes, in the order of ``Setup.layout`` (their offsets)."""
 (
     HAND, TRUMPS_HELD, TURNED_AT, TRUMP_AT, TRICK_AT, LEADER_AT, WINNING_AT, PLAYED_AT, BIDS_AT, WON_AT,
@@ -276,7 +259,15 @@ def _start_game(t: int, tb: Tables, setup: Setup) -> None:
     _start_round(t, tb, setup)
 
 
-@jit
+@inline_jit
+def _wrap(x: int, n: int) -> int:
+    """``x % n`` for ``x`` in [-n, 2n): seat arithmetic without an integer division."""
+    if x >= n:
+        return x - n
+    return x + n if x < 0 else x
+
+
+@inline_jit
 def _winning(trick: Ints, count: int, leader: int, trump: int, n: int) -> tuple[int, int]:
     """The seat and card winning the first ``count`` cards of ``trick`` ((-1, -1) for none)."""
     lead_suit, seat, card, best = -1, -1, -1, -1
@@ -286,11 +277,11 @@ def _winning(trick: Ints, count: int, leader: int, trump: int, n: int) -> tuple[
             lead_suit = SUIT_OF[c]
         strength = RANK_OF[c] + (16 if SUIT_OF[c] == lead_suit else 0) + (32 if SUIT_OF[c] == trump else 0)
         if strength > best:
-            seat, card, best = (leader + i) % n, c, strength
+            seat, card, best = _wrap(leader + i, n), c, strength
     return seat, card
 
 
-@jit
+@inline_jit
 def _legal(st: Ints, bids: Ints, trick: Ints, hand: int, opts: Ints, size: int, n: int) -> int:
     """The legal moves of the seat to act as a bit set: bids 0…size while bidding, else cards."""
     if st[PHASE] == BIDDING:
@@ -320,7 +311,7 @@ def _finish_game(t: int, tb: Tables, setup: Setup, rewards: NDArray[np.float32])
             rewards[t, s] += 1.0 / count
 
 
-@jit
+@inline_jit
 def _apply(t: int, action: int, tb: Tables, setup: Setup, rewards: NDArray[np.float32]) -> int:
     """Play ``action`` for table ``t``'s seat to act, crediting round scores to ``rewards``; an
     illegal action changes nothing and returns :data:`ILLEGAL`."""
@@ -361,7 +352,7 @@ def _apply(t: int, action: int, tb: Tables, setup: Setup, rewards: NDArray[np.fl
     winner = _winning(tb.trick[t], n, leader, st[TRUMP], n)[0]
     tb.tricks[t, winner] += 1
     for i in range(n):
-        s = (leader + i) % n
+        s = _wrap(leader + i, n)
         tb.played[t, s] |= ONE << u64(tb.trick[t, i])
     st[DONE] += 1
     st[TRICK_LEN] = 0
@@ -380,7 +371,7 @@ def _apply(t: int, action: int, tb: Tables, setup: Setup, rewards: NDArray[np.fl
     return OK
 
 
-@jit
+@inline_jit
 def _bot_action(t: int, tb: Tables, setup: Setup) -> int:
     """The kernel policy's action for table ``t``'s seat to act (it sees that seat's view only)."""
     st = tb.state[t]
@@ -433,8 +424,11 @@ def write_view(
     r = min(st[ROUND], rounds - 1)
     size = sizes[r]
     trump = st[TRUMP]
-    obs[:] = setup.template[r]
-    mask[:] = 0
+    template = setup.template[r]
+    for i in range(obs.shape[0]):  # a plain loop: numba's slice assignment first checks for overlap
+        obs[i] = template[i]
+    for i in range(mask.shape[0]):
+        mask[i] = 0
     rest = hand
     while rest != ZERO:
         c = ctz(rest)
@@ -448,17 +442,17 @@ def write_view(
     leader = st[LEADER]
     count = st[TRICK_LEN]
     for i in range(count):
-        rel = (leader + i - me) % n
+        rel = _wrap(leader + i - me, n)
         obs[at[TRICK_AT] + 52 * rel + trick[i]] = 1.0
     if phase == PLAYING:
-        obs[at[LEADER_AT] + (leader - me) % n] = 1.0
+        obs[at[LEADER_AT] + _wrap(leader - me, n)] = 1.0
     if count > 0:
-        obs[at[WINNING_AT] + (_winning(trick, count, leader, trump, n)[0] - me) % n] = 1.0
+        obs[at[WINNING_AT] + _wrap(_winning(trick, count, leader, trump, n)[0] - me, n)] = 1.0
     hidden = phase == BIDDING and setup.opts[r, SIMULTANEOUS] != 0
     seen = 0
     best_other = -(1 << 62)
     for s in range(n):
-        rel = (s - me) % n
+        rel = _wrap(s - me, n)
         rest = played[s]
         while rest != ZERO:
             c = ctz(rest)
@@ -484,11 +478,11 @@ def write_view(
     obs[at[SIZE_AT] + size - 1] = 1.0
     obs[at[BALANCE_AT]] = min(1.0, (seen - size) / size)
     obs[at[PHASE_AT] + phase] = 1.0
-    obs[at[DEALER_AT] + (me - st[DEALER]) % n] = 1.0
+    obs[at[DEALER_AT] + _wrap(me - st[DEALER], n)] = 1.0
     obs[at[BROKEN_AT]] = float(st[BROKEN])
     if over:
         return
-    obs[at[TO_ACT_AT] + (st[TO_ACT] - me) % n] = 1.0
+    obs[at[TO_ACT_AT] + _wrap(st[TO_ACT] - me, n)] = 1.0
     if st[TO_ACT] != me:
         return
     obs[at[MY_TURN_AT]] = 1.0
@@ -499,7 +493,7 @@ def write_view(
         legal &= legal - ONE
 
 
-@jit
+@inline_jit
 def _observe(
     t: int, me: int, tb: Tables, setup: Setup, obs: NDArray[np.float32], mask: NDArray[np.int8]
 ) -> None:
