@@ -15,6 +15,7 @@ const timings = {};
 const mark = (/** @type {string} */ what) => { timings[what] = Math.round(performance.now()); };
 
 async function boot() {
+  mark("start");
   // Its own files come from /keep-engine/, where the server sends them compressed.
   const pyodide = await loadPyodide({ indexURL: new URL("../keep-engine/", import.meta.url).href });
   mark("pyodide");
@@ -24,6 +25,8 @@ async function boot() {
   pyodide.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(CORE)})`);
   const browser = pyodide.pyimport("upriver.keeper.browser");
   mark("imported");
+  browser.warm();
+  mark("warm");
   return browser;
 }
 

@@ -79,6 +79,10 @@ if ("serviceWorker" in navigator) {
   else addEventListener("load", register, { once: true });
   // Once the keeper is kept on the phone, the engine starts in the background (from that copy), so an
   // entry made with no server is quick.
-  navigator.serviceWorker.ready.then(() => setTimeout(warmEngine, 500));
+  navigator.serviceWorker.ready.then(() => {
+    const sw = navigator.serviceWorker;
+    if (sw.controller) warmEngine();
+    else sw.addEventListener("controllerchange", () => warmEngine(), { once: true });
+  });
 }
 if (!navigator.onLine || staticSite()) warmEngine();
