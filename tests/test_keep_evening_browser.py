@@ -163,3 +163,27 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
     expect(reader.locator('#sheet td[data-cell="3-3"]')).to_contain_text("sits out")
     shot(reader, "keep-evening-link-phone")
     assert errors == []
+
+
+def test_a_new_sheet_offers_the_names_of_earlier_evenings_and_its_seats_can_be_reordered(
+    live: LiveServer, browser: Browser
+) -> None:
+    server = live.url
+    made = httpx.post(f"{server}/api/sheets", json={"players": ["Åsa", "Bo", "Cilla", "Dag"], "dealer": 0})
+    assert made.status_code == 201, made.text
+    page = new_page(browser, "desktop")
+    page.goto(f"{server}/keep/{made.json()['id']}")  # this browser now knows that evening's names
+    expect(page.locator("#round-head")).to_be_visible()
+    page.goto(f"{server}/keep")
+    offered = page.locator("#known-names option")
+    expect(offered).to_have_count(4)
+    assert [offered.nth(k).get_attribute("value") for k in range(4)] == ["Åsa", "Bo", "Cilla", "Dag"]
+    for seat, name in enumerate(["Bo", "Åsa", "Cilla", "Dag"], start=1):
+        page.get_by_label(f"Player {seat}", exact=True).fill(name)
+    tap(page, "Move Seat 2 one seat up")  # Åsa sits first after all
+    expect(page.get_by_label("Player 1", exact=True)).to_have_value("Åsa")
+    expect(page.get_by_label("Player 2", exact=True)).to_have_value("Bo")
+    tap(page, "Start the sheet")
+    expect(page.locator("#entry")).to_be_visible()
+    sheet_id = page.url.rstrip("/").split("/")[-1]
+    assert httpx.get(f"{server}/api/sheets/{sheet_id}").json()["players"] == ["Åsa", "Bo", "Cilla", "Dag"]

@@ -4,6 +4,7 @@
 
 import { el, fill } from "./dom.js";
 import { WORDS as W } from "./keep-words.js";
+import { keptSheets } from "./keep-api.js";
 import { houseRuleFields } from "./keep-house.js";
 
 /**
@@ -19,20 +20,33 @@ import { houseRuleFields } from "./keep-house.js";
 
 /** @type {Page} */
 let page;
+/** @type {string[]} the names of the sheets kept on the phone (keep-api.js), read once at the start */
+let keptNames = [];
 
 /**
- * The names of earlier evenings, the most recent first, each once.
+ * The names of earlier evenings, the most recent first, each once: the sheets this browser opened
+ * (`known`, as keep.js keeps them), then those kept on the phone.
+ * @param {Record<string, {players: string[], at: number}>} known
  * @returns {string[]}
  */
-export function earlierNames() {
-  const sheets = Object.values(page ? page.known() : {}).sort((a, b) => b.at - a.at);
-  return [...new Set(sheets.flatMap((s) => s.players))];
+export function earlierNames(known) {
+  const sheets = Object.values(known).sort((a, b) => b.at - a.at);
+  return [...new Set([...sheets.flatMap((s) => s.players), ...keptNames])];
+}
+
+/** Read the names of the sheets kept on the phone; none when its storage cannot be read. */
+export async function readKeptNames() {
+  try {
+    const kept = await keptSheets();
+    keptNames = kept.flatMap((k) => (k.view && Array.isArray(k.view.players) ? k.view.players : []));
+  } catch { /* no storage on this browser: the names it opened are offered alone */ }
 }
 
 /** @param {Page} around */
 export async function home(around) {
   page = around;
   const { app, api, known } = page;
+  await readKeptNames();
   document.title = W.pageTitle(W.keeper);
   const options = await api("/api/sheets/options");
   const list = el("ul", { class: "sheets", "aria-label": W.yourSheets });
@@ -59,7 +73,7 @@ export async function home(around) {
  */
 function playerInputs(box, count, changed) {
   const now = [...box.querySelectorAll("input")].map((i) => /** @type {HTMLInputElement} */ (i).value);
-  box.replaceChildren(el("datalist", { id: "known-names" }, ...earlierNames().map((n) => el("option", { value: n }))));
+  box.replaceChildren(el("datalist", { id: "known-names" }, ...earlierNames(page.known()).map((n) => el("option", { value: n }))));
   for (let i = 0; i < count; i++) {
     const up = () => {
       const inputs = /** @type {HTMLInputElement[]} */ ([...box.querySelectorAll("input")]);

@@ -10,7 +10,7 @@ import { rotatingTrump } from "./keep-house.js";
 import { eveningPanel, markEvening, statistics } from "./keep-evening.js";
 import { openDealer, openEdit, stepper } from "./keep-fix.js";
 import { gameLink, isGameLink, readGameLink } from "./keep-share.js";
-import { earlierNames, home } from "./keep-start.js";
+import { earlierNames, home, readKeptNames } from "./keep-start.js";
 import { paperSheet } from "./paper.js";
 import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, scrollsByKeyboard, suitText } from "./sheet.js";
 
@@ -145,7 +145,7 @@ function render() {
     over ? statistics(sheet) : null,
     sheetTable(),
     chart(),
-    eveningPanel(sheet, act, earlierNames()),
+    eveningPanel(sheet, act, earlierNames(known())),
     sheet.from_link ? null : sheet.read_only ? exportsOnly() : actions(),
   );
   // Chart.js measures its box, so the chart is drawn once its section is on the page.
@@ -407,4 +407,5 @@ function actions() {
 }
 
 errorBox.addEventListener("click", clearError);
+readKeptNames(); // for a newcomer's name: those of earlier evenings
 route();
