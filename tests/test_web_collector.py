@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from upriver.web.workers import COLLECTOR_THRESHOLDS, ServeSettings
 
@@ -24,11 +25,14 @@ def collector() -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("collector")
-def test_a_served_app_freezes_what_it_built_and_collects_fully_seldom(tmp_path: Path) -> None:
+def test_a_served_app_freezes_what_it_holds_once_started_and_collects_fully_seldom(tmp_path: Path) -> None:
     gc.unfreeze()
-    app = ServeSettings(db=str(tmp_path / "tables.db"), warm=False).app()
-    assert app.router.routes
-    assert gc.get_freeze_count() > 10_000  # the modules and the app, out of every later collection
+    app = ServeSettings(db=str(tmp_path / "tables.db"), warm=False, allowed_hosts=("testserver",)).app()
+    assert gc.get_freeze_count() == 0, "built, not yet started"
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+        frozen = gc.get_freeze_count()
+    assert frozen > 10_000  # the modules and the app, out of every later collection
     young, middle, full = gc.get_threshold()
     assert (young, middle, full) == COLLECTOR_THRESHOLDS
     assert young > 700

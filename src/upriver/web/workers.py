@@ -10,18 +10,16 @@ This module imports only the standard library at the top, so ``upriver --help`` 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import gc
 import json
 import os
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from upriver.web.limits import Limits
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
     "COLLECTOR_THRESHOLDS",
@@ -40,11 +38,11 @@ are ``(700, 10, 10)``."""
 
 
 def quiet_collector() -> None:
-    """Keep Python's cycle collector from stopping the event loop for long, once the app is built.
+    """Keep Python's cycle collector from stopping the event loop for long, once the app has started.
 
     A full collection walks every object the process holds: with 500 tables in play some 220,000,
     100 to 250 ms during which no table moves, every few seconds under Python's own thresholds;
-    these pauses made the tail of a move's latency. So what exists once the app is built (the
+    these pauses made the tail of a move's latency. So what exists once the app has started (the
     modules, the restored tables) is frozen out of every later collection (:func:`gc.freeze`), the
     youngest generation is collected after 10,000 new objects rather than 700 (so few of a
     message's short-lived objects are still alive to be promoted), and a full collection waits for
@@ -75,8 +73,9 @@ class ServeSettings:
     """Write the JSON event log to standard error (:mod:`upriver.web.eventlog`)."""
     warm: bool = True
 
-    def app(self) -> FastAPI:
-        """The web app over these settings (:func:`upriver.web.app.create_app`).
+    def app(self) -> ASGIApp:
+        """The web app over these settings (:func:`upriver.web.app.create_app`), as a server process
+        serves it (its collector quieted once started, its start and stop logged).
 
         :raises upriver.database.StoreError: the store cannot be opened (one sentence saying why).
         """
@@ -97,9 +96,7 @@ class ServeSettings:
             hosts=HostPolicy.of(self.allowed_hosts, self.bind),
             warm=self.warm,
         )
-        _log_lifespan(app)
-        quiet_collector()
-        return app
+        return _Served(app)
 
     def check(self) -> None:
         """Open the store and close it again, to say before any worker starts why it cannot be opened.
@@ -131,25 +128,33 @@ class ServeSettings:
         )
 
 
-def _log_lifespan(app: FastAPI) -> None:
-    """Log (:mod:`upriver.web.eventlog`) when ``app``'s process begins serving and when it stops."""
-    from upriver.web import eventlog
+class _Served:
+    """The app as a server process serves it: once it has started, the cycle collector is quieted
+    (:func:`quiet_collector`: what exists then, the app and its restored tables, is frozen) and the
+    event log says so (:mod:`upriver.web.eventlog`), as it does when the app has stopped. Every other
+    request and WebSocket goes straight to the app."""
 
-    serve = app.router.lifespan_context
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
 
-    @contextlib.asynccontextmanager
-    async def logged(served: FastAPI) -> AsyncIterator[Any]:
-        eventlog.note("started")
-        try:
-            async with serve(served) as state:
-                yield state
-        finally:
-            eventlog.note("stopped")
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        from upriver.web import eventlog
 
-    app.router.lifespan_context = logged
+        async def told(message: Message) -> None:
+            if message["type"] == "lifespan.startup.complete":
+                quiet_collector()
+                eventlog.note("started")
+            elif message["type"] == "lifespan.shutdown.complete":
+                eventlog.note("stopped")
+            await send(message)
+
+        await self.app(scope, receive, told)
 
 
-def app_from_environment() -> FastAPI:
+def app_from_environment() -> ASGIApp:
     """The app of one worker of ``upriver serve --workers N``, from :data:`SETTINGS_VARIABLE`.
 
     :raises RuntimeError: the variable is not set (this factory is only for ``upriver serve``).
