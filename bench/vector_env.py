@@ -6,8 +6,8 @@ Every figure is the ``classic`` preset with 4 players (whole games, 1 to 13 card
   learning, ``--tables`` tables on one and two numba threads; an agent step is one seat's action
   applied and the next seat's observation (1,695 floats) and mask (70) written. The clock runs
   while ``step`` runs: choosing the actions is the learner's time, not the environment's;
-- ``vector_agent_steps_per_cpu_s_2core``: the same per second of CPU time over both threads
-  (other people's jobs on a shared machine lower the wall-clock figure, not this one);
+- ``vector_agent_steps_per_cpu_s_{1,2}core``: the same per second of CPU time (over both threads
+  for 2): other people's jobs on a shared machine lower the wall-clock figures, hardly these;
 - ``vector_with_choice_agent_steps_per_s_2core``: the same, the clock also running while numpy
   picks a random legal action for every table from the masks, as a policy would;
 - ``single_seat_learner_steps_per_s_2core``: :class:`upriver.rl.vector.VectorSingleSeatEnv`,
@@ -15,9 +15,14 @@ Every figure is the ``classic`` preset with 4 players (whole games, 1 to 13 card
   them are played in the same call and not counted);
 - ``pettingzoo_agent_steps_per_s``: :class:`upriver.rl.aec.UpriverEnv`, a random legal action and
   the next agent's observation each step, in a Python loop;
-- ``ratio_vector_2core_to_pettingzoo``: the two measured in the same run.
+- ``pettingzoo_agent_steps_per_cpu_s``: the same per second of CPU time;
+- ``ratio_vector_2core_to_pettingzoo``: the two measured in the same run, and
+  ``ratio_vector_to_pettingzoo_per_cpu_s`` the same per CPU second on one core each, the ratio a
+  busy machine distorts least.
 
-The contenders alternate and each keeps its median.
+The contenders alternate and each keeps its median. numba's OpenMP threads wait for work
+passively here (``OMP_WAIT_POLICY=PASSIVE`` unless set): spinning between steps takes a core
+from whatever else runs, which on a shared machine stalls every step at the barrier.
 
     python bench/vector_env.py [--seconds S] [--repeats R] [--tables T]
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -34,6 +40,8 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before numba starts its threads
 
 PRESET, PLAYERS = "classic", 4
 
@@ -89,16 +97,16 @@ def single_seat_steps(tables: int, threads: int) -> Callable[[float], float]:
     return run
 
 
-def pettingzoo_steps(seconds: float) -> float:
+def pettingzoo_steps(seconds: float, cpu: bool = False) -> float:
     """Agent steps a second of the PettingZoo environment: a random legal action, then the next
-    agent's observation, as a learner loop does."""
+    agent's observation, as a learner loop does; with ``cpu``, a second of CPU time."""
     from upriver.rl.aec import UpriverEnv
 
     env = UpriverEnv(PRESET, PLAYERS)
     rng = random.Random(0)
     env.reset(seed=1)
     steps = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         obs = env.observe(env.agent_selection)
         if env.terminations[env.agent_selection]:
@@ -106,22 +114,24 @@ def pettingzoo_steps(seconds: float) -> float:
             continue
         env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - cpu_start if cpu else time.perf_counter() - start)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--repeats", type=int, default=3, help="alternating rounds; each figure is a median")
-    parser.add_argument("--tables", type=int, default=4096, help="tables stepped at once")
+    parser.add_argument("--tables", type=int, default=8192, help="tables stepped at once")
     args = parser.parse_args(argv)
     timers: dict[str, Callable[[float], float]] = {
         "vector_agent_steps_per_s_1core": vector_steps(args.tables, 1),
         "vector_agent_steps_per_s_2core": vector_steps(args.tables, 2),
+        "vector_agent_steps_per_cpu_s_1core": vector_steps(args.tables, 1, cpu=True),
         "vector_agent_steps_per_cpu_s_2core": vector_steps(args.tables, 2, cpu=True),
         "vector_with_choice_agent_steps_per_s_2core": vector_steps(args.tables, 2, choose=True),
         "single_seat_learner_steps_per_s_2core": single_seat_steps(args.tables, 2),
         "pettingzoo_agent_steps_per_s": pettingzoo_steps,
+        "pettingzoo_agent_steps_per_cpu_s": lambda seconds: pettingzoo_steps(seconds, cpu=True),
     }
     samples: dict[str, list[float]] = {key: [] for key in timers}
     for _ in range(args.repeats):
@@ -131,8 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, object] = {key: round(value) for key, value in medians.items()}
     vector = medians["vector_agent_steps_per_s_2core"]
     out["ratio_vector_2core_to_pettingzoo"] = round(vector / medians["pettingzoo_agent_steps_per_s"])
+    out["ratio_vector_to_pettingzoo_per_cpu_s"] = round(
+        medians["vector_agent_steps_per_cpu_s_1core"] / medians["pettingzoo_agent_steps_per_cpu_s"]
+    )
     out["ratio_vector_2core_to_1core"] = round(vector / medians["vector_agent_steps_per_s_1core"], 2)
     out["tables"] = args.tables
+    out["omp_wait_policy"] = os.environ["OMP_WAIT_POLICY"]
     out["python"] = platform.python_version()
     json.dump(out, sys.stdout, indent=2)
     print()
