@@ -4,7 +4,7 @@
 // sheet the server sent. Only drawing: every number comes from the server (the engine).
 
 import { t } from "./i18n.js";
-import { el } from "./sheet.js";
+import { el } from "./dom.js";
 
 /** Every word this module shows, in one place: the page's language catalogue (paper.*, i18n.js). */
 const TEXT = {
