@@ -35,8 +35,15 @@ class Between:
 
     @property
     def schedule(self) -> tuple[int, ...]:
-        """The evening's hand sizes as they stand."""
-        return evening.schedule(self.rules, self.starters, self.entries)
+        """The evening's hand sizes as they stand.
+
+        :raises IllegalActionError: when the players at the table cannot play the rules (a sheet
+            read from a record whose evening no longer adds up: its flagged round says why).
+        """
+        try:
+            return evening.schedule(self.rules, self.starters, self.entries)
+        except RulesError as error:
+            raise IllegalActionError(str(error), rule="roster") from None
 
     def playing(self, number: int, entries: SheetEntries | None = None) -> tuple[int, ...]:
         """The seats playing round ``number``."""
