@@ -358,8 +358,9 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
 
         The path yields each event to be committed and is sent what the commit raised (``None``:
         committed), so the same steps serve a commit made at once (:meth:`_accept`) and one made
-        by a thread while the event loop serves the others (:mod:`upriver.web.commits`). ``arrived``: when the
-        event came (``time.perf_counter()``), for the move→update latency (:mod:`upriver.web.metrics`).
+        by a thread while the event loop serves the others (:mod:`upriver.web.commits`).
+        ``arrived``: when the event came (``time.perf_counter()``), for the move→update latency
+        (:mod:`upriver.web.metrics`).
 
         :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
         :raises IllegalActionError: the engine refuses it.
