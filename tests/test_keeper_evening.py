@@ -4,6 +4,7 @@ browser both run) and through the HTTP API."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -304,3 +305,32 @@ def test_any_evening_totals_its_starts_rounds_and_adjustments_and_survives_its_r
     again = KeptSheet.from_record(loads(dumps(sheet.to_record())))
     assert again.entries == sheet.entries
     assert again.totals == sheet.totals
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "said"),
+    [
+        (
+            "joins",
+            [{"name": "Eve", "round": "two", "start": "zero"}],
+            "a join's round must be a whole number",
+        ),
+        ("leaves", [{"seat": 9, "round": 2}], "a seat must be a whole number from 0 to 4, not 9"),
+        ("sizes", [0, 2], "a hand size must be a whole number from 1 to 52, not 0"),
+        ("adjustments", [{"seat": 0, "after": 0, "points": "ten"}], "an adjustment must be a whole number"),
+    ],
+)
+def test_an_imported_evening_that_is_not_what_the_keeper_writes_is_refused_naming_the_part(
+    client: TestClient, part: str, value: object, said: str
+) -> None:
+    sheet = classic()
+    play_round(sheet)
+    apply(sheet, "join", {"name": "Eve"})
+    document = json.loads(dumps(sheet.to_record()))
+    document["upriver_keep"]["evening"][part] = value
+    refused = post(client, "/api/sheets/import", {"record": json.dumps(document)}, 400)
+    assert refused["rule"] == "record"
+    assert refused["error"].startswith(
+        "not a game record: the kept evening under 'upriver_keep' cannot be read: "
+    )
+    assert said in refused["error"]

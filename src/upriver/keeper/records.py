@@ -16,13 +16,24 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from upriver.actions import Phase
+from upriver.cards import Suit
 from upriver.errors import RecordError, RulesError
-from upriver.keeper.entries import EXTRA, JACK_FROM, KeptRound, SheetEntries
+from upriver.keeper.entries import (
+    EXTRA,
+    JACK_FROM,
+    Adjustment,
+    Join,
+    KeptRound,
+    Leave,
+    SheetEntries,
+    SitOut,
+    Start,
+)
 from upriver.keeper.evening import Segment
 from upriver.names import PlayerNameError, check_names
 from upriver.record import Record, RoundRecord, replay
 from upriver.record.model import canonical_rules
-from upriver.rules import FirstDealer, Rules, Trump
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, FirstDealer, Rules, Trump
 
 __all__ = ["SheetParts", "record_of", "sheet_parts"]
 
@@ -89,26 +100,116 @@ def sheet_parts(record: Record) -> SheetParts:
     )
 
 
+MOST_ROUNDS = 1000
+"""The most rounds a record's evening may list (a whole evening is a few dozen)."""
+
+
+class _UnreadableError(ValueError):
+    """A part of a record's evening that is not what the keeper writes."""
+
+
+def _int(value: object, what: str, low: int, high: int | None = None) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+        raise _UnreadableError(f"{what} must be a whole number {span}, not {value!r}")
+    return value
+
+
+def _items(data: Mapping[str, object], key: str, fields: tuple[str, ...]) -> list[Mapping[str, object]]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or len(value) > MOST_ROUNDS:
+        raise _UnreadableError(f"{key!r} must be a list of at most {MOST_ROUNDS} objects")
+    for item in value:
+        if not isinstance(item, Mapping) or not set(item) <= set(fields):
+            raise _UnreadableError(f"each of {key!r} is an object with {', '.join(fields)}, not {item!r}")
+    return value
+
+
+def _values(value: object, what: str, seats: int) -> tuple[int | None, ...]:
+    if not isinstance(value, list) or len(value) > seats:
+        raise _UnreadableError(f"{what} must be a list of at most {seats} numbers or nulls")
+    return tuple(None if v is None else _int(v, what, 0, 52) for v in value)
+
+
+def _entries(data: Mapping[str, object], starters: int) -> SheetEntries:
+    """The evening's entries, every field checked for what the keeper writes (the replay then checks
+    the rules)."""
+    joins = tuple(
+        Join(
+            name=str(check_names([j.get("name")])[0]),
+            round=_int(j.get("round"), "a join's round", 1, MOST_ROUNDS),
+            start=Start(j.get("start", Start.ZERO.value)),
+        )
+        for j in _items(data, "joins", ("name", "round", "start"))
+    )
+    seats = starters + len(joins)
+    if seats > MAX_PLAYERS * 4:
+        raise _UnreadableError(f"an evening has at most {MAX_PLAYERS * 4} seats, not {seats}")
+    rounds = []
+    for r in _items(data, "rounds", ("bids", "tricks", "trump")):
+        tricks, trump = r.get("tricks"), r.get("trump")
+        if trump is not None and not (isinstance(trump, str) and trump in {x.value for x in Suit}):
+            raise _UnreadableError(f"a round's trump is C, D, H, S or null, not {trump!r}")
+        rounds.append(
+            KeptRound(
+                bids=_values(r.get("bids"), "a round's bids", seats),
+                tricks=None if tricks is None else _values(tricks, "a round's tricks", seats),
+                trump=None if trump is None else Suit(trump),
+            )
+        )
+    first, jack = data.get("first_dealer"), data.get("jack")
+    sizes = data.get("sizes")
+    if sizes is not None and (not isinstance(sizes, list) or not 0 < len(sizes) <= MOST_ROUNDS):
+        raise _UnreadableError(f"'sizes' must be a list of 1 to {MOST_ROUNDS} hand sizes")
+    return SheetEntries(
+        first_dealer=None if first is None else _int(first, "the first dealer", 0, starters - 1),
+        jack=None if jack is None else _int(jack, "the seat dealt the Jack", 0, starters - 1),
+        rounds=tuple(rounds),
+        joins=joins,
+        leaves=tuple(
+            Leave(seat=_int(x.get("seat"), "a seat", 0, seats - 1), round=_int(x.get("round"), "a round", 1))
+            for x in _items(data, "leaves", ("seat", "round"))
+        ),
+        sit_outs=tuple(
+            SitOut(seat=_int(x.get("seat"), "a seat", 0, seats - 1), round=_int(x.get("round"), "a round", 1))
+            for x in _items(data, "sit_outs", ("seat", "round"))
+        ),
+        adjustments=tuple(
+            Adjustment(
+                seat=_int(a.get("seat"), "a seat", 0, seats - 1),
+                after=_int(a.get("after"), "an adjustment's round", 0),
+                points=_int(a.get("points"), "an adjustment", -1000, 1000),
+                note=str(a.get("note") or "")[:80],
+            )
+            for a in _items(data, "adjustments", ("seat", "after", "points", "note"))
+        ),
+        sizes=None if sizes is None else tuple(_int(size, "a hand size", 1, 52) for size in sizes),
+    )
+
+
 def _evening(
     kept: Mapping[str, object], *, title: str, jack: int | None, extras: dict[str, object]
 ) -> SheetParts:
-    """The parts of an evening written by :func:`record_of` (re-checked when the sheet replays it)."""
+    """The parts of an evening written by :func:`record_of` (re-checked when the sheet replays it).
+
+    :raises RecordError: naming the first part that is not what the keeper writes.
+    """
     try:
-        players = check_names(list(kept["players"]))  # type: ignore[call-overload]
-        options = kept["rules"]
+        names = kept.get("players")
+        if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise _UnreadableError(f"its players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
+        players = check_names(names)
+        options = kept.get("rules")
         if not isinstance(options, Mapping):
-            raise TypeError("its rules are not an object")
+            raise _UnreadableError("its rules must be an object")
         rules = Rules.from_options(options, player_count=len(players))
-        entries = SheetEntries.from_json(kept)
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        AssertionError,
-        RulesError,
-        PlayerNameError,
-    ) as error:
+        entries = _entries(kept, len(players))
+    except (_UnreadableError, RulesError, PlayerNameError, ValueError) as error:
         raise RecordError(f"the kept evening under {EXTRA!r} cannot be read: {error}") from None
     return SheetParts(
         rules=rules,
