@@ -224,6 +224,8 @@ def test_every_change_of_the_evening_goes_through_the_http_api(client: TestClien
     assert sheet["sheet"]["totals"][1] == 14
     sheet = post(client, f"{base}/schedule", {"sizes": [2, 1]})
     assert sheet["evening"]["schedule"] == [1, 2, 1]
+    too_long = post(client, f"{base}/schedule", {"sizes": [1] * 100}, 400)  # 101 rounds: past the limit
+    assert (too_long["field"], too_long["error"].startswith("the sheet's game")) == ("sizes", True)
     sheet = post(client, f"{base}/leave", {"seat": 3})
     assert sheet["evening"]["leaves"] == [{"seat": 3, "round": 2}]
     refused = post(client, f"{base}/leave", {"seat": 2}, 400)

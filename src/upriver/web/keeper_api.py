@@ -253,6 +253,9 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
         version = body.get("version")
         if version is not None and whole(version, "'version'") != stored.version:
             raise StaleSheetError("the sheet changed since this page read it")
+        sizes = body.get("sizes")
+        if action == "schedule" and isinstance(sizes, list):  # this server's longest game, as at the start
+            rounds_within(limits, stored.sheet.scored + len(sizes), "the sheet's game", "sizes")
         sheet, label = apply(stored.sheet, action, {**body, **path})
         return JSONResponse(sheet_json(store.save(stored, sheet, label)))
 
