@@ -19,7 +19,17 @@ install.type = "button";
 install.className = "install";
 install.textContent = t("keeper.install");
 install.hidden = true;
-document.querySelector("header.bar")?.append(install);
+// A badge: the keeper is kept on this device. On a phone's narrow bar only its tick shows.
+const badge = Object.assign(document.createElement("span"), {
+  className: "offline-ready", title: t("keeper.offlineReadyHint"), hidden: true,
+});
+badge.setAttribute("role", "img");
+badge.setAttribute("aria-label", t("keeper.offlineReady"));
+badge.append("✓", Object.assign(document.createElement("span"), { className: "label", textContent: ` ${t("keeper.offlineReady")}` }));
+const bar = document.querySelector("header.bar");
+const languages = bar?.querySelector(".lang-bar");
+if (languages) languages.before(badge, install);
+else bar?.append(badge, install);
 document.querySelector("main")?.before(strip);
 
 /** @type {any} */
@@ -80,6 +90,7 @@ if ("serviceWorker" in navigator) {
   // Once the keeper is kept on the phone, the engine starts in the background (from that copy), so an
   // entry made with no server is quick.
   navigator.serviceWorker.ready.then(() => {
+    badge.hidden = false; // the keeper is kept on this device: it opens with no network
     const sw = navigator.serviceWorker;
     if (sw.controller) warmEngine();
     else sw.addEventListener("controllerchange", () => warmEngine(), { once: true });
