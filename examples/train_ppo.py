@@ -13,6 +13,7 @@ to ``learning_curve.png`` and the measured numbers to ``results.json`` beside th
     python -m pip install -r examples/requirements.txt
     python examples/train_ppo.py                 # 200 updates, about 23,000 games: 5 minutes on one core
     python examples/train_ppo.py --updates 30 --eval-games 400   # a quick look
+    python examples/train_ppo.py --vector        # the games played by upriver.rl.vector, in compiled code
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from upriver.bots import BOT_KINDS, Bot
 from upriver.cards import Card
 from upriver.rl.encoding import ACTION_COUNT, OBS_SIZE, action_mask, decode_action, encode
 from upriver.rl.gym import SingleSeatEnv
+from upriver.rl.vector import VectorSingleSeatEnv
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -89,10 +91,19 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
     """Masked PPO with GAE; returns the policy and one learning-curve point per update."""
     torch.manual_seed(args.seed)
     n, steps = args.envs, args.steps
-    envs = [SingleSeatEnv(rules=rules, seat=None, opponents="random", reward="round") for _ in range(n)]
-    first = [env.reset(seed=args.seed + i)[0] for i, env in enumerate(envs)]
-    obs = np.stack([o["observation"] for o in first])
-    mask = np.stack([o["action_mask"] for o in first]).astype(bool)
+    if args.vector:
+        # One compiled vector environment: n tables, the kernel's uniform random bots in the other seats.
+        vector = VectorSingleSeatEnv(n, rules=rules, seat=None, opponents="random", reward="round", threads=1)
+        envs: list[SingleSeatEnv] = []
+        first_obs, vector_info = vector.reset(seed=args.seed)
+        obs = first_obs["observation"].copy()
+        mask = first_obs["action_mask"].astype(bool)
+        seats = vector_info["seat"].copy()
+    else:
+        envs = [SingleSeatEnv(rules=rules, seat=None, opponents="random", reward="round") for _ in range(n)]
+        first = [env.reset(seed=args.seed + i)[0] for i, env in enumerate(envs)]
+        obs = np.stack([o["observation"] for o in first])
+        mask = np.stack([o["action_mask"] for o in first]).astype(bool)
     model = Policy(args.hidden)
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr, eps=1e-5)
     score = [0.0] * n
@@ -116,6 +127,19 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
                 action = dist.sample()
             b_obs[t], b_mask[t], b_act[t] = obs, mask, action.numpy()
             b_logp[t], b_val[t] = dist.log_prob(action).numpy(), value.numpy()
+            if args.vector:
+                o, rewards, dones, _, vector_info = vector.step(action.numpy())
+                for i in range(n):
+                    score[i] += float(rewards[i])
+                b_rew[t], b_done[t] = rewards / 10.0, dones
+                for i in np.flatnonzero(dones):
+                    totals = vector_info["totals"][i]
+                    winners = np.flatnonzero(totals == totals.max())
+                    games.append((score[i], 1 / len(winners) if seats[i] in winners else 0.0))
+                    score[i] = 0.0
+                seats = vector_info["seat"].copy()  # a new game draws a new seat
+                obs, mask = o["observation"].copy(), o["action_mask"].astype(bool)
+                continue
             for i, env in enumerate(envs):
                 o, reward, done, _, info = env.step(int(action[i]))
                 score[i] += float(reward)
@@ -242,7 +266,13 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=30.0, help="stop training after this long anyway")
     parser.add_argument("--eval-games", type=int, default=2000, help="arena games per bot (default 2000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--envs", type=int, default=16)
+    parser.add_argument("--envs", type=int, default=16, help="tables played at once (default 16)")
+    parser.add_argument(
+        "--vector",
+        action="store_true",
+        help="collect the games with the compiled vector environment (upriver.rl.vector) instead of "
+        "--envs Python environments",
+    )
     parser.add_argument("--steps", type=int, default=128, help="steps per env per update (default 128)")
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-4)
