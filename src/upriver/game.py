@@ -40,6 +40,7 @@ from upriver.legality import (
     bid_range_refusal,
     card_refusal,
     check_trick_counts,
+    dealer_bids,
     follow_suit_refusal,
     not_held_refusal,
     one_bid_refusal,
@@ -299,12 +300,7 @@ class Game(GameState):
                 return ()
         if self._free_bids or self._bids_made != self._last_bid:
             return self._bid_range
-        size = self._size
-        others = sum(b for b in self._bids if b is not None)
-        if self._rules.dealer_bid is DealerBid.HOOK:
-            return tuple(b for b in range(size + 1) if others + b != size)
-        over = tuple(b for b in range(size + 1) if others + b > size)
-        return over or (size,)
+        return dealer_bids(self._rules.dealer_bid, self._size, sum(b for b in self._bids if b is not None))
 
     def check_bid(self, bid: int, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError`, naming the player and rule, unless the bid is legal.
@@ -359,12 +355,9 @@ class Game(GameState):
             or type(bid) is not int
             or not 0 <= bid <= self._size
             or (self._bids_made == self._last_bid and not self._free_bids)
-        ):
-            if not self.can_bid(bid, seat):
-                self.check_bid(bid, seat)
-            if seat is None:
-                seat = self._to_act
-        else:
+        ) and not self.can_bid(bid, seat):
+            self.check_bid(bid, seat)
+        if seat is None:
             seat = self._to_act
         action = _new(BidAction, (self._round + 1, seat, bid))
         self._log.append(action)

@@ -1,9 +1,10 @@
 """Why a move is refused: the dealer's bid restriction and the refusals of the card rules.
 
 The engine decides what is legal (:meth:`upriver.Game.legal_bids`,
-:meth:`upriver.Game.legal_cards`); this module owns how a restriction and each
-refusal are described, as data and as a sentence, so every adapter shows the same
-reason and can word it again from the facts (another language, "you" for "Ann").
+:meth:`upriver.Game.legal_cards`); this module owns which bids the dealer's rule leaves
+(:func:`dealer_bids`) and how a restriction and each refusal are described, as data and as a
+sentence, so every adapter shows the same reason and can word it again from the facts (another
+language, "you" for "Ann").
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from upriver.names import quoted
 from upriver.rules import DealerBid
 from upriver.state import GameState
 
-__all__ = ["BidRestriction", "check_trick_counts", "spoken"]
+__all__ = ["BidRestriction", "check_trick_counts", "dealer_bids", "spoken"]
 
 
 def spoken(items: Sequence[object]) -> str:
@@ -27,6 +28,19 @@ def spoken(items: Sequence[object]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def dealer_bids(rule: DealerBid, tricks: int, others: int) -> tuple[int, ...]:
+    """The bids the seat bidding last may make in a round of ``tricks`` tricks when the other
+    seats bid ``others`` in all: any under :attr:`DealerBid.FREE`; under the hook, any that does
+    not make the total ``tricks``; under overbid, those that make it more (``tricks`` alone when
+    none can)."""
+    bids = range(tricks + 1)
+    if rule is DealerBid.FREE:
+        return tuple(bids)
+    if rule is DealerBid.HOOK:
+        return tuple(b for b in bids if others + b != tricks)
+    return tuple(b for b in bids if others + b > tricks) or (tricks,)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
