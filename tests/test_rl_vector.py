@@ -70,6 +70,7 @@ def replay(rules: Rules, seed: int, steps: int, reward: RewardMode = "round") ->
     return ended
 
 
+@pytest.mark.slow
 @FAST
 @given(rules=custom_rules(), seed=st.integers(0, 2**63 - 1))
 def test_observations_masks_and_rewards_equal_the_engines_on_random_games_under_any_rules(
