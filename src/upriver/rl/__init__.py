@@ -2,5 +2,6 @@
 
 :mod:`upriver.rl.encoding` and :mod:`upriver.rl.common` need only numpy;
 :mod:`upriver.rl.aec` (PettingZoo, also reached as :mod:`upriver.pettingzoo`) and
-:mod:`upriver.rl.gym` (Gymnasium) need the ``rl`` extra, so they are not imported here.
+:mod:`upriver.rl.gym` (Gymnasium) need the ``rl`` extra, as does :mod:`upriver.rl.vector` (many
+tables stepped in the compiled kernel), so they are not imported here.
 """
