@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 import logging
 import re
-import sys
 import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from upriver.web.eventlog import lines_to_stderr
 
 __all__ = ["AccessLog", "enable", "shown_path"]
 
@@ -39,13 +40,7 @@ def shown_path(path: str) -> str:
 
 def enable() -> None:
     """Write the access log's lines to standard error (once per process)."""
-    if not any(getattr(handler, "upriver_access", False) for handler in log.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        handler.upriver_access = True  # type: ignore[attr-defined]
-        log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+    lines_to_stderr(log)
 
 
 class AccessLog:

@@ -25,9 +25,10 @@ import os
 import sys
 import time
 
-__all__ = ["PUBLIC_VALUES", "enable", "note"]
+__all__ = ["PUBLIC_VALUES", "enable", "lines_to_stderr", "note"]
 
 log = logging.getLogger("upriver.events")
+_STDERR = "upriver.stderr"
 
 PUBLIC_VALUES = ("bid", "play")
 """The event kinds whose value is logged: what every seat sees once it is made."""
@@ -35,13 +36,19 @@ PUBLIC_VALUES = ("bid", "play")
 
 def enable() -> None:
     """Write the event log's lines to standard error (once per process)."""
-    if not any(getattr(handler, "upriver_events", False) for handler in log.handlers):
+    lines_to_stderr(log)
+
+
+def lines_to_stderr(logger: logging.Logger) -> None:
+    """Write ``logger``'s INFO records to standard error as bare lines, with one handler however
+    often it is asked: how the event log and the access log (:mod:`upriver.web.accesslog`) start."""
+    if not any(handler.get_name() == _STDERR for handler in logger.handlers):
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(message)s"))
-        handler.upriver_events = True  # type: ignore[attr-defined]
-        log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+        handler.set_name(_STDERR)
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
 
 def note(event: str, **facts: object) -> None:
