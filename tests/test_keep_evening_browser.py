@@ -10,7 +10,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browsing import LiveServer, shot
+from tests.browsing import BLOCKING, LiveServer, described, shot, violations
 
 pytestmark = pytest.mark.slow
 
@@ -187,3 +187,31 @@ def test_a_new_sheet_offers_the_names_of_earlier_evenings_and_its_seats_can_be_r
     expect(page.locator("#entry")).to_be_visible()
     sheet_id = page.url.rstrip("/").split("/")[-1]
     assert httpx.get(f"{server}/api/sheets/{sheet_id}").json()["players"] == ["Åsa", "Bo", "Cilla", "Dag"]
+
+
+def test_axe_finds_no_serious_or_critical_violation_in_the_evenings_dialogs(
+    live: LiveServer, browser: Browser
+) -> None:
+    made = httpx.post(f"{live.url}/api/sheets", json={"players": NAMES, "dealer": 0})
+    assert made.status_code == 201, made.text
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()  # axe is injected, so the page's CSP is bypassed
+    page.goto(f"{live.url}/keep/{made.json()['id']}")
+    for button in (
+        "Someone arrives",
+        "Sit out a round",
+        "Someone leaves",
+        "Bonus or penalty",
+        "Change the schedule",
+    ):
+        tap(page, button)
+        dialog = page.get_by_role("dialog")
+        expect(dialog).to_be_visible()
+        blocking = [v for v in violations(page) if v["impact"] in BLOCKING]
+        assert not blocking, f"axe-core on the dialog {button!r}:\n{described(blocking)}"
+        dialog.get_by_role("button", name="Cancel").click()
+        expect(dialog).to_have_count(0)
+    context.close()
