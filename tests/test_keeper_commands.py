@@ -30,4 +30,3 @@ def test_an_unknown_action_or_a_body_of_the_wrong_kind_is_refused_naming_the_fie
         apply(sheet, "bids", {"bids": "0 1 0"})
     assert refused.value.field == "bids"
     assert sheet_view(sheet)["can_undo"] is False  # nothing changed
-
