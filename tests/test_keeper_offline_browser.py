@@ -193,6 +193,64 @@ def test_a_sheet_is_kept_with_the_server_stopped_reloaded_offline_and_merged_bac
     page.context.close()
 
 
+def api(page: Page, path: str, body: dict[str, Any] | None = None) -> Any:
+    """The page's one request function (keep-api.js): the answer, or ``{"refused": message}``."""
+    return page.evaluate(
+        """async ([path, body]) => {
+            const { api } = await import("/static/keep-api.js");
+            try { return await api(path, body === null ? undefined : body); }
+            catch (err) { return { refused: err.message }; }
+        }""",
+        [path, body],
+    )
+
+
+def test_an_entry_made_offline_for_a_round_entered_elsewhere_meanwhile_is_kept_on_the_phone_with_why(
+    browser: Browser, tmp_path: Path
+) -> None:
+    db, port = tmp_path / "upriver.sqlite3", free_port()
+    url = f"http://127.0.0.1:{port}"
+    with serve(db, port):
+        page = phone(browser)
+        page.goto(f"{url}/keep")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        sheet = api(page, "/api/sheets", {**START, "players": list(NAMES)})["id"]
+        page.wait_for_function(
+            """async (key) => {
+                const { keptSheets } = await import("/static/keep-api.js");
+                const kept = (await keptSheets()).find((k) => k.key === key);
+                return Boolean(kept && kept.current);
+            }""",
+            arg=sheet,
+        )
+        page.context.set_offline(True)  # this phone only: the server goes on for another phone
+        assert api(page, f"/api/sheets/{sheet}/bid", {"seat": 1, "bid": 1})["offline"]["pending"] == 1
+        assert api(page, f"/api/sheets/{sheet}/trump", {"suit": "H"})["offline"]["pending"] == 2
+        other = httpx.post(f"{url}/api/sheets/{sheet}/bids", json={"bids": [0, 0, 0, 0]})
+        assert other.status_code == 200, other.text
+        assert (
+            httpx.post(f"{url}/api/sheets/{sheet}/tricks", json={"tricks": [1, 0, 0, 0]}).status_code == 200
+        )
+        page.context.set_offline(False)
+
+        merged = api(page, f"/api/sheets/{sheet}")
+        assert merged["offline"]["pending"] == 0
+        assert [c["error"] for c in merged["offline"]["conflicts"]] == [
+            "Bob: 1 — meant for round 1, which was entered on another phone meanwhile"
+        ]
+        assert merged["current"]["number"] == 2
+        assert merged["current"]["bids"] == [None, None, None, None]  # Bob's bid went to no other round
+        assert merged["sheet"]["rows"][0]["trump"] == "H"  # the trump noted for round 1 did apply
+        assert httpx.get(f"{url}/api/sheets/{sheet}").json()["version"] == merged["version"]
+        page.goto(f"{url}/keep/{sheet}")
+        expect(page.locator(".offline-strip")).to_contain_text("which was entered on another phone meanwhile")
+        shot(page, "4-kept-with-why")
+        page.get_by_role("button", name="Dismiss").click()
+        expect(page.locator(".offline-strip")).to_be_hidden()
+        assert kept_on_phone(page, sheet)["conflicts"] == []
+        page.context.close()
+
+
 # ------------------------------------------------------------------ the same engine on both sides
 
 ENTRY = st.one_of(

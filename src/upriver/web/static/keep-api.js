@@ -280,6 +280,10 @@ async function onPhone(route, kept, players) {
     return present(kept.view, kept, false);
   }
   await ensureOpen(kept);
+  if (route.action === "trump" && route.body.round == null && kept.view.current) {
+    // Pinned to the round it was noted for, so a merge cannot give it to a later round.
+    route.body = { ...route.body, round: kept.view.current.number };
+  }
   const answer = await engine("act", kept.key, route.action, JSON.stringify(route.body));
   if (answer.error) throw refused(answer, 400, players);
   if (route.action === "undo" && kept.log.length) kept.log.pop();
@@ -300,6 +304,18 @@ function stripRound(route) {
   if (route.action !== "edit") return route.body;
   const { round: _round, ...rest } = route.body;
   return rest;
+}
+
+/**
+ * What an entry was, in the page's words, for the list of those that could not be merged.
+ * @param {Entry} entry @param {string[]} players
+ */
+function described(entry, players) {
+  const body = /** @type {any} */ (entry.sent);
+  if (entry.action === "bid" && body.seat != null) return W.nameBid(players[body.seat] ?? `#${body.seat + 1}`, body.bid);
+  const values = body.bids || body.tricks;
+  if (Array.isArray(values)) return `${entry.path} ${values.map((v, seat) => W.nameBid(players[seat] ?? `#${seat + 1}`, v)).join(", ")}`;
+  return entry.path;
 }
 
 /**
@@ -328,7 +344,8 @@ async function merge(kept, players) {
     } catch (err) {
       const error = /** @type {ApiError} */ (err);
       if (error.unreachable) throw error;
-      kept.conflicts.push({ path: entry.path, sent: entry.sent, round: entry.round, error: error.message, at: Date.now() });
+      const what = described(entry, players.length ? players : (kept.view && kept.view.players) || []);
+      kept.conflicts.push({ path: entry.path, sent: entry.sent, round: entry.round, error: `${what} — ${error.message}`, at: Date.now() });
     }
     kept.log.shift();
     kept.server.version = latest.version;
