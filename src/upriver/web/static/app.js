@@ -30,28 +30,28 @@ const WORDS = {
   lostRetrying: () => t("table.lostRetrying"),
   lost: () => t("table.lost"),
   noSeat: () => t("table.noSeat"),
-  retryIn: (s) => t("table.retryIn", { s }),
+  retryIn: (/** @type {number} */ s) => t("table.retryIn", { s }),
   offline: () => t("table.offline"),
   damaged: () => t("table.damaged"),
-  damagedWhy: (why) => t("table.damagedWhy", { why }),
+  damagedWhy: (/** @type {string} */ why) => t("table.damagedWhy", { why }),
   statusLost: () => t("table.statusLost"),
   over: () => t("table.over"),
-  takes: (who) => t("table.takes", { who }),
+  takes: (/** @type {string} */ who) => t("table.takes", { who }),
   yourBid: () => t("table.yourBid"),
   yourCard: () => t("table.yourCard"),
-  waitingFor: (who, bidding) => (bidding ? t("table.waitingForBid", { who }) : t("table.waitingForPlay", { who })),
-  gameOver: (rounds) => t("table.gameOver", { rounds }),
-  roundLine: (round, rounds, size) => t("table.roundLine", { round, rounds, size }),
-  roundLineShort: (round, rounds, size) => t("table.roundLineShort", { round, rounds, size }),
+  waitingFor: (/** @type {string} */ who, /** @type {boolean} */ bidding) => (bidding ? t("table.waitingForBid", { who }) : t("table.waitingForPlay", { who })),
+  gameOver: (/** @type {number} */ rounds) => t("table.gameOver", { rounds }),
+  roundLine: (/** @type {number} */ round, /** @type {number} */ rounds, /** @type {number} */ size) => t("table.roundLine", { round, rounds, size }),
+  roundLineShort: (/** @type {number} */ round, /** @type {number} */ rounds, /** @type {number} */ size) => t("table.roundLineShort", { round, rounds, size }),
   connectedShort: () => t("table.connectedShort"),
   offlineShort: () => t("table.offlineShort"),
   trump: () => t("table.trump"),
   noTrump: () => t("table.noTrump"),
-  closedFists: (done, n) => t("table.closedFists", { done, n }),
-  noBids: (size) => t("table.noBids", { size }),
-  tally: (total, size) => t("table.tally", { total, size }),
+  closedFists: (/** @type {number} */ done, /** @type {number} */ n) => t("table.closedFists", { done, n }),
+  noBids: (/** @type {number} */ size) => t("table.noBids", { size }),
+  tally: (/** @type {number} */ total, /** @type {number} */ size) => t("table.tally", { total, size }),
   verdict: { under: () => t("table.verdictUnder"), over: () => t("table.verdictOver"), even: () => t("table.verdictEven") },
-  summaryTitle: (number, size) => t("table.summaryTitle", { number, size }),
+  summaryTitle: (/** @type {number} */ number, /** @type {number} */ size) => t("table.summaryTitle", { number, size }),
   noTrick: () => t("table.noTrick"),
 };
 
@@ -61,22 +61,37 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 let token = fragment.get("token");
 // A rematch's link carries the name to sit under: the seat is taken with it once, as the page opens.
 let joinAs = fragment.get("name");
-let state = null; // the last state message
-let sheet = null; // the last score sheet (the server skips it when unchanged)
+/**
+ * The state's game part (web/states.py): the round, the hand, the bids, the trick, the totals.
+ * @typedef {Record<string, any>} Game
+ */
+
+/** @type {import("./table-socket.js").TableState | null} the last state message */
+let state = null;
+/** @type {import("./sheet.js").Sheet | null} the last score sheet (the server skips it when unchanged) */
+let sheet = null;
 let counter = 0;
 let waiting = false; // an action was sent and its answer has not come yet
 let connected = false;
 let holdUntil = 0;
+/** @type {string | null} the last finished trick seen, as its plays' JSON */
 let seenTrick = null;
-let presets = null; // the server's presets (/api/options), to name the rules in play
+/** @type {import("./table-panels.js").Preset[] | null} the server's presets (/api/options), to name the rules in play */
+let presets = null;
 let opened = 0; // connections opened so far (a join is confirmed once on each)
 let confirmedOn = -1;
-let heldRound = null; // the round (number, size, trump) of the trick being played, kept while it is held
+/** @type {{round: number, size: number, trump: string | null, dealer: number} | null} the round of the trick being played, kept while it is held */
+let heldRound = null;
 
 // ------------------------------------------------------------------ the socket
 
 const socket = openSocket({ tableId, token: () => token, onMessage: receive, onStatus: setConnection });
 
+/**
+ * @param {boolean} ok
+ * @param {boolean} final
+ * @param {number} delay
+ */
 function setConnection(ok, final, delay) {
   const was = connected;
   if (ok) opened += 1;
@@ -93,6 +108,10 @@ function setConnection(ok, final, delay) {
 
 // The connection's state in the header: its words (read by screen readers everywhere, shown where
 // there is room), a short word for a phone's header (style.css) and a coloured dot.
+/**
+ * @param {string} words
+ * @param {boolean} ok
+ */
 function showConnection(words, ok) {
   const box = $("connection");
   box.replaceChildren(el("span", { className: "conn-word", textContent: words }));
@@ -109,6 +128,10 @@ const canAct = () => connected && !waiting && !damaged() && !standingIn();
 // Why no move can be sent now, in words, or null.
 const blocked = () => (!connected ? WORDS.offline() : damaged() ? WORDS.damaged() : standingIn() ? t("table.seat.pressBack") : null);
 
+/**
+ * @param {string} type
+ * @param {number | string} value
+ */
 function act(type, value) {
   if (!connected) return notice(WORDS.offline());
   if (waiting || !state || damaged()) return;
@@ -119,6 +142,7 @@ function act(type, value) {
   render();
 }
 
+/** @param {import("./table-socket.js").ServerMessage} message */
 function receive(message) {
   if (message.type === "error") {
     if (chatRefused(message)) return; // said under the chat's input, with the line given back
@@ -130,10 +154,10 @@ function receive(message) {
     if (state) render();
     return;
   }
-  if (message.type === "rematch") return rematchNews(state, message);
+  if (message.type === "rematch") return rematchNews(state, /** @type {import("./table-rematch.js").Rematch} */ (message));
   if (message.type === "chat") return takeChat(message);
-  if (message.type === "reaction") return takeReaction(message);
-  if (message.type === "hint") return takeHint(state, message);
+  if (message.type === "reaction") return takeReaction(/** @type {{seat: number | null, reaction: string}} */ (message));
+  if (message.type === "hint") return takeHint(state, /** @type {import("./table-seatctl.js").Hint} */ (message));
   if (message.type !== "state") return;
   if (state && message.v < state.v) return; // an older picture than the one shown
   if (message.token && message.token !== token) {
@@ -179,6 +203,10 @@ function receive(message) {
 // A trick just completed: keep it on the table for the server's pause (the table's pace: no bot
 // leads before it is over), then gather it. The game's last trick stays: nothing follows it.
 // Returns how long to hold it, if this state completed a trick (else null).
+/**
+ * @param {Game} game
+ * @param {number | undefined} pause
+ */
 function noticeTrick(game, pause) {
   const key = game.last_trick ? JSON.stringify(game.last_trick.plays) : null;
   const hold = typeof pause === "number" ? pause : TRICK_HOLD_MS;
@@ -222,11 +250,12 @@ function renderNight() {
 // The round's line in the header, the part that gives way (an ellipsis) where the header is short,
 // so the trump's symbol after it always shows.
 // A phone shows its short form ("Round 2/3 · 11 cards"), so the line is not cut.
-const linesOf = (round, rounds, size) => [
+const linesOf = (/** @type {number} */ round, /** @type {number} */ rounds, /** @type {number} */ size) => [
   el("span", { className: "round-line long-line", textContent: WORDS.roundLine(round, rounds, size) }),
   el("span", { className: "round-line short-line", textContent: WORDS.roundLineShort(round, rounds, size) }),
 ];
 
+/** @param {Game} game the state's game part */
 function renderGame(game) {
   const holding = Boolean(game.last_trick && ((game.over && !game.trick.length) || performance.now() < holdUntil));
   // A held trick is shown under its own round and trump, even when the next round is already dealt.
@@ -272,6 +301,11 @@ function renderGame(game) {
 
 // The game as it stood when the round of `held` (the shown round: number, size, dealer) ended: its
 // bids and tricks (the state's last_round), nothing in hand, nobody to act.
+/**
+ * @param {Game} game
+ * @param {{round: number, size: number, trump: string | null, dealer: number}} held
+ * @returns {Game}
+ */
 function roundEnd(game, held) {
   const last = game.last_round;
   return {
@@ -293,6 +327,7 @@ function roundEnd(game, held) {
 }
 
 // The bids so far against the tricks ("Bids 3 of 4 — under"); under closed fists, how many have bid.
+/** @param {Game} game the state's game part */
 function renderBidTotal(game) {
   const box = $("bid-total");
   const n = game.players.length;
@@ -304,7 +339,8 @@ function renderBidTotal(game) {
     box.replaceChildren(WORDS.closedFists(n - game.awaiting.length, n));
     return;
   }
-  const made = game.bids.filter((b) => b !== null);
+  /** @type {number[]} */
+  const made = game.bids.filter((/** @type {number | null} */ b) => b !== null);
   if (!made.length) {
     box.replaceChildren(WORDS.noBids(game.hand_size));
     return;
@@ -314,7 +350,7 @@ function renderBidTotal(game) {
   const tally = document.createElement("span");
   tally.className = `tally ${word}`;
   tally.textContent = WORDS.verdict[word]();
-  box.dataset.total = total;
+  box.dataset.total = String(total);
   box.dataset.verdict = word;
   box.replaceChildren(WORDS.tally(total, game.hand_size), tally);
 }
@@ -325,13 +361,16 @@ let rulesDrawn = "";
 
 fetch("/api/options")
   .then((answer) => (answer.ok ? answer.json() : null))
-  .then((options) => {
+  .then((/** @type {{presets?: import("./table-panels.js").Preset[]} | null} */ options) => {
     presets = (options && options.presets) || [];
     rulesDrawn = "";
     if (state) render();
   })
-  .catch(() => (presets = []));
+  .catch(() => {
+    presets = [];
+  });
 
+/** @param {Game} game the state's game part */
 function renderRules(game) {
   const key = JSON.stringify([game.rules, presets !== null]);
   if (rulesDrawn === key) return;
@@ -340,6 +379,10 @@ function renderRules(game) {
   $("rules-list").replaceChildren(...ruleItems(game.rules));
 }
 
+/**
+ * @param {Game} game
+ * @param {boolean} holding
+ */
 function renderStatus(game, holding) {
   let text;
   if (damaged()) text = WORDS.damaged();
@@ -348,13 +391,14 @@ function renderStatus(game, holding) {
   else if (holding) text = WORDS.takes(game.players[game.last_trick.winner]);
   else if (game.my_turn) text = game.phase === "bidding" ? WORDS.yourBid() : WORDS.yourCard();
   else if (game.awaiting.length) {
-    text = WORDS.waitingFor(game.awaiting.map((s) => game.players[s]).join(", "), game.phase === "bidding");
+    text = WORDS.waitingFor(game.awaiting.map((/** @type {number} */ s) => game.players[s]).join(", "), game.phase === "bidding");
   } else text = "";
   $("status").textContent = text;
 }
 
 // The message area over the table: why a tap did nothing, for a few seconds (a tap closes it).
 let noticeTimer = 0;
+/** @param {string} text */
 function notice(text) {
   const box = $("notice");
   box.textContent = text;
@@ -367,11 +411,12 @@ function notice(text) {
   noticeTimer = setTimeout(() => (box.hidden = true), 5000);
 }
 
+/** @param {Game} game the state's game part */
 function renderLastTrick(game) {
   const last = game.last_trick;
   $("last-trick").replaceChildren(
     ...(last
-      ? last.plays.map(([seat, card]) => {
+      ? last.plays.map((/** @type {[number, string]} */ [seat, card]) => {
           const wrap = document.createElement("figure");
           wrap.append(cardFace(card));
           const cap = document.createElement("figcaption");
@@ -385,9 +430,14 @@ function renderLastTrick(game) {
 
 // A round's summary, over the table once its last trick is gathered, until the player closes it or
 // the next round's first card is played. At the end: the winner(s), a podium and the standings.
+/** @type {number | null} */
 let dismissedRound = null;
 let finalDismissed = false;
 
+/**
+ * @param {Game} game
+ * @param {boolean} holding
+ */
 function renderSummary(game, holding) {
   const box = $("summary");
   // The overlays open just under the header, however many lines it takes.
@@ -411,6 +461,7 @@ function renderSummary(game, holding) {
   $("summary-rows").replaceChildren(...summaryRows(game, last));
 }
 
+/** @param {Game} game the state's game part */
 function renderFinal(game) {
   const box = $("final");
   const opening = box.hidden;
@@ -429,6 +480,7 @@ function renderFinal(game) {
 
 // The standings just opened: the keyboard goes to their first choice (Rematch, else the first
 // action shown), unless the person had put it elsewhere than the page or the cards.
+/** @param {HTMLElement} box */
 function focusFinal(box) {
   const active = document.activeElement;
   if (!keyboardLikely()) return; // a touch screen: no ring on Rematch unasked
@@ -441,6 +493,7 @@ function focusFinal(box) {
 // The sheet is drawn by sheet.js, as on the score keeper's page.
 const CHART_COLOURS = ["#ffd54f", "#4fc3f7", "#ef9a9a", "#a5d6a7", "#ce93d8", "#ffab91", "#b0bec5", "#fff59d"];
 
+/** @param {Game} game the state's game part */
 function renderSheet(game) {
   if (!sheet) return;
   // The sheet comes once a round; the round's live bids and trick counts come with every state.
@@ -449,10 +502,10 @@ function renderSheet(game) {
     rows: sheet.rows.map((row) =>
       row.status === "scored" || row.number !== game.round
         ? row
-        : { ...row, status: game.phase, cells: row.cells.map((c, seat) => ({ ...c, bid: game.bids[seat], tricks: game.tricks_won[seat] })) },
+        : { ...row, status: game.phase, cells: row.cells.map((c, /** @type {number} */ seat) => ({ ...c, bid: game.bids[seat], tricks: game.tricks_won[seat] })) },
     ),
   };
-  drawSheet($("sheet"), live, { caption: true, colours: CHART_COLOURS });
+  drawSheet(/** @type {HTMLTableElement} */ ($("sheet")), live, { caption: true, colours: CHART_COLOURS });
   drawChart($("chart"), live, { colours: CHART_COLOURS });
   $("chart-legend")?.remove();
   $("chart").after(Object.assign(chartLegend(live, { colours: CHART_COLOURS }), { id: "chart-legend" }));

@@ -3,6 +3,7 @@
 // headline); every number in it comes from the server (the engine). Each page styles it with its
 // own colours; sheet.css (loaded from here) holds the layout both share.
 
+/** @type {Record<string, {symbol: string, name: string, red: boolean}>} */
 export const SUITS = {
   C: { symbol: "♣", name: "clubs", red: false },
   D: { symbol: "♦", name: "diamonds", red: true },
@@ -17,6 +18,30 @@ import { el } from "./dom.js";
 
 const Chart = globalThis.Chart;
 
+/**
+ * A cell of the sheet: a seat's bid and tricks in a round, its points, its running total, and whether
+ * it made its bid (null where not yet known).
+ * @typedef {{bid: number | null, tricks: number | null, score: number | null, total: number | null, made: boolean | null}} SheetCell
+ */
+
+/**
+ * A round's row: its number, cards, dealer, trump (a suit's letter, or null), how far it is, a note
+ * when it is flagged, and a cell per seat.
+ * @typedef {{number: number, hand_size: number, dealer: number, trump: string | null, status: string, note: string | null, cells: SheetCell[]}} SheetRow
+ */
+
+/**
+ * The sheet as the server sends it (upriver.sheet.ScoreSheet.to_json).
+ * @typedef {object} Sheet
+ * @property {string[]} players
+ * @property {number} rounds
+ * @property {SheetRow[]} rows
+ * @property {number[]} totals
+ * @property {number[]} [leaders]
+ * @property {boolean} [complete]
+ * @property {string} [headline]
+ */
+
 /** Every word this module shows, in one place, from the page's language catalogue (i18n.js). */
 const TEXT = {
   get round() { return t("scores.round"); },
@@ -28,14 +53,14 @@ const TEXT = {
   get start() { return t("scores.start"); },
   get legend() { return t("scores.legend"); },
   get noTotals() { return t("scores.noTotals"); },
-  chartSummary: (rounds, totals) => t("scores.chartSummary", { rounds, totals }),
-  afterRound: (number) => t("scores.afterRound", { number }),
-  tied: (names, total) => t("scores.tied", { names, total }),
-  cards: (n) => t("n.cards", { count: n }),
-  cell: (player, bid, tricks, made, total) => t("scores.cell", { player, bid, tricks }) +
+  chartSummary: (/** @type {number} */ rounds, /** @type {string} */ totals) => t("scores.chartSummary", { rounds, totals }),
+  afterRound: (/** @type {string} */ number) => t("scores.afterRound", { number }),
+  tied: (/** @type {string} */ names, /** @type {number} */ total) => t("scores.tied", { names, total }),
+  cards: (/** @type {number} */ n) => t("n.cards", { count: n }),
+  cell: (/** @type {string} */ player, /** @type {string} */ bid, /** @type {string} */ tricks, /** @type {boolean | null} */ made, /** @type {number | null} */ total) => t("scores.cell", { player, bid, tricks }) +
     (made === null ? "" : made ? t("scores.madeIt") : t("scores.missed")) + (total === null ? "" : t("scores.inAll", { total })),
-  edit: (number) => t("scores.edit", { number }),
-  headline: (sheet) => sheetHeadline(sheet),
+  edit: (/** @type {number} */ number) => t("scores.edit", { number }),
+  headline: (/** @type {Sheet} */ sheet) => sheetHeadline(sheet),
 };
 
 (function loadStyle() {
@@ -50,11 +75,12 @@ const TEXT = {
 // The pages' one element builder (dom.js), also the keeper's through this module.
 export { el };
 
-const shown = (value) => (value === null ? "·" : String(value));
+const shown = (/** @type {number | null} */ value) => (value === null ? "·" : String(value));
 
 /**
  * A box the sheet scrolls sideways in: the keyboard can focus it and scroll it with the arrow keys,
  * and while the sheet is wider than the box (class "scrolls") the round column keeps its place.
+ * @param {HTMLElement} frame
  */
 export function scrollsByKeyboard(frame) {
   frame.tabIndex = 0;
@@ -69,7 +95,7 @@ export function scrollsByKeyboard(frame) {
       frame.classList.toggle("scrolls", scrolls);
       frame.classList.toggle("more-left", scrolls && frame.scrollLeft > 1);
       frame.classList.toggle("more-right", scrolls && frame.scrollLeft + frame.clientWidth < frame.scrollWidth - 1);
-      const round = frame.querySelector("thead th.rd");
+      const round = /** @type {HTMLElement | null} */ (frame.querySelector("thead th.rd"));
       if (round) frame.style.setProperty("--rd-w", `${round.offsetWidth}px`);
     };
     frame.addEventListener("scroll", edges, { passive: true });
@@ -81,8 +107,10 @@ export function scrollsByKeyboard(frame) {
   return frame;
 }
 
-/** The colour `node` is seen on: its and its ancestors' backgrounds, see-through ones blended in. */
+/** The colour `node` is seen on: its and its ancestors' backgrounds, see-through ones blended in.
+ * @param {Element} node */
 function backgroundBehind(node) {
+  /** @type {number[][]} */
   const layers = [];
   for (let at = node; at instanceof Element; at = at.parentElement) {
     const [r, g, b, a = 1] = (getComputedStyle(at).backgroundColor.match(/[\d.]+/g) || []).map(Number);
@@ -95,7 +123,8 @@ function backgroundBehind(node) {
   return `rgb(${Math.round(r)}, ${Math.round(g)}, ${Math.round(b)})`;
 }
 
-/** The trump suit as its symbol, named for screen readers; a dash for none or not noted. */
+/** The trump suit as its symbol, named for screen readers; a dash for none or not noted.
+ * @param {string | null} code */
 export function suitText(code) {
   const suit = SUITS[code];
   if (!suit) return el("span", { class: "no-trump", title: TEXT.noTrump }, "–");
@@ -108,6 +137,9 @@ export function suitText(code) {
  * `onEdit(number)`, when given, adds a column of edit buttons. `caption` puts the headline on top.
  * `colours`, when given, puts each player's line from the chart (drawChart) over their name.
  * The round column stays in view when the sheet scrolls sideways (a phone), on the page's background.
+ * @param {HTMLTableElement} table
+ * @param {Sheet} sheet
+ * @param {{onEdit?: ((number: number) => void) | null, caption?: boolean, colours?: string[] | null}} [how]
  */
 export function drawSheet(table, sheet, { onEdit = null, caption = false, colours = null } = {}) {
   table.classList.add("sheet");
@@ -163,6 +195,10 @@ const TIE_GAP_PX = 3.5;
 const POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "star", "crossRot", "rectRounded", "cross"];
 const DASHES = [[], [7, 4], [2, 3], [10, 3, 2, 3], [4, 4], [12, 5], [1, 4], [6, 2, 2, 2]];
 
+/**
+ * @param {number} seat
+ * @param {string[]} colours
+ */
 function lineStyle(seat, colours) {
   return {
     colour: colours[seat % colours.length],
@@ -175,16 +211,18 @@ function lineStyle(seat, colours) {
 
 // A Chart.js plugin: where several players share a total, their points (and so their lines) move
 // apart by a few pixels around the true value, in seat order; the tooltip still says the exact totals.
+/** @type {import("chart.js").Plugin<"line">} */
 const sideBySide = {
   id: "upriverTies",
   afterDatasetsUpdate(chart) {
     const metas = chart.getSortedVisibleDatasetMetas();
     const count = Math.max(0, ...metas.map((meta) => meta.data.length));
     for (let index = 1; index < count; index++) { // at the start (0) all are level, and unmarked
+      /** @type {Map<unknown, import("chart.js").PointElement[]>} */
       const groups = new Map();
       for (const meta of metas) {
         const value = chart.data.datasets[meta.index].data[index];
-        if (meta.data[index]) groups.set(value, [...(groups.get(value) || []), meta.data[index]]);
+        if (meta.data[index]) groups.set(value, [...(groups.get(value) || []), /** @type {import("chart.js").PointElement} */ (meta.data[index])]);
       }
       for (const points of groups.values()) {
         points.forEach((point, k) => { point.y += (k - (points.length - 1) / 2) * TIE_GAP_PX; });
@@ -193,7 +231,8 @@ const sideBySide = {
   },
 };
 
-/** The chart's points: the x labels (the start, then each scored round's number) and each seat's totals. */
+/** The chart's points: the x labels (the start, then each scored round's number) and each seat's totals.
+ * @param {Sheet} sheet */
 export function chartSeries(sheet) {
   const scored = sheet.rows.filter((row) => row.status === "scored");
   return {
@@ -202,14 +241,20 @@ export function chartSeries(sheet) {
   };
 }
 
-/** Who shares each total at point `index`: [[total, [names…]], …] for totals held by two or more. */
+/** Who shares each total at point `index`: [[total, [names…]], …] for totals held by two or more.
+ * @param {ReturnType<typeof chartSeries>} series
+ * @param {string[]} players
+ * @param {number} index */
 function tiesAt(series, players, index) {
+  /** @type {Map<number, string[]>} */
   const byTotal = new Map();
   series.totals.forEach((line, seat) => byTotal.set(line[index], [...(byTotal.get(line[index]) || []), players[seat]]));
   return [...byTotal].filter(([, names]) => names.length > 1);
 }
 
-/** A small picture of seat's line (its colour, dash and marker), for the legend and the sheet's head. */
+/** A small picture of seat's line (its colour, dash and marker), for the legend and the sheet's head.
+ * @param {number} seat
+ * @param {string[]} colours */
 export function swatch(seat, colours) {
   const style = lineStyle(seat, colours);
   const ratio = window.devicePixelRatio || 1;
@@ -234,6 +279,7 @@ export function swatch(seat, colours) {
   return canvas;
 }
 
+/** @param {HTMLElement | SVGElement} target */
 function chartBox(target) {
   // The table page gives an <svg> (its first chart's element): a canvas cannot live in one, so a
   // <div> with the same id and label takes its place, once.
@@ -248,6 +294,9 @@ function chartBox(target) {
  * over the rounds scored so far (Chart.js), each in `colours[seat]` with its own marker and dash;
  * the tooltip lists every player at a round, best first, and who is tied. Before any round is
  * scored it says so instead. Drawing the same totals again changes nothing. Returns the element.
+ * @param {HTMLElement | SVGElement} target
+ * @param {Sheet} sheet
+ * @param {{colours: string[]}} how
  */
 export function drawChart(target, sheet, { colours }) {
   const box = chartBox(target);
@@ -280,7 +329,7 @@ export function drawChart(target, sheet, { colours }) {
           label: player, data: series.totals[seat],
           borderColor: style.colour, backgroundColor: style.colour,
           borderDash: style.dash, borderWidth: style.width,
-          pointStyle: style.pointStyle, pointRadius: (point) => (point.dataIndex === 0 ? 0 : style.radius), pointHoverRadius: style.radius + 2,
+          pointStyle: style.pointStyle, pointRadius: (/** @type {import("chart.js").ScriptableContext<"line">} */ point) => (point.dataIndex === 0 ? 0 : style.radius), pointHoverRadius: style.radius + 2,
           pointBorderWidth: 1.5, tension: 0, clip: false,
         };
       }),
@@ -322,7 +371,9 @@ export function drawChart(target, sheet, { colours }) {
   return box;
 }
 
-/** The chart's key: each player's full name and total beside a picture of their line (hidden until a round is scored). */
+/** The chart's key: each player's full name and total beside a picture of their line (hidden until a round is scored).
+ * @param {Sheet} sheet
+ * @param {{colours: string[]}} how */
 export function chartLegend(sheet, { colours }) {
   const series = chartSeries(sheet);
   // Before the first round is scored there is no line to name.

@@ -6,7 +6,7 @@ const FINAL_CLOSES = [4400, 4403, 4404, 4429];
 
 /**
  * A message from the server (web/protocol.py): its `type`, and the rest as that type has it.
- * @typedef {{type: string, [field: string]: any}} ServerMessage
+ * @typedef {Record<string, any>} ServerMessage
  */
 
 /**
