@@ -171,6 +171,27 @@ def state_of(position: PositionRecord) -> RoundState:
     return RoundState(p.size, p.trump, p.dealer, p.leader, p.trick_len, p.done, p.gone, p.broken)
 
 
+@inline_jit
+def load_world(
+    worlds: Bits,
+    w: int,
+    bids0: Ints,
+    tricks0: Ints,
+    trick0: Ints,
+    hands: Bits,
+    bids: Ints,
+    tricks: Ints,
+    trick: Ints,
+) -> None:
+    """Set the working ``hands``, ``bids``, ``tricks`` and ``trick`` to world ``w``'s hands and the
+    position's bids, tricks and trick (``bids0``, ``tricks0``, ``trick0``): each world starts the same."""
+    for s in range(hands.shape[0]):
+        hands[s] = worlds[w, s]
+        bids[s] = bids0[s]
+        tricks[s] = tricks0[s]
+        trick[s] = trick0[s]
+
+
 @jit
 def stream(seed: int, chunk: int) -> int:
     """A generator state (a splitmix64 counter) for one chunk, from the seed and chunk number."""
@@ -454,11 +475,7 @@ def rollout_range(
     for chunk in range(first, stop):
         rng = stream(seed, chunk)
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
-            for s in range(n):
-                hands[s] = worlds[w, s]
-                bids[s] = bids0[s]
-                tricks[s] = tricks0[s]
-                trick[s] = trick0[s]
+            load_world(worlds, w, bids0, tricks0, trick0, hands, bids, tricks, trick)
             code, at, rng = make_bids(hands, bids, state, opts, policy, rng, script, 0)
             if code == OK:
                 code, rng = play_tricks(

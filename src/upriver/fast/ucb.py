@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from upriver.cards import Card
 from upriver.fast._jit import GOLDEN, Bits, Ints, below, jit, mix
 from upriver.fast.api import Position, _opts, position_record
-from upriver.fast.kernel import PositionRecord, make_bids, play_tricks, score, state_of, stream
+from upriver.fast.kernel import PositionRecord, load_world, make_bids, play_tricks, score, state_of, stream
 from upriver.fast.policies import POLICY_RANDOM
 
 __all__ = ["TIE_TOLERANCE", "UCT_C", "UcbStats", "search", "ucb_search"]
@@ -101,11 +101,7 @@ def ucb_search(
                     ties[m] = i
                     m += 1
             arm = ties[below(bits, m)] if m > 1 else ties[0]
-        for s in range(n):
-            hands[s] = worlds[w, s]
-            bids[s] = bids0[s]
-            tricks[s] = tricks0[s]
-            trick[s] = trick0[s]
+        load_world(worlds, w, bids0, tricks0, trick0, hands, bids, tricks, trick)
         if bidding:
             bids[seat] = moves[arm]
         else:
