@@ -72,9 +72,6 @@ const TEXT = {
   document.head.append(link);
 })();
 
-// The pages' one element builder (dom.js), also the keeper's through this module.
-export { el };
-
 const shown = (/** @type {number | null} */ value) => (value === null ? "·" : String(value));
 
 /**
