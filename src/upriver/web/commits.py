@@ -22,13 +22,23 @@ from upriver.errors import IllegalActionError
 from upriver.web.store import Event
 from upriver.web.table import CommitError, Refused, Table, TableRefusalError
 
-__all__ = ["BackgroundCommits", "Steps"]
+__all__ = ["BackgroundCommits", "Steps", "in_event_loop"]
 
 log = logging.getLogger("upriver.web")
 
 Steps = Generator[Event, BaseException | None, None]
 """An event's way along its one path: it yields each event to commit and is sent what the commit
 raised (``None``: committed)."""
+
+
+def in_event_loop() -> bool:
+    """Whether an event loop runs in this thread: only then can a commit go to a thread and its
+    outcome come back to the loop (a test's synchronous call commits in place)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _tell(refused: Refused | None, error: Exception) -> None:

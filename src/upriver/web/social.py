@@ -21,6 +21,7 @@ from upriver.database import PostgresTarget, StoreError
 from upriver.web import protocol
 from upriver.web.chat import ChatRefusalError
 from upriver.web.cluster import CHAT_CHANNEL, PRESENCE_CHANNEL, REACTIONS_CHANNEL, Cluster, Solo
+from upriver.web.commits import in_event_loop
 from upriver.web.presence import Roster
 from upriver.web.seats import Connection
 from upriver.web.store import TableStore
@@ -32,14 +33,6 @@ if TYPE_CHECKING:
 __all__ = ["Social"]
 
 log = logging.getLogger("upriver.web")
-
-
-def _in_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
 
 
 def _unsaved(table: Table, message: protocol.ClientMessage) -> str:
@@ -87,7 +80,7 @@ class Social:
         """Apply a ``chat`` or ``react`` message, or queue its refusal for ``conn`` (nothing changed)."""
         try:
             if message.type == "chat":
-                if self.background and _in_loop():
+                if self.background and in_event_loop():
                     self._say_in_background(table, conn, message)
                 else:
                     table.chat.say(self.store, conn, message.text, message.name)

@@ -25,7 +25,6 @@ version first reads what it missed and checks the event again; only a table's ow
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import dataclasses
 import logging
@@ -44,7 +43,7 @@ from upriver.web import bots, eventlog, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock, table_settings
 from upriver.web.cluster import Cluster, Solo
-from upriver.web.commits import BackgroundCommits, Steps
+from upriver.web.commits import BackgroundCommits, Steps, in_event_loop
 from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
@@ -82,14 +81,6 @@ _COMMITTERS = 4
 """Threads committing moves in the background: as many as the PostgreSQL pool's connections."""
 _ATTEMPTS = 5
 """How many times an event is checked and committed again when other processes stored versions first."""
-
-
-def _in_loop() -> bool:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
 
 
 class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
@@ -339,7 +330,7 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
                 )
             return event_of(table.version + 1, seat, message.move, message.id)
 
-        if self._committer is None or not _in_loop():
+        if self._committer is None or not in_event_loop():
             self._accept(table, event)
             return
         table.waiting.append((event, refused, time.perf_counter()))
