@@ -395,7 +395,9 @@ def test_the_sheet_on_a_phone_fits_four_players_and_scrolls_sideways_for_more_wi
         "seven players do not fit a phone: the sheet scrolls"
     )
     wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
-    page.wait_for_timeout(100)
+    page.wait_for_function(
+        "w => w.scrollLeft + w.clientWidth >= w.scrollWidth - 1", arg=wrap.element_handle()
+    )
     frame = wrap.bounding_box()
     round_cell = page.locator("#sheet tbody th.rd").bounding_box()
     last = page.locator("#sheet thead th.player").last.bounding_box()
