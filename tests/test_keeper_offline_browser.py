@@ -172,6 +172,10 @@ def test_a_sheet_is_kept_with_the_server_stopped_reloaded_offline_and_merged_bac
     tricks(page, {"Dee": 1})
     expect_totals(page, (20, 21, 31, 20))
     assert len(kept_on_phone(page, sheet)["log"]) == 10
+    href = page.get_by_role("link", name="Export record").get_attribute("href")
+    # The exported record, from the phone's copy (the service worker reads it from IndexedDB).
+    exported = json.loads(page.evaluate("(url) => fetch(url).then((r) => r.text())", href))
+    assert [r["tricks"] for r in exported["rounds"]][:3] == [[0, 1, 0, 0], [0, 1, 1, 0], [0, 0, 0, 1]]
     assert not errors, errors
 
     # The server comes back: the phone's entries merge into its sheet, which can be shared again.

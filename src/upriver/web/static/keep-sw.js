@@ -2,7 +2,8 @@
 // upriver's core in a cache on the phone, so the keeper starts with no network at all.
 // The server (or `upriver keep --export-static`) prepends the build: its version (a hash of every
 // file cached) and the list of files, so a new build installs as a new cache and drops the old.
-// The sheets' API is never cached here: keep-api.js decides what happens when the server is away.
+// The sheets' API is never cached here: keep-api.js decides what happens when the server is away;
+// only a sheet's exported record is answered from the phone's copy when the server cannot be.
 
 /** @type {{version: string, shell: string[]}} */
 const BUILD = /** @type {any} */ (self).UPRIVER_KEEPER_BUILD || { version: "dev", shell: [] };
@@ -51,9 +52,47 @@ async function file(request) {
   return cached || fetch(request);
 }
 
+/** The record of a sheet as the phone keeps it (keep-api.js's IndexedDB), or null. @param {string} key */
+function keptRecord(key) {
+  return new Promise((resolve) => {
+    const opening = indexedDB.open("upriver-keeper");
+    opening.onerror = () => resolve(null);
+    opening.onsuccess = () => {
+      const db = opening.result;
+      if (!db.objectStoreNames.contains("sheets")) { resolve(null); return; }
+      const reading = db.transaction("sheets").objectStore("sheets").get(key);
+      reading.onsuccess = () => resolve(reading.result ? reading.result.current : null);
+      reading.onerror = () => resolve(null);
+    };
+  });
+}
+
+/** A sheet's exported record: the server's, else (no server, or a sheet only on the phone) the phone's.
+ * @param {Request} request @param {string} key */
+async function record(request, key) {
+  /** @type {Response | null} */
+  let response = null;
+  try {
+    response = await fetch(request);
+    if (response.ok) return response;
+  } catch { /* no server: the phone's copy */ }
+  const text = await keptRecord(key);
+  if (text === null) return response || Response.error();
+  const headers = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Disposition": `attachment; filename="upriver-sheet-${key.slice(0, 14)}.json"`,
+  };
+  return new Response(text, { headers });
+}
+
 self.addEventListener("fetch", (/** @type {any} */ event) => {
   const request = event.request;
   const url = new URL(request.url);
+  const exported = url.pathname.match(/^\/api\/sheets\/([^/]+)\/record$/);
+  if (request.method === "GET" && url.origin === location.origin && exported) {
+    event.respondWith(record(request, exported[1]));
+    return;
+  }
   if (request.method !== "GET" || url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
   if (request.mode === "navigate" && (url.pathname === PAGE || url.pathname.startsWith(`${PAGE}/`))) {
     event.respondWith(page(request));
