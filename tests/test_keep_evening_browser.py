@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browsing import BLOCKING, LiveServer, described, shot, violations
+from tests.live import SHOTS
 
 pytestmark = pytest.mark.slow
 
@@ -81,6 +82,7 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
     dialog = page.get_by_role("dialog")
     dialog.get_by_label("Name of the newcomer").fill("Eve")
     dialog.get_by_label("the average total").check()
+    page.screenshot(path=str(SHOTS / "keep-evening-join-phone.png"))  # the dialog, as on the screen
     dialog.get_by_role("button", name="Join").click()
     expect(dialog).to_have_count(0)
     expect(page.locator("#sheet thead")).to_contain_text("Eve")

@@ -104,7 +104,10 @@ async function loadSheet(url) {
     if (document.visibilityState !== "visible" || document.querySelector("dialog[open]")) return;
     try {
       const latest = await api(url);
-      if (latest.version !== sheet.version) { sheet = latest; draft = null; render(); }
+      // An answer older than the sheet on screen (the poll crossed an entry just made) is dropped.
+      const newer = typeof latest.version === "number" && typeof sheet.version === "number"
+        ? latest.version > sheet.version : latest.version !== sheet.version;
+      if (newer) { sheet = latest; draft = null; render(); }
     } catch { /* offline for a moment: try again later */ }
   }, POLL_MS);
 }
