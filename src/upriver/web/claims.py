@@ -71,13 +71,9 @@ class ClaimActions(ABC):
         def event() -> Event:
             if table.damaged is not None:
                 raise damaged_refusal(table, seat)
-            refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a server's id
+            refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a known id
             if refusal is not None:
                 raise refusal
-            if message.id is not None and message.id in table.seen[seat]:
-                raise TableRefusalError(
-                    f"message {message.id!r} was already received", rule="duplicate", seat=seat
-                )
             if message.v is not None and message.v > table.version:
                 raise TableRefusalError(
                     f"this claim was made against state {message.v}, but the table is at "

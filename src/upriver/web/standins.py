@@ -160,8 +160,9 @@ def note_move(table: Table, event: Event, round_number: int) -> None:
 
 def own_move_refusal(table: Table, seat: int, client_id: str | None) -> TableRefusalError | None:
     """Why the person at ``seat`` may not make a move or a claim of their own now, or ``None``: a
-    stand-in bot plays for them (they say they are back first), or the message uses an id of the
-    server's own moves (:data:`SERVER_IDS`, which tell the record's automatic moves apart)."""
+    stand-in bot plays for them (they say they are back first), the message uses an id of the
+    server's own moves (:data:`SERVER_IDS`, which tell the record's automatic moves apart), or the
+    seat's message of that id was received already."""
     if table.standin_reason(seat) is not None:
         return TableRefusalError(
             "a bot plays for this seat now: say you are back to play again", rule="back", seat=seat
@@ -172,6 +173,8 @@ def own_move_refusal(table: Table, seat: int, client_id: str | None) -> TableRef
             rule="duplicate",
             seat=seat,
         )
+    if client_id is not None and client_id in table.seen[seat]:
+        return TableRefusalError(f"message {client_id!r} was already received", rule="duplicate", seat=seat)
     return None
 
 

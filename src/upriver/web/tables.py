@@ -314,13 +314,9 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
                 raise TableRefusalError(
                     "the game has not started: some seats are still open", rule="turn order", seat=seat
                 )
-            refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a server's id
+            refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a known id
             if refusal is not None:
                 raise refusal
-            if message.id is not None and message.id in table.seen[seat]:
-                raise TableRefusalError(
-                    f"message {message.id!r} was already received", rule="duplicate", seat=seat
-                )
             if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
                 raise TableRefusalError(
                     f"this {message.type} was made against state {message.v}, but the table is at "
