@@ -1,9 +1,9 @@
 """The FastAPI application: pages, a small JSON API to create and export tables, and the WebSocket.
 
 ``create_app(db_path)`` builds an app whose tables live in that SQLite file or PostgreSQL database
-(:func:`upriver.web.store.open_table_store`); on start-up
-it resumes every stored table by replaying its events through the engine (a table with an
-event the engine refuses comes up damaged, saying why; the others come up as they were).
+(:func:`upriver.web.store.open_table_store`); on start-up it resumes every stored table by
+replaying its events through the engine (a table with an event the engine refuses comes up
+damaged, saying why; the others come up as they were).
 
 HTTP:
 
