@@ -354,6 +354,31 @@ def play_tricks(
     return OK, rng
 
 
+@inline_jit
+def play_round(
+    hands: Bits,
+    bids: Ints,
+    tricks: Ints,
+    trick: Ints,
+    state: RoundState,
+    opts: Ints,
+    policy: int,
+    rng: int,
+    script: Ints,
+    record: bool,
+    rec_cards: NDArray[np.int8],
+    rec_winners: NDArray[np.int8],
+) -> tuple[int, int]:
+    """The round from ``state`` to its end: :func:`make_bids` for the bids still to make, then
+    :func:`play_tricks`, the first moves from ``script``. Returns (status, rng)."""
+    code, at, rng = make_bids(hands, bids, state, opts, policy, rng, script, 0)
+    if code == OK:
+        code, rng = play_tricks(
+            hands, bids, tricks, trick, state, opts, policy, rng, script, at, record, rec_cards, rec_winners
+        )
+    return code, rng
+
+
 @jit
 def games_range(
     first: int,
@@ -405,21 +430,8 @@ def games_range(
                 tricks[:] = 0
                 leader = dealer + 1 if dealer + 1 < n else 0
                 state = RoundState(size, trump, dealer, leader, 0, 0, i64(turned), False)
-                rng = make_bids(hands, bids, state, ropts, policy, rng, script, 0)[2]
-                rng = play_tricks(
-                    hands,
-                    bids,
-                    tricks,
-                    trick,
-                    state,
-                    ropts,
-                    policy,
-                    rng,
-                    script,
-                    0,
-                    False,
-                    no_record,
-                    no_record,
+                rng = play_round(
+                    hands, bids, tricks, trick, state, ropts, policy, rng, script, False, no_record, no_record
                 )[1]
                 for s in range(n):
                     out_bids[g, r, s] = bids[s]
@@ -476,23 +488,9 @@ def rollout_range(
         rng = stream(seed, chunk)
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             load_world(worlds, w, bids0, tricks0, trick0, hands, bids, tricks, trick)
-            code, at, rng = make_bids(hands, bids, state, opts, policy, rng, script, 0)
-            if code == OK:
-                code, rng = play_tricks(
-                    hands,
-                    bids,
-                    tricks,
-                    trick,
-                    state,
-                    opts,
-                    policy,
-                    rng,
-                    script,
-                    at,
-                    record,
-                    cards[w],
-                    winners[w],
-                )
+            code, rng = play_round(
+                hands, bids, tricks, trick, state, opts, policy, rng, script, record, cards[w], winners[w]
+            )
             status[w] = code
             for s in range(n):
                 out_bids[w, s] = bids[s]

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from upriver.cards import Card
 from upriver.fast._jit import GOLDEN, Bits, Ints, below, jit, mix
 from upriver.fast.api import Position, _opts, position_record
-from upriver.fast.kernel import PositionRecord, load_world, make_bids, play_tricks, score, state_of, stream
+from upriver.fast.kernel import PositionRecord, load_world, play_round, score, state_of, stream
 from upriver.fast.policies import POLICY_RANDOM
 
 __all__ = ["TIE_TOLERANCE", "UCT_C", "UcbStats", "search", "ucb_search"]
@@ -106,23 +106,9 @@ def ucb_search(
             bids[seat] = moves[arm]
         else:
             script[0] = moves[arm]
-        code, at, rng = make_bids(hands, bids, state, opts, POLICY_RANDOM, rng, script, 0)
-        if code == 0:
-            code, rng = play_tricks(
-                hands,
-                bids,
-                tricks,
-                trick,
-                state,
-                opts,
-                POLICY_RANDOM,
-                rng,
-                script,
-                at,
-                False,
-                no_record,
-                no_record,
-            )
+        rng = play_round(
+            hands, bids, tricks, trick, state, opts, POLICY_RANDOM, rng, script, False, no_record, no_record
+        )[1]
         visits[arm] += 1
         returns[arm] += score(opts, bids[seat], tricks[seat])
 
