@@ -347,7 +347,7 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
         committed), so the same steps serve a commit made at once (:meth:`_accept`) and one made
         by a thread while the event loop serves the others (:mod:`upriver.web.commits`).
         ``arrived``: when the event came (``time.perf_counter()``), for the move→update latency
-        (:mod:`upriver.web.metrics`).
+        (:mod:`upriver.web.instruments`).
 
         :raises TableRefusalError: the table refuses it (the lobby, for a join or a revoke).
         :raises IllegalActionError: the engine refuses it.
@@ -395,7 +395,7 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
                 return
 
     def _commit(self, table_id: str, event: Event) -> None:
-        """Commit ``event`` (:meth:`TableStore.append`), timed for :mod:`upriver.web.metrics`."""
+        """Commit ``event`` (:meth:`TableStore.append`), timed (:mod:`upriver.web.instruments`)."""
         start = time.perf_counter()
         try:
             self.store.append(table_id, event)
