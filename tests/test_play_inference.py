@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from tests.helpers import games, play_bots
 from upriver import Game, Rules, Schedule
 from upriver.bots import Bot, ExpertBot, IpimcBot, make_bot
