@@ -29,6 +29,16 @@ TIMEOUT_MS = 15_000
 """How long a browser test waits for what it expects to see, in milliseconds."""
 
 
+def post_entry(server: str, sheet: dict[str, Any], action: str, **body: Any) -> dict[str, Any]:
+    """Make one entry on a kept sheet through the HTTP API, at the sheet's version; the sheet after it."""
+    answer = httpx.post(
+        f"{server}/api/sheets/{sheet['id']}/{action}", json={**body, "version": sheet["version"]}
+    )
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
 class LiveServer:
     """The app under uvicorn in a background thread, on a free loopback port (``app``: one already
     made from ``db``, to set it up before it serves)."""

@@ -337,6 +337,16 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server.stop()
 
 
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The whole web app (tables and keeper) on a fresh database for one test; its address."""
+    from tests.browsing import LiveServer
+
+    started = LiveServer(tmp_path / "upriver.sqlite3", bot_delay=0)
+    yield started.url
+    started.stop()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium through Playwright, shared by a module's tests."""

@@ -11,11 +11,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browsing import TIMEOUT_MS, post_entry
 from tests.live import SHOTS
-from tests.test_keep_browser import TIMEOUT_MS, post, server
 from upriver.i18n import catalogue, reason
-
-__all__ = ["server"]
 
 LOCALES = {"en": "en-GB", "cs": "cs-CZ", "fr": "fr-FR"}
 FIVE = ("Annabelle", "Bob", "Cid", "Dee", "Eve")
@@ -44,9 +42,9 @@ def new_sheet(server: str, players: tuple[str, ...], rounds: int = 0, **options:
     sheet: dict[str, Any] = made.json()
     for _ in range(rounds):
         for seat in sheet["current"]["bidding_order"]:
-            sheet = post(server, sheet, "bid", seat=seat, bid=0)
+            sheet = post_entry(server, sheet, "bid", seat=seat, bid=0)
         size = sheet["current"]["hand_size"]
-        sheet = post(server, sheet, "tricks", tricks=[size] + [0] * (len(players) - 1))
+        sheet = post_entry(server, sheet, "tricks", tricks=[size] + [0] * (len(players) - 1))
     return sheet
 
 
@@ -65,7 +63,7 @@ def test_save_the_tricks_waits_until_they_add_up_and_a_tap_says_why_in_a_sentenc
 ) -> None:
     sheet = new_sheet(server, ("Ann", "Bob", "Cid", "Dee"))
     for seat in sheet["current"]["bidding_order"]:
-        sheet = post(server, sheet, "bid", seat=seat, bid=0)
+        sheet = post_entry(server, sheet, "bid", seat=seat, bid=0)
     page = open_sheet(browser, f"{server}/keep/{sheet['id']}", lang)
     try:
         more = page.locator("#entry .stepper button:last-child")
@@ -93,7 +91,7 @@ def test_a_struck_out_hook_bid_is_explained_once(server: str, browser: Browser) 
     sheet = new_sheet(server, ("Ann", "Bob", "Cid", "Dee"), preset="classic-hook")
     order = sheet["current"]["bidding_order"]
     for seat in order[:-1]:
-        sheet = post(server, sheet, "bid", seat=seat, bid=0)
+        sheet = post_entry(server, sheet, "bid", seat=seat, bid=0)
     page = open_sheet(browser, f"{server}/keep/{sheet['id']}")
     try:
         struck = page.locator(".pad button.forbidden")

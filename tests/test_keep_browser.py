@@ -14,48 +14,24 @@ import dataclasses
 import json
 import random
 import re
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from typer.testing import CliRunner
 
 import upriver.cli.check
-from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port
-from tests.test_web_browser import browser
+from tests.browsing import TIMEOUT_MS, post_entry
+from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS
 from upriver import Game, preset
 from upriver.cli import app as cli_app
 from upriver.record import dumps, record_of
-from upriver.web.app import create_app
 
-TIMEOUT_MS = 15_000
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 assert upriver.cli.check  # registers `check` on the app
-assert browser  # the module's Chromium, shared with the table page's tests
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """The whole web app (tables and keeper) under uvicorn in a thread, on a temporary database."""
-    web = create_app(tmp_path / "upriver.sqlite3", bot_delay=0)
-    port = free_port()
-    live = uvicorn.Server(uvicorn.Config(web, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=live.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not live.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    live.should_exit = True
-    thread.join(timeout=10)
 
 
 def new_page(browser: Browser, device: str) -> Page:
@@ -288,18 +264,9 @@ def kept_sheet(server: str, players: tuple[str, ...] = LONG, **options: Any) -> 
     sheet = made.json()
     for bids, took in TIED_ROUNDS if len(players) == 4 else ():
         for seat in sheet["current"]["bidding_order"]:
-            sheet = post(server, sheet, "bid", seat=seat, bid=bids[seat])
-        sheet = post(server, sheet, "tricks", tricks=list(took))
+            sheet = post_entry(server, sheet, "bid", seat=seat, bid=bids[seat])
+        sheet = post_entry(server, sheet, "tricks", tricks=list(took))
     return f"{server}/keep/{sheet['id']}"
-
-
-def post(server: str, sheet: dict[str, Any], action: str, **body: Any) -> dict[str, Any]:
-    answer = httpx.post(
-        f"{server}/api/sheets/{sheet['id']}/{action}", json={**body, "version": sheet["version"]}
-    )
-    assert answer.status_code == 200, answer.text
-    data: dict[str, Any] = answer.json()
-    return data
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
@@ -386,8 +353,8 @@ def test_the_sheet_on_a_phone_fits_four_players_and_scrolls_sideways_for_more_wi
     made = httpx.get(page.url.replace("/keep/", "/api/sheets/"))
     sheet = made.json()
     for seat in sheet["current"]["bidding_order"]:
-        sheet = post(server, sheet, "bid", seat=seat, bid=0)
-    sheet = post(server, sheet, "tricks", tricks=[1, 0, 0, 0, 0, 0, 0])
+        sheet = post_entry(server, sheet, "bid", seat=seat, bid=0)
+    sheet = post_entry(server, sheet, "tricks", tricks=[1, 0, 0, 0, 0, 0, 0])
     page.reload()
     wrap = page.locator(".sheet-wrap")
     expect(page.locator("#sheet tbody tr")).to_have_count(1)

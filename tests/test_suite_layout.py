@@ -12,10 +12,6 @@ TESTS = Path(__file__).resolve().parent
 IMPORTS_A_TEST_MODULE = re.compile(r"^\s*(?:from\s+tests\.test_\w+\s+import|import\s+tests\.test_\w+)", re.M)
 """An import of a test module, at the top of a file or inside a function."""
 
-STILL_SHARED = frozenset({"test_keep_browser.py", "test_audit_keep_browser.py"})
-"""The score keeper's browser tests, whose fixtures (its server, Chromium) are still taken from another
-test module: to move into ``tests/conftest.py`` like the others."""
-
 
 def importers() -> set[str]:
     return {
@@ -26,11 +22,7 @@ def importers() -> set[str]:
 
 
 def test_no_test_module_imports_another() -> None:
-    assert importers() - STILL_SHARED == set()
-
-
-def test_every_module_still_allowed_to_import_another_does() -> None:
-    assert importers() >= STILL_SHARED, "one imports no test module now: take it off STILL_SHARED"
+    assert importers() == set()
 
 
 def test_an_import_of_a_test_module_is_seen_at_the_top_and_inside_a_function() -> None:

@@ -14,11 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests import conftest
 from tests.browsing import TIMEOUT_MS, LiveServer, hand_of, play_one_move, shot, wait_until
 from upriver.actions import Phase
-
-browser = conftest.browser  # the Chromium fixture, for test_keep_browser.py until it takes it from conftest
 
 
 @pytest.fixture
