@@ -43,10 +43,12 @@ __all__ = [
     "Position",
     "Rollout",
     "Simulation",
+    "check_worlds",
     "position_from_game",
     "position_from_view",
     "position_record",
     "rollout",
+    "round_opts",
     "sample_worlds",
     "simulate",
     "world_of",
@@ -68,7 +70,7 @@ def _policy(policy: str) -> int:
         raise ValueError(f"policy must be one of {', '.join(_POLICIES)}, not {policy!r}") from None
 
 
-def _opts(rules: Rules, round_number: int = 1) -> NDArray[np.int64]:
+def round_opts(rules: Rules, round_number: int = 1) -> NDArray[np.int64]:
     """The kernel's options for one round (:mod:`upriver.fast.policies` names the places): the
     rules as numbers, then the engine's points for every bid and tricks taken in that round."""
     opts = np.zeros(OPTS_SIZE, dtype=np.int64)
@@ -85,8 +87,8 @@ def _opts(rules: Rules, round_number: int = 1) -> NDArray[np.int64]:
 
 
 def _game_opts(rules: Rules) -> NDArray[np.int64]:
-    """:func:`_opts` for every round of a game, one row a round."""
-    return np.stack([_opts(rules, number) for number in range(1, rules.rounds + 1)])
+    """:func:`round_opts` for every round of a game, one row a round."""
+    return np.stack([round_opts(rules, number) for number in range(1, rules.rounds + 1)])
 
 
 def _chunks(count: int) -> int:
@@ -257,7 +259,10 @@ class Rollout:
     winners: NDArray[np.int8] | None = None
 
 
-def _check_worlds(position: Position, worlds: NDArray[np.uint64]) -> None:
+def check_worlds(position: Position, worlds: NDArray[np.uint64]) -> None:
+    """Raise :class:`ValueError`, saying what is wrong, unless ``worlds`` are deals that fit
+    ``position``: a ``(count, players)`` uint64 array giving the seat its own hand, each seat its
+    count of cards, and no card twice or already gone."""
     n = position.players
     if worlds.ndim != 2 or worlds.shape[1] != n or worlds.dtype != np.uint64:
         raise ValueError(
@@ -312,7 +317,7 @@ def rollout(
     as indices or :class:`Card`); the policy plays the rest. ``check`` validates the worlds.
     """
     if check:
-        _check_worlds(position, worlds)
+        check_worlds(position, worlds)
     n, count = position.players, worlds.shape[0]
     packed = position_record(position)
     moves = np.array([m.index if isinstance(m, Card) else m for m in script], dtype=np.int64)
@@ -328,7 +333,7 @@ def rollout(
     assert out.cards is not None
     assert out.winners is not None
     into = Outcomes(out.bids, out.tricks, out.scores, out.status, out.cards, out.winners)
-    args = (_opts(position.rules, position.round_number), _policy(policy), seed, moves, record, into)
+    args = (round_opts(position.rules, position.round_number), _policy(policy), seed, moves, record, into)
     if threads == 1 or count <= kernel.CHUNK:
         kernel.rollout_range(0, _chunks(count), worlds, packed, *args)
     else:

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from upriver.cards import Card
 from upriver.fast._jit import FULL, ONE, ZERO, Bits, Ints, ctz, jit, popcount, u64
-from upriver.fast.api import Position, _check_worlds, _opts, position_record
+from upriver.fast.api import Position, check_worlds, position_record, round_opts
 from upriver.fast.kernel import CHUNK, ILLEGAL, OK, Outcomes, PositionRecord, make_bids, score, state_of
 from upriver.fast.policies import COUNTS_TRICKS, POLICY_BASIC, basic_card, lead_barred, legal_cards
 
@@ -386,7 +386,7 @@ def solve_endgame(
     cards left: meant for the last few tricks (about 4 cards a seat at 4 players).
     """
     if check:
-        _check_worlds(position, worlds)
+        check_worlds(position, worlds)
     n, count = position.players, worlds.shape[0]
     left = (position.hand_size - position.tricks_done) * n - len(position.trick)
     if left > MOST_CARDS:
@@ -402,7 +402,7 @@ def solve_endgame(
     )
     assert out.cards is not None
     into = Outcomes(out.bids, out.tricks, out.scores, out.status, out.cards, np.empty((0, 0), np.int8))
-    opts = _opts(position.rules, position.round_number)
+    opts = round_opts(position.rules, position.round_number)
     solve_range(0, (count + CHUNK - 1) // CHUNK, worlds, position_record(position), opts, moves, record, into)
     return out if record else dataclasses.replace(out, cards=None)
 

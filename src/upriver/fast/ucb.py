@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from upriver.cards import Card
 from upriver.fast._jit import GOLDEN, Bits, Ints, below, jit, mix
-from upriver.fast.api import Position, _opts, position_record
+from upriver.fast.api import Position, position_record, round_opts
 from upriver.fast.kernel import PositionRecord, load_world, play_round, score, state_of, stream
 from upriver.fast.policies import POLICY_RANDOM
 
@@ -149,7 +149,7 @@ def search(
     ucb_search(
         np.ascontiguousarray(worlds, dtype=np.uint64),
         position_record(position),
-        _opts(position.rules, position.round_number),
+        round_opts(position.rules, position.round_number),
         position.seat,
         codes,
         bidding,
