@@ -400,12 +400,13 @@ function actions() {
       el("button", { type: "button", onclick: () => openDealer(sheet, act) }, W.changeDealer)),
     exportLinks(`/api/sheets/${sheet.id}`),
     printButtons(),
-    el("div", { class: "share" },
+    // A sheet kept only on the phone has no read-only link until a server has it.
+    sheet.share ? el("div", { class: "share" },
       el("label", {}, W.shareLabel, share),
       el("button", { type: "button", onclick: async () => {
         share.select();
         try { await navigator.clipboard.writeText(shareUrl); showError(W.copied); } catch { /* selected for copying by hand */ }
-      } }, W.copyLink)),
+      } }, W.copyLink)) : null,
     gameLinkButton());
 }
 
