@@ -31,7 +31,7 @@ from upriver.web.guard import (
     rounds_within,
 )
 from upriver.web.limits import Limits
-from upriver.web.lookup import TableRoute, table_lookup
+from upriver.web.lookup import NO_SUCH_TABLE, TableRoute, table_lookup
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection
 from upriver.web.social import Social
 from upriver.web.sockets import serve_socket
@@ -258,7 +258,7 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
             return
         table = manager.find(table_id)
         if table is None:
-            await websocket.send_text(protocol.error_message(0, "table", f"no table {table_id[:40]!r}"))
+            await websocket.send_text(protocol.error_message(0, "table", NO_SUCH_TABLE))
             await websocket.close(CLOSE_NO_TABLE)
             return
         seat = table.seat_of(token)
