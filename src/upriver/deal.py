@@ -19,6 +19,7 @@ __all__ = [
     "DEALER_DRAW",
     "ROTATION",
     "check_hands",
+    "dealer_of_round",
     "draw_for_dealer",
     "first_dealer",
     "rotating_trump",
@@ -115,6 +116,16 @@ def first_dealer(
     if method is FirstDealer.LEFT_OF_KEEPER:
         return ((players - 1 if keeper is None else keeper) + 1) % players, ()
     return 0, ()
+
+
+def dealer_of_round(first: int, round_number: int, players: int) -> int:
+    """The seat dealing round ``round_number`` (1-based) when seat ``first`` dealt the first: the deal
+    passes to the left, one seat a round.
+
+    >>> [dealer_of_round(2, k, 4) for k in range(1, 6)]
+    [2, 3, 0, 1, 2]
+    """
+    return (first + round_number - 1) % players
 
 
 def check_hands(

@@ -17,6 +17,7 @@ from types import MappingProxyType
 
 from upriver.actions import Phase
 from upriver.cards import Suit
+from upriver.deal import dealer_of_round
 from upriver.errors import RecordError, RulesError
 from upriver.keeper.entries import (
     EXTRA,
@@ -265,8 +266,13 @@ def record_of(
     else:
         names, game_rules = tuple(players), rules
         rounds = tuple(
-            RoundRecord(dealer=(first + i) % len(players), bids=r.bids, tricks=r.tricks, trump=r.trump)  # type: ignore[arg-type]
-            for i, r in enumerate(entries.rounds)
+            RoundRecord(
+                dealer=dealer_of_round(first, number, len(players)),
+                bids=r.bids,
+                tricks=r.tricks,  # type: ignore[arg-type]
+                trump=r.trump,
+            )
+            for number, r in enumerate(entries.rounds, start=1)
             if first is not None
         )
         # The first dealer is in the rounds once there are any; before that, only here.
