@@ -47,7 +47,7 @@ from numpy.typing import NDArray
 from upriver.cards import Card, cards_in
 from upriver.fast import vector as core
 from upriver.fast._jit import set_threads
-from upriver.fast.api import _game_opts
+from upriver.fast.api import round_opts
 from upriver.fast.policies import POLICY_BASIC, POLICY_RANDOM
 from upriver.game import Game
 from upriver.rl.common import check_reward, make_rules
@@ -143,7 +143,7 @@ class _Tables:
         self.threads = threads
         self.setup = core.Setup(
             sizes=np.array(rules.hand_sizes, np.int64),
-            opts=_game_opts(rules),
+            opts=np.stack([round_opts(rules, number) for number in range(1, rules.rounds + 1)]),
             first_jack=rules.first_dealer is FirstDealer.FIRST_JACK,
             first_dealer=0,
             template=_template(rules),
