@@ -37,10 +37,87 @@ const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the
  *   recordVersion: number | null,
  *   current: string | null,
  *   log: Entry[],
- *   view: any,
+ *   view: SheetView | null,
  *   conflicts: Conflict[],
  * }} Kept
  * @typedef {Error & {status?: number, rule?: string, unreachable?: boolean}} ApiError
+ */
+
+/**
+ * The round in play, as the keeper's API sends it: who deals and bids in which order, the bids so far
+ * (null: not yet), who is still to bid, the dealer's restriction on the next bid, the trump noted.
+ * @typedef {object} Round
+ * @property {number} number
+ * @property {number} hand_size
+ * @property {number} dealer
+ * @property {number[]} bidding_order
+ * @property {(number | null)[]} bids
+ * @property {number[]} to_bid
+ * @property {Record<string, number[]>} legal_bids
+ * @property {import("./i18n.js").Restriction | null} restriction
+ * @property {string | null} trump
+ */
+
+/**
+ * The evening's changes (upriver.keeper.commands.evening_view): the hand sizes of the rounds, the seats
+ * not playing each round, arrivals, departures, sit-outs and adjustments.
+ * @typedef {object} Evening
+ * @property {number[]} schedule
+ * @property {boolean} [edited]
+ * @property {number[][]} absent
+ * @property {{seat: number, name: string, round: number, start?: string}[]} joins
+ * @property {{seat: number, round: number}[]} leaves
+ * @property {{seat: number, round: number}[]} sit_outs
+ * @property {{seat: number, after: number, points: number, note: string | null}[]} adjustments
+ */
+
+/**
+ * A seat's statistics over the rounds it played: how many, exact, over, under, the exact rate (null
+ * before any round) and the longest run of exact bids.
+ * @typedef {{played: number, exact: number, over: number, under: number, rate: number | null, longest_run: number}} Stats
+ */
+
+/**
+ * A round the engine flagged (its entries cannot be right), as a refusal is: the sentence, the rule,
+ * the seat and the facts.
+ * @typedef {{round: number, message: string, rule: string, seat: number | null, facts: Record<string, any>}} Flag
+ */
+
+/**
+ * What waits on the phone for a sheet (`present`): whether the server answered, whether the sheet lives
+ * only on the phone, the entries not yet merged and those that could not be.
+ * @typedef {{online: boolean, on_phone: boolean, pending: number, conflicts: Conflict[]}} Offline
+ */
+
+/**
+ * A sheet as the keeper's API answers it (upriver.keeper.commands.sheet_view, with the ids the page
+ * uses): the entry state, the score sheet as sheet.js draws it, the evening. A game link's sheet
+ * (keep-share.js) has no ids and is `from_link`; one answered here also says what waits on the phone.
+ * @typedef {object} SheetView
+ * @property {string | null} [id]
+ * @property {string | null} [share]
+ * @property {number} [version]
+ * @property {boolean} read_only
+ * @property {boolean} [from_link]
+ * @property {string | null} title
+ * @property {string[]} players
+ * @property {import("./table-panels.js").Rules} rules
+ * @property {string} phase "jack", "bidding", "tricks", "flagged" or "over"
+ * @property {number | null} jack_from
+ * @property {number | null} first_dealer
+ * @property {Round} current
+ * @property {import("./sheet.js").Sheet} sheet
+ * @property {Flag | null} flag
+ * @property {boolean} can_undo
+ * @property {Evening} evening
+ * @property {Stats[]} stats
+ * @property {Offline} [offline]
+ */
+
+/**
+ * The choices a new sheet offers (GET /api/sheets/options): the presets, the default one, and each
+ * rule option's values.
+ * @typedef {{presets: import("./table-panels.js").Preset[], default_preset: string, rules: Record<string, string[]>}} SheetOptions
  */
 
 // ------------------------------------------------------------------ storage on the phone

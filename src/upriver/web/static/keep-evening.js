@@ -11,29 +11,31 @@ import { WORDS as W } from "./keep-words.js";
  * @typedef {(action: string, body?: Record<string, unknown>, say?: (message: string) => void) => Promise<boolean>} Act
  */
 
+/** @typedef {import("./keep-api.js").SheetView} SheetView */
+
 /** @param {number} points */
 const signed = (points) => (points > 0 ? `+${points}` : `−${-points}`);
 
 /**
  * The first round no entry has been made for: where an arrival, a departure or a new schedule starts.
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @returns {number}
  */
 export function nextRound(sheet) {
   const c = sheet.current;
-  const scored = sheet.sheet.rows.some((/** @type {any} */ r) => r.number === c.number && r.status === "scored");
+  const scored = sheet.sheet.rows.some((r) => r.number === c.number && r.status === "scored");
   return scored || c.bids.some((/** @type {number | null} */ b) => b !== null) ? c.number + 1 : c.number;
 }
 
 /**
  * The seats at the table from round `number` on (joined, not gone; a sit-out still counts).
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @param {number} number
  * @returns {number[]}
  */
 function seated(sheet, number) {
-  const joined = new Map(sheet.evening.joins.map((/** @type {any} */ j) => [j.seat, j.round]));
-  const gone = new Map(sheet.evening.leaves.map((/** @type {any} */ x) => [x.seat, x.round]));
+  const joined = new Map(sheet.evening.joins.map((j) => [j.seat, j.round]));
+  const gone = new Map(sheet.evening.leaves.map((x) => [x.seat, x.round]));
   return sheet.players.map((/** @type {string} */ _, /** @type {number} */ seat) => seat)
     .filter((/** @type {number} */ seat) => (joined.get(seat) ?? 1) <= number && (gone.get(seat) ?? number + 1) > number);
 }
@@ -79,7 +81,7 @@ function seatPicker(players, seats, label) {
 
 /**
  * The arrival of a newcomer: a name (the names of earlier evenings offered) and a starting score.
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @param {Act} act
  * @param {string[]} earlier
  */
@@ -101,7 +103,7 @@ function openJoin(sheet, act, earlier) {
   }, W.join);
 }
 
-/** @param {any} sheet @param {Act} act */
+/** @param {SheetView} sheet @param {Act} act */
 function openLeave(sheet, act) {
   const from = nextRound(sheet);
   const pick = seatPicker(sheet.players, seated(sheet, from), W.whoLeaves);
@@ -109,7 +111,7 @@ function openLeave(sheet, act) {
     (say) => act("leave", { seat: pick.chosen() }, say));
 }
 
-/** @param {any} sheet @param {Act} act */
+/** @param {SheetView} sheet @param {Act} act */
 function openSitOut(sheet, act) {
   const from = nextRound(sheet);
   const last = sheet.evening.schedule.length;
@@ -120,7 +122,7 @@ function openSitOut(sheet, act) {
     (say) => act("sit-out", { seat: pick.chosen(), round: Number(round.value) }, say));
 }
 
-/** @param {any} sheet @param {Act} act */
+/** @param {SheetView} sheet @param {Act} act */
 function openAdjust(sheet, act) {
   const pick = seatPicker(sheet.players, sheet.players.map((/** @type {string} */ _, /** @type {number} */ s) => s), W.whoFor);
   const points = el("input", { name: "points", type: "number", inputmode: "numeric", step: "1" });
@@ -130,7 +132,7 @@ function openAdjust(sheet, act) {
   (say) => act("adjust", { seat: pick.chosen(), points: points.value === "" ? null : Number(points.value), note: note.value }, say));
 }
 
-/** @param {any} sheet @param {Act} act */
+/** @param {SheetView} sheet @param {Act} act */
 function openSchedule(sheet, act) {
   const from = nextRound(sheet);
   const sizes = el("input", { name: "sizes", inputmode: "numeric", autocomplete: "off",
@@ -142,7 +144,7 @@ function openSchedule(sheet, act) {
 
 /**
  * What changed during the evening, in words, in the order it happened on the sheet.
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @returns {HTMLElement | null}
  */
 export function eveningNotes(sheet) {
@@ -150,10 +152,10 @@ export function eveningNotes(sheet) {
   const name = (/** @type {number} */ seat) => sheet.players[seat];
   /** @type {[number, string][]} */
   const lines = [
-    ...ev.joins.map((/** @type {any} */ j) => /** @type {[number, string]} */ ([j.round - 0.5, W.joined(j.name, j.round, startOf(sheet, j))])),
-    ...ev.leaves.map((/** @type {any} */ x) => /** @type {[number, string]} */ ([x.round - 0.5, W.left(name(x.seat), x.round - 1)])),
-    ...ev.sit_outs.map((/** @type {any} */ x) => /** @type {[number, string]} */ ([x.round - 0.4, W.satOut(name(x.seat), x.round)])),
-    ...ev.adjustments.map((/** @type {any} */ a) => /** @type {[number, string]} */ ([a.after + 0.3,
+    ...ev.joins.map((j) => /** @type {[number, string]} */ ([j.round - 0.5, W.joined(j.name, j.round, startOf(sheet, j))])),
+    ...ev.leaves.map((x) => /** @type {[number, string]} */ ([x.round - 0.5, W.left(name(x.seat), x.round - 1)])),
+    ...ev.sit_outs.map((x) => /** @type {[number, string]} */ ([x.round - 0.4, W.satOut(name(x.seat), x.round)])),
+    ...ev.adjustments.map((a) => /** @type {[number, string]} */ ([a.after + 0.3,
       `${W.adjusted(name(a.seat), signed(a.points), a.after)}${a.note ? `: ${a.note}` : ""}`])),
   ];
   if (!lines.length) return null;
@@ -163,11 +165,11 @@ export function eveningNotes(sheet) {
 
 /**
  * A newcomer's starting score as the sheet shows it: their total before their first round's points.
- * @param {any} sheet
- * @param {any} join
+ * @param {SheetView} sheet
+ * @param {SheetView["evening"]["joins"][number]} join
  */
 function startOf(sheet, join) {
-  const row = sheet.sheet.rows.find((/** @type {any} */ r) => r.number === join.round && r.status === "scored");
+  const row = sheet.sheet.rows.find((r) => r.number === join.round && r.status === "scored");
   if (!row) return sheet.sheet.totals[join.seat];
   const cell = row.cells[join.seat];
   return cell.total - (cell.score ?? 0);
@@ -175,7 +177,7 @@ function startOf(sheet, join) {
 
 /**
  * The evening's section: a button for each change the table can make now, and what changed so far.
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @param {Act} act
  * @param {string[]} earlier the names of earlier evenings, offered for a newcomer
  */
@@ -200,12 +202,12 @@ export function eveningPanel(sheet, act, earlier) {
  * On the drawn sheet (sheet.js's table): a seat not playing a round says so in its cell, a seat not yet
  * come or gone is left blank, and each adjustment is a note under the round it follows.
  * @param {HTMLElement} table
- * @param {any} sheet
+ * @param {SheetView} sheet
  */
 export function markEvening(table, sheet) {
   const ev = sheet.evening;
-  const joined = new Map(ev.joins.map((/** @type {any} */ j) => [j.seat, j.round]));
-  const gone = new Map(ev.leaves.map((/** @type {any} */ x) => [x.seat, x.round]));
+  const joined = new Map(ev.joins.map((j) => [j.seat, j.round]));
+  const gone = new Map(ev.leaves.map((x) => [x.seat, x.round]));
   for (const row of sheet.sheet.rows) {
     for (const seat of ev.absent[row.number - 1] || []) {
       const cell = /** @type {HTMLElement | null} */ (table.querySelector(`td[data-cell="${row.number}-${seat}"]`));
@@ -231,7 +233,7 @@ export function markEvening(table, sheet) {
 /**
  * Each player's statistics once the game is over: exact bids (and the rate), over, under, the longest
  * run of exact bids.
- * @param {any} sheet
+ * @param {SheetView} sheet
  */
 export function statistics(sheet) {
   const percent = (/** @type {number | null} */ rate) => (rate === null ? "–" : `${Math.round(rate * 100)} %`);
@@ -241,7 +243,7 @@ export function statistics(sheet) {
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, W.statsPlayer), el("th", { scope: "col" }, W.statsExact),
         el("th", { scope: "col" }, W.statsOver), el("th", { scope: "col" }, W.statsUnder), el("th", { scope: "col" }, W.statsRun))),
-      el("tbody", {}, ...sheet.stats.map((/** @type {any} */ s, /** @type {number} */ seat) => el("tr", { "data-seat": String(seat) },
+      el("tbody", {}, ...sheet.stats.map((s, /** @type {number} */ seat) => el("tr", { "data-seat": String(seat) },
         el("th", { scope: "row" }, sheet.players[seat]),
         el("td", {}, `${s.exact}/${s.played} · ${percent(s.rate)}`),
         el("td", {}, String(s.over)), el("td", {}, String(s.under)), el("td", {}, String(s.longest_run))))))));

@@ -9,6 +9,8 @@ import { WORDS as W } from "./keep-words.js";
  * @typedef {(action: string, body?: Record<string, unknown>, say?: (message: string) => void) => Promise<boolean>} Act
  */
 
+/** @typedef {import("./keep-api.js").SheetView} SheetView */
+
 /**
  * A number to tap up and down, from 0 to `max` (`null`: none yet).
  * @param {string} label
@@ -28,20 +30,20 @@ export function stepper(label, value, max, onchange) {
 
 /**
  * The dialog that edits round `number`: a stepper per bid and per count, for each seat that played it.
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @param {number} number
  * @param {Act} act
  */
 export function openEdit(sheet, number, act) {
-  const row = sheet.sheet.rows.find((/** @type {any} */ r) => r.number === number);
+  const row = sheet.sheet.rows.find((r) => r.number === number);
   if (!row) return;
   const name = (/** @type {number} */ seat) => sheet.players[seat];
   const absent = sheet.evening ? sheet.evening.absent[number - 1] || [] : [];
   const playing = sheet.players.map((/** @type {string} */ _, /** @type {number} */ s) => s).filter((/** @type {number} */ s) => !absent.includes(s));
   const tricksKnown = playing.every((/** @type {number} */ s) => row.cells[s].tricks !== null);
   const values = {
-    bids: row.cells.map((/** @type {any} */ c) => c.bid),
-    tricks: tricksKnown ? row.cells.map((/** @type {any} */ c, /** @type {number} */ s) => (absent.includes(s) ? null : c.tricks)) : null,
+    bids: row.cells.map((c) => c.bid),
+    tricks: tricksKnown ? row.cells.map((c, /** @type {number} */ s) => (absent.includes(s) ? null : c.tricks)) : null,
   };
   const dialog = el("dialog", { "aria-label": W.editRound(number) });
   const draw = () => {
@@ -86,7 +88,7 @@ export function openEdit(sheet, number, act) {
 
 /**
  * The dialog that changes who dealt the first round.
- * @param {any} sheet
+ * @param {SheetView} sheet
  * @param {Act} act
  */
 export function openDealer(sheet, act) {

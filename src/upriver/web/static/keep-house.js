@@ -13,9 +13,12 @@ import { suitText } from "./sheet.js";
  * say" choice, `presetOf()` the preset chosen now (its scoring is shown until another is chosen).
  * Returns `{ elements, refresh(), values() }`: `values()` the options to send, spelled as in the
  * record (only those chosen).
+ * @param {import("./keep-api.js").SheetOptions} options
+ * @param {{choice: (value: string) => string, asPreset: string, presetOf: () => import("./table-panels.js").Preset | undefined}} how
+ * @returns {{elements: HTMLElement[], refresh: () => void, values: () => Record<string, unknown>}}
  */
 export function houseRuleFields(options, { choice, asPreset, presetOf }) {
-  const select = (field) =>
+  const select = (/** @type {string} */ field) =>
     el("label", {}, t(`option.${field}`), el("select", { name: field },
       el("option", { value: "" }, asPreset), ...options.rules[field].map((v) => el("option", { value: v }, choice(v)))));
   const scoring = scoringField({
@@ -30,6 +33,7 @@ export function houseRuleFields(options, { choice, asPreset, presetOf }) {
     elements,
     refresh: scoring.refresh,
     values() {
+      /** @type {Record<string, unknown>} */
       const out = {};
       const chosen = scoring.value();
       if (chosen) out.scoring = chosen;
@@ -43,7 +47,11 @@ export function houseRuleFields(options, { choice, asPreset, presetOf }) {
   };
 }
 
-/** The round's trump when it rotates (the sheet's rules list every round's), else null: nothing to ask. */
+/**
+ * The round's trump when it rotates (the sheet's rules list every round's), else null: nothing to ask.
+ * @param {import("./keep-api.js").SheetView} sheet
+ * @returns {HTMLElement | null}
+ */
 export function rotatingTrump(sheet) {
   const trumps = sheet.rules.trumps;
   if (!Array.isArray(trumps)) return null;

@@ -91,7 +91,7 @@ function playerInputs(box, count, changed) {
   }
 }
 
-/** @param {any} options */
+/** @param {import("./keep-api.js").SheetOptions} options */
 function newSheetForm(options) {
   const seats = el("div", { class: "seats" });
   let count = 4;
@@ -111,7 +111,7 @@ function newSheetForm(options) {
   seats.addEventListener("input", refreshDealer);
   const more = el("button", { type: "button", onclick: () => { if (count < 8) { count++; playerInputs(seats, count, refreshDealer); refreshDealer(); } } }, W.morePlayers);
   const fewer = el("button", { type: "button", onclick: () => { if (count > 3) { count--; playerInputs(seats, count, refreshDealer); refreshDealer(); } } }, W.fewerPlayers);
-  const select = (field, label, values) => el("label", {}, label, el("select", { name: field },
+  const select = (/** @type {string} */ field, /** @type {string} */ label, /** @type {string[]} */ values) => el("label", {}, label, el("select", { name: field },
     el("option", { value: "" }, W.asPreset), ...values.map((v) => el("option", { value: v }, W.choice(v)))));
   const presetOf = () => options.presets.find((p) => p.name === (form ? new FormData(form).get("preset") : options.default_preset));
   const house = houseRuleFields(options, { choice: W.choice, asPreset: W.asPreset, presetOf });
@@ -136,6 +136,7 @@ function newSheetForm(options) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
+    /** @type {Record<string, unknown>} */
     const body = {
       title: data.get("title"),
       players: data.getAll("player").map((p) => String(p).trim()),

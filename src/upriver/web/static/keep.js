@@ -14,6 +14,13 @@ import { earlierNames, home, readKeptNames } from "./keep-start.js";
 import { paperSheet } from "./paper.js";
 import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, scrollsByKeyboard, suitText } from "./sheet.js";
 
+/** @typedef {import("./keep-api.js").SheetView} SheetView */
+/** @typedef {import("./keep-evening.js").Act} Act */
+/**
+ * What this browser keeps of each sheet it opened, by id (the start page lists them).
+ * @typedef {Record<string, {title: string, players: string[], at: number}>} Known
+ */
+
 const SUITS = Object.entries(SUIT_INFO).map(([code, suit]) => ({ code, ...suit }));
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const KNOWN = "upriver.sheets"; // the sheets this browser has opened: id -> {title, players}
@@ -21,12 +28,16 @@ const POLL_MS = 4000;
 
 const app = document.getElementById("app");
 const errorBox = document.getElementById("error");
+/** @type {SheetView | null} */
 let sheet = null; // the latest sheet the server sent
+/** @type {{kind: "bids" | "tricks", values: (number | null)[]} | null} */
 let draft = null; // tricks or simultaneous bids being tapped in, before they are sent
+/** @type {ReturnType<typeof setTimeout> | null} */
 let errorTimer = null;
 
 // ------------------------------------------------------------------ helpers
 
+/** @param {string} message */
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = false;
@@ -40,12 +51,15 @@ function clearError() {
 }
 
 // Every request goes through keep-api.js: the server when it answers, else the engine on the phone.
+/** @param {string} path @param {object} [body] @returns {Promise<any>} */
 const api = (path, body) => request(path, body, sheet ? sheet.players : []);
 
+/** @returns {Known} */
 function known() {
   try { return JSON.parse(localStorage.getItem(KNOWN) || "{}"); } catch { return {}; }
 }
 
+/** @param {SheetView} s */
 function remember(s) {
   if (!s.id) return;
   const all = known();
@@ -53,13 +67,14 @@ function remember(s) {
   localStorage.setItem(KNOWN, JSON.stringify(all));
 }
 
+/** @param {string} id */
 function forget(id) {
   const all = known();
   delete all[id];
   localStorage.setItem(KNOWN, JSON.stringify(all));
 }
 
-const name = (seat) => sheet.players[seat];
+const name = (/** @type {number} */ seat) => sheet.players[seat];
 
 // ------------------------------------------------------------------ routing
 
@@ -84,8 +99,10 @@ async function openGameLink() {
   render();
 }
 
+/** @type {ReturnType<typeof setInterval> | null} */
 let pollTimer = null;
 
+/** @param {string} url */
 async function loadSheet(url) {
   try {
     sheet = await api(url);
@@ -113,6 +130,7 @@ async function loadSheet(url) {
 }
 
 // `say`: where a refusal is shown (the page's message at the foot of the screen, or a dialog's own line).
+/** @type {Act} */
 async function act(action, body = {}, say = showError) {
   try {
     sheet = await api(`/api/sheets/${sheet.id}/${action}`, { ...body, version: sheet.version });
@@ -158,6 +176,7 @@ function render() {
 }
 
 // What the printer gets (print.css shows only this): the sheet as it stands, or blank for a pen.
+/** @param {boolean} blank */
 function drawPaper(blank) {
   const paper = paperSheet(sheet, { blank });
   const old = document.getElementById("paper");
@@ -165,6 +184,7 @@ function drawPaper(blank) {
   else document.body.append(paper);
 }
 
+/** @param {boolean} blank */
 function printPaper(blank) {
   drawPaper(blank);
   window.print();
@@ -190,7 +210,7 @@ function roundHead() {
 
 function trumpPicker() {
   const c = sheet.current;
-  const pick = (code) => act("trump", { suit: code });
+  const pick = (/** @type {string | null} */ code) => act("trump", { suit: code });
   return el("div", { class: "row suits", role: "group", "aria-label": W.trumpGroup },
     el("span", { class: "muted" }, W.trumpPick),
     ...SUITS.map((s) => el("button", {
@@ -272,6 +292,7 @@ function nextBid() {
 }
 
 // A line already on screen, said again: as an alert, and flashed.
+/** @param {HTMLElement | null} line */
 function sayAgain(line) {
   if (!line) return;
   clearError();
@@ -289,7 +310,7 @@ function allBids() {
   const part = el("div", {});
   if (sheet.read_only) { part.append(el("p", {}, W.bidsHidden)); return part; }
   if (!draft || draft.kind !== "bids") draft = { kind: "bids", values: c.bids.map((b) => b) };
-  const playing = (seat) => c.bidding_order.includes(seat); // a seat sitting the round out has no bid
+  const playing = (/** @type {number} */ seat) => c.bidding_order.includes(seat); // a seat sitting the round out has no bid
   part.append(el("h2", {}, W.everyonesBid));
   c.bidding_order.forEach((seat) => {
     const entered = c.bids[seat] !== null;
@@ -351,7 +372,7 @@ function standings() {
 
 function sheetTable() {
   const scored = sheet.sheet;
-  const edit = (number) => { clearError(); openEdit(sheet, number, act); }; // an earlier message would stay behind the dialog
+  const edit = (/** @type {number} */ number) => { clearError(); openEdit(sheet, number, act); }; // an earlier message would stay behind the dialog
   const table = drawSheet(el("table", { id: "sheet" }), scored, { onEdit: sheet.read_only ? null : edit, colours: COLOURS });
   markEvening(table, sheet);
   return el("section", { class: "card-box", "aria-label": W.scoreSheet },
@@ -369,6 +390,7 @@ function chart() {
   return section;
 }
 
+/** @param {string} base */
 function exportLinks(base) {
   return el("div", { class: "row" },
     el("a", { class: "button", href: `${base}/csv`, download: "" }, W.exportCsv),

@@ -6,6 +6,11 @@
 import { t } from "./i18n.js";
 import { el } from "./dom.js";
 
+/** @typedef {import("./keep-api.js").SheetView} SheetView */
+/** @typedef {import("./keep-api.js").Evening} Evening */
+/** @typedef {import("./sheet.js").SheetRow} SheetRow */
+/** @typedef {import("./sheet.js").SheetCell} SheetCell */
+
 /** Every word this module shows, in one place: the page's language catalogue (paper.*, i18n.js). */
 const TEXT = {
   title: t("paper.title"),
@@ -18,25 +23,30 @@ const TEXT = {
   total: t("paper.total"),
   blankNote: t("paper.blankNote"),
   filledNote: t("paper.filledNote"),
-  rounds: (rounds, fewest, most) => t("paper.rounds", { rounds, fewest, most }),
+  rounds: (/** @type {number} */ rounds, /** @type {number} */ fewest, /** @type {number} */ most) => t("paper.rounds", { rounds, fewest, most }),
   date: t("paper.date"),
   noTrump: t("house.noTrumpShort"),
   sitsOut: t("keeper.sitsOutCell"),
   evening: t("keeper.evening"),
-  joined: (name, round, points) => t("keeper.joined", { name, round, points }),
-  left: (name, round) => t("keeper.left", { name, round }),
-  satOut: (name, round) => t("keeper.satOut", { name, round }),
-  adjusted: (name, points, round) => t(round ? "keeper.adjusted" : "keeper.adjustedFirst", { name, points, round }),
+  joined: (/** @type {string} */ name, /** @type {number} */ round, /** @type {number} */ points) => t("keeper.joined", { name, round, points }),
+  left: (/** @type {string} */ name, /** @type {number} */ round) => t("keeper.left", { name, round }),
+  satOut: (/** @type {string} */ name, /** @type {number} */ round) => t("keeper.satOut", { name, round }),
+  adjusted: (/** @type {string} */ name, /** @type {string} */ points, /** @type {number} */ round) => t(round ? "keeper.adjusted" : "keeper.adjustedFirst", { name, points, round }),
 };
 
+/** @type {Record<string, string>} */
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 /**
  * The printable sheet of a keeper's sheet (the JSON of GET /api/sheets/{id}) as a <section id=paper>:
  * `blank` leaves every cell but the players, rounds and cards empty, for a pen.
+ * @param {SheetView} kept
+ * @param {{blank: boolean}} how
+ * @returns {HTMLElement}
  */
 export function paperSheet(kept, { blank }) {
   const players = kept.players;
+  /** @type {Evening} */
   const evening = kept.evening || { schedule: kept.rules.hand_sizes, absent: [], joins: [], leaves: [], sit_outs: [], adjustments: [] };
   const sizes = evening.schedule;
   const scored = kept.sheet.rows.some((row) => row.status === "scored");
@@ -78,15 +88,17 @@ export function paperSheet(kept, { blank }) {
 
 // A round's trump: when trump rotates, the rules give every round's (blank sheets too; a round
 // without trump says so); otherwise the suit noted, if any.
+/** @param {import("./table-panels.js").Rules} rules @param {number} index @param {SheetRow | null} row */
 function trumpOf(rules, index, row) {
   if (Array.isArray(rules.trumps)) return rules.trumps[index] ? SUITS[rules.trumps[index]] : TEXT.noTrump;
   return row && row.trump ? SUITS[row.trump] : "";
 }
 
 // A round's points with their sign: +12, −4 (a scoring may take points away), 0.
-const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0");
+const signed = (/** @type {number} */ points) => (points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0");
 
 // A seat not playing a round: "sits out" with its total kept, or blank before it came and once it left.
+/** @param {SheetRow | null} row @param {number} seat */
 function absentCells(row, seat) {
   const cell = row ? row.cells[seat] : null;
   const total = cell && cell.total !== null ? el("strong", {}, String(cell.total).replace("-", "−")) : "";
@@ -94,14 +106,16 @@ function absentCells(row, seat) {
 }
 
 // A newcomer's starting score: their total before the points of their first round.
+/** @param {SheetView} kept @param {Evening["joins"][number]} join @returns {number} */
 function startOf(kept, join) {
   const row = kept.sheet.rows.find((r) => r.number === join.round && r.status === "scored");
   return row ? row.cells[join.seat].total - (row.cells[join.seat].score ?? 0) : kept.sheet.totals[join.seat];
 }
 
 // The evening's arrivals, departures, sit-outs and adjustments, under the table.
+/** @param {SheetView} kept @param {Evening} evening */
 function changes(kept, evening) {
-  const name = (seat) => kept.players[seat];
+  const name = (/** @type {number} */ seat) => kept.players[seat];
   const lines = [
     ...evening.joins.map((j) => TEXT.joined(j.name, j.round, startOf(kept, j))),
     ...evening.leaves.map((x) => TEXT.left(name(x.seat), x.round - 1)),
@@ -111,6 +125,7 @@ function changes(kept, evening) {
   return lines.length ? el("p", { class: "changes" }, `${TEXT.evening}: ${lines.join(" · ")}`) : null;
 }
 
+/** @param {SheetCell | null} cell */
 function cellsOf(cell) {
   if (!cell || cell.bid === null) return [el("td", { class: "bid" }), el("td", { class: "score" })];
   const took = cell.tricks === null ? "" : cell.made ? " ✓" : `/${cell.tricks}`;

@@ -38,6 +38,7 @@ const Chart = globalThis.Chart;
  * @property {SheetRow[]} rows
  * @property {number[]} totals
  * @property {number[]} [leaders]
+ * @property {[number, number, number][]} [standings] place, seat and total, the leader first
  * @property {boolean} [complete]
  * @property {string} [headline]
  */
