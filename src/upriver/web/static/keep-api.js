@@ -211,7 +211,7 @@ function engine(name, ...args) {
 
 /**
  * The refusal the page shows, from the API's or the engine's JSON.
- * @param {any} data @param {number} status @param {string[]} players @returns {ApiError}
+ * @param {import("./keep-words.js").Refusal} data @param {number} status @param {string[]} players @returns {ApiError}
  */
 function refused(data, status, players) {
   const error = /** @type {ApiError} */ (new Error(W.refusal(data, players) || W.refused(status)));
@@ -294,7 +294,8 @@ function parse(path, body) {
 
 /**
  * The view the page draws, with the ids it uses and what is waiting on the phone.
- * @param {any} view @param {Kept} kept @param {boolean} online
+ * @param {SheetView} view @param {Kept} kept @param {boolean} online
+ * @returns {SheetView}
  */
 function present(view, kept, online) {
   const shown = {
@@ -435,7 +436,7 @@ async function merge(kept, players) {
 }
 
 /**
- * Keep on the phone what the server answered. @param {Kept} kept @param {any} data
+ * Keep on the phone what the server answered. @param {Kept} kept @param {SheetView} data
  */
 async function keepAnswer(kept, data) {
   kept.server = { id: data.id, share: data.share, version: data.version };

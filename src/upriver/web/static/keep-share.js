@@ -31,11 +31,11 @@ function unbase64url(text) {
 /**
  * The link to `sheet` (the keeper's JSON of a sheet) on this page's server, holding all of it but its
  * ids: whoever has the link sees the game, never its edit link or its server copy.
- * @param {any} sheet
+ * @param {import("./keep-api.js").SheetView} sheet
  * @returns {Promise<string>}
  */
 export async function gameLink(sheet) {
-  const game = { ...sheet };
+  const game = /** @type {Record<string, unknown>} */ ({ ...sheet });
   for (const key of ["id", "share", "version", "can_undo"]) delete game[key];
   const bytes = new TextEncoder().encode(JSON.stringify({ ...game, read_only: true }));
   return `${location.origin}/keep/${PREFIX}${base64url(await through(bytes, new CompressionStream("deflate-raw")))}`;
@@ -46,7 +46,7 @@ export const isGameLink = () => location.hash.startsWith(PREFIX);
 
 /**
  * The sheet a game link holds, read-only.
- * @returns {Promise<any>}
+ * @returns {Promise<import("./keep-api.js").SheetView>}
  * @throws {Error} when the fragment is not a game this page wrote
  */
 export async function readGameLink() {

@@ -13,7 +13,7 @@ import { houseRuleFields } from "./keep-house.js";
  *   app: HTMLElement,
  *   api: (path: string, body?: unknown) => Promise<any>,
  *   showError: (message: string) => void,
- *   remember: (sheet: any) => void,
+ *   remember: (sheet: import("./keep-api.js").SheetView) => void,
  *   known: () => Record<string, {title: string, players: string[], at: number}>,
  * }} Page
  */
