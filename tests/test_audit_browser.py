@@ -108,6 +108,10 @@ def bid_when_asked(page: Page, live: LiveServer, table: str) -> None:
     assert play_one_move(page, live, table)
 
 
+SETTLED = "() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)))"
+"""Resolves when every animation on the page has finished."""
+
+
 @pytest.mark.parametrize("lang", sorted(LOCALES))
 def test_on_a_phone_the_led_mark_lies_between_the_led_cards_rank_and_its_suit(
     live: LiveServer, browser: Browser, lang: str
@@ -121,6 +125,8 @@ def test_on_a_phone_the_led_mark_lies_between_the_led_cards_rank_and_its_suit(
         expect(led).to_have_count(1)
         mark = led.locator(".led-mark")
         expect(mark).to_have_text(str(catalogue(lang)["table.felt.led"]))
+        # Measured once the card has landed: mid-flight it is scaled, and so are the gaps.
+        page.evaluate(SETTLED)
         pip, rank, word = (led.locator(part).bounding_box() for part in (".pip", ".rank", ".led-mark"))
         card = led.bounding_box()
         assert pip

@@ -6,6 +6,8 @@ entries, on a desktop and on a phone, go to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -156,6 +158,8 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
 
     # The game link holds the whole game: it opens with every request to the server refused.
     tap(page, "A link that holds the whole game (opens with no server)")
+    # The link is compressed after the tap: wait for it rather than read the empty box.
+    expect(page.locator("#game-link")).to_have_value(re.compile(r"^http://.+/keep/#"))
     link = page.locator("#game-link").input_value()
     reader = new_page(browser, "phone")
     reader.route("**/api/**", lambda route: route.abort())
