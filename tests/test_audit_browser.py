@@ -125,7 +125,7 @@ def test_on_a_phone_the_led_mark_lies_between_the_led_cards_rank_and_its_suit(
         expect(led).to_have_count(1)
         mark = led.locator(".led-mark")
         expect(mark).to_have_text(str(catalogue(lang)["table.felt.led"]))
-        # Measured once the card has landed: mid-flight it is scaled, and so are the gaps.
+        # Measured once the card has landed: mid-flight it moves between the boxes' measurements.
         page.evaluate(SETTLED)
         pip, rank, word = (led.locator(part).bounding_box() for part in (".pip", ".rank", ".led-mark"))
         card = led.bounding_box()
