@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from typer.testing import CliRunner
 
 import upriver.cli.check
-from tests.browsing import TIMEOUT_MS, post_entry
+from tests.browsing import TIMEOUT_MS, person, post_entry
 from tests.live import CHROMIUM, CHROMIUM_ARGS, SHOTS
 from upriver import Game, preset
 from upriver.cli import app as cli_app
@@ -32,18 +32,6 @@ from upriver.record import dumps, record_of
 NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 assert upriver.cli.check  # registers `check` on the app
-
-
-def new_page(browser: Browser, device: str) -> Page:
-    """A page in a fresh context: a 1280×800 desktop or a 390×844 touch phone."""
-    phone = device == "phone"
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 800},
-        is_mobile=phone,
-        has_touch=phone,
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
 
 
 def shot(page: Page, name: str) -> None:
@@ -273,7 +261,7 @@ def kept_sheet(server: str, players: tuple[str, ...] = LONG, **options: Any) -> 
 def test_the_keepers_chart_spans_the_rounds_played_with_full_names_a_legend_and_ties_side_by_side(
     server: str, browser: Browser, device: str
 ) -> None:
-    page = new_page(browser, device)
+    page = person(browser, device)[1]
     page.goto(kept_sheet(server, schedule=[1, 2, 3, 2, 1]))
     chart = chart_of(page)
     # Two of five rounds scored: the x axis is the start and those two rounds, not all five.
@@ -323,7 +311,7 @@ def test_the_table_pages_chart_shows_the_finished_rounds_and_every_players_full_
     made = httpx.post(f"{server}/api/tables", json=body)
     assert made.status_code == 201, made.text
     for device in ("desktop", "phone"):
-        page = new_page(browser, device)
+        page = person(browser, device)[1]
         page.goto(server + made.json()["url"])
         chart = chart_of(page)
         assert chart["labels"] == ["Start", "1", "2", "3"]
@@ -341,7 +329,7 @@ def test_the_table_pages_chart_shows_the_finished_rounds_and_every_players_full_
 def test_the_sheet_on_a_phone_fits_four_players_and_scrolls_sideways_for_more_with_the_round_column_fixed(
     server: str, browser: Browser
 ) -> None:
-    page = new_page(browser, "phone")
+    page = person(browser, "phone")[1]
     page.goto(kept_sheet(server, NAMES))  # four players, two rounds: every column, Fix too, in 390 px
     expect(page.locator("#sheet tbody tr")).to_have_count(2)
     assert page.locator(".sheet-wrap").evaluate("w => w.scrollWidth <= w.clientWidth")
@@ -387,7 +375,7 @@ PAPER_CELLS = """() => [...document.querySelectorAll('#paper tbody tr')].map((tr
 def test_the_keeper_prints_the_sources_paper_sheet_blank_or_filled_in_black_and_white(
     server: str, browser: Browser, tmp_path: Path
 ) -> None:
-    page = new_page(browser, "desktop")
+    page = person(browser, "desktop")[1]
     page.goto(kept_sheet(server, schedule=[1, 2, 3, 2, 1]))
     expect(page.get_by_role("button", name="Print blank sheet")).to_be_visible()
     expect(page.get_by_role("button", name="Print the sheet")).to_be_visible()
@@ -445,7 +433,7 @@ def test_the_keeper_prints_the_sources_paper_sheet_blank_or_filled_in_black_and_
 
 
 def test_the_keeper_offers_first_the_preset_the_start_page_does(server: str, browser: Browser) -> None:
-    page = new_page(browser, "desktop")
+    page = person(browser, "desktop")[1]
     page.goto(server + "/")
     page.wait_for_function(
         "() => document.querySelector('#preset') && document.querySelector('#preset').value"

@@ -12,25 +12,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browsing import BLOCKING, LiveServer, described, shot, violations
+from tests.browsing import BLOCKING, LiveServer, described, person, shot, violations
 from tests.live import SHOTS
 
 pytestmark = pytest.mark.slow
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 TIMEOUT_MS = 15_000
-
-
-def new_page(browser: Browser, device: str) -> Page:
-    """A page in a fresh context: a 1280×800 desktop or a 390×844 touch phone."""
-    phone = device == "phone"
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844} if phone else {"width": 1280, "height": 800},
-        is_mobile=phone,
-        has_touch=phone,
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
 
 
 def tap(page: Page, label: str) -> None:
@@ -63,7 +51,7 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
     )
     assert made.status_code == 201, made.text
     sheet_id = made.json()["id"]
-    page = new_page(browser, "phone")
+    page = person(browser, "phone")[1]
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{server}/keep/{sheet_id}")
@@ -137,7 +125,7 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
     expect(page.locator("#paper tr[data-round='3'] td.absent")).to_have_text("sits out")
     expect(page.locator("#paper .changes")).to_contain_text("Dee sits out round 3")
     expect(page.locator("#paper .changes")).to_contain_text("Cid −5 after round 3: renege")
-    desktop = new_page(browser, "desktop")
+    desktop = person(browser, "desktop")[1]
     desktop.goto(f"{server}/keep/{sheet_id}")
     expect(desktop.locator('#sheet td[data-cell="3-3"]')).to_contain_text("sits out")
     shot(desktop, "keep-evening-desktop")
@@ -161,7 +149,7 @@ def test_a_five_player_evening_with_an_arrival_a_sit_out_a_penalty_and_a_late_co
     # The link is compressed after the tap: wait for it rather than read the empty box.
     expect(page.locator("#game-link")).to_have_value(re.compile(r"^http://.+/keep/#"))
     link = page.locator("#game-link").input_value()
-    reader = new_page(browser, "phone")
+    reader = person(browser, "phone")[1]
     reader.route("**/api/**", lambda route: route.abort())
     reader.goto(link)
     expect(reader.locator("#sheet thead")).to_contain_text("Eve")
@@ -177,7 +165,7 @@ def test_a_new_sheet_offers_the_names_of_earlier_evenings_and_its_seats_can_be_r
     server = live.url
     made = httpx.post(f"{server}/api/sheets", json={"players": ["Åsa", "Bo", "Cilla", "Dag"], "dealer": 0})
     assert made.status_code == 201, made.text
-    page = new_page(browser, "desktop")
+    page = person(browser, "desktop")[1]
     page.goto(f"{server}/keep/{made.json()['id']}")  # this browser now knows that evening's names
     expect(page.locator("#round-head")).to_be_visible()
     page.goto(f"{server}/keep")
