@@ -9,7 +9,8 @@
 A bot spec is a registry name (``expert``, ``ucb:1000``, ``ipimc:2000``) with options for the
 :class:`upriver.bots.IpimcBot` kinds after ``+``: ``play`` (the kind's default eps) or
 ``play=EPS`` turns inference from card play on, ``noplay`` turns it off, ``pool=N`` sets the
-deals drawn per deal kept. ``duel`` is ``bench/bidmodel.py``'s duel (its games and its
+deals drawn per deal kept, ``rollout=learned`` plays card decisions' rollouts by the
+learned play policy. ``duel`` is ``bench/bidmodel.py``'s duel (its games and its
 summary, imported, not copied) played in this one process, so these specs need no registry
 entry: A in seats 0 and 2 then in 1 and 3 of each deal, A's lead a game and a hand with its
 95% interval. Under ``hand`` (OpenSpiel's rules: 4 players, one 10-card hand, 1 a trick + 10
@@ -41,16 +42,38 @@ from typing import Any
 import numpy as np
 
 import bidmodel
-from upriver import Game
-from upriver.bots import BOT_KINDS, Bot, IpimcBot, act, parse_budget
+from upriver import DECK, Game
+from upriver.bots import BOT_KINDS, BasicBot, Bot, IpimcBot, act, parse_budget
 from upriver.bots import make_bot as registry_bot
 from upriver.bots.ipimc import PLAY_EPS
 from upriver.cards import Card
-from upriver.fast import position_from_game, rollout, world_of
+from upriver.fast import position_from_game, position_from_view, rollout, sample_worlds, world_of
+from upriver.view import SeatView
+
+
+class PolicyBot(BasicBot):
+    """The learned play policy on its own: bids by the rule of thumb, each card the one the compiled
+    policy (``upriver.fast.learned``) plays first from this seat's view (``policy``)."""
+
+    kind = "policy"
+
+    def choose_card(self, view: SeatView) -> Card:
+        if len(view.legal_cards) == 1:
+            return view.legal_cards[0]
+        position = position_from_view(view)
+        world = sample_worlds(
+            position, 1, self.rng.getrandbits(31), threads=1
+        )  # the first card reads no hidden hand
+        out = rollout(position, world, "learned", record=True, threads=1, check=False)
+        assert out.cards is not None
+        return DECK[int(out.cards[0, 0])]
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from a spec: a registry name, then ``+play``, ``+play=EPS``, ``+noplay``, ``+pool=N``."""
+    """A bot from a spec: a registry name, then ``+play``, ``+play=EPS``, ``+noplay``, ``+pool=N``,
+    ``+rollout=POLICY``."""
+    if spec == PolicyBot.kind:
+        return PolicyBot(seed)
     head, _, budget = spec.partition(":")
     kind, *options = head.split("+")
     if not options:
@@ -67,9 +90,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
             config = dataclasses.replace(config, play_inference=None)
         elif name == "pool" and value.isdigit():
             config = dataclasses.replace(config, pool=int(value))
+        elif name == "rollout" and value:
+            config = dataclasses.replace(config, rollout=value)
         else:
             raise ValueError(
-                f"unknown option {option!r} in {spec!r}: expected play, play=EPS, noplay or pool=N"
+                f"unknown option {option!r} in {spec!r}: "
+                "expected play, play=EPS, noplay, pool=N or rollout=POLICY"
             )
     return cls(seed, config=config, budget=parse_budget(budget) if budget else None)
 

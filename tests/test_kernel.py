@@ -68,7 +68,7 @@ def test_kernel_replaying_engine_moves_finds_the_same_winners_and_scores(rules: 
 @given(
     rules=custom_rules(max_size=6),
     seed=st.integers(0, 2**32 - 1),
-    policy=st.sampled_from(["random", "basic"]),
+    policy=st.sampled_from(["random", "basic", "learned"]),
     into_round=st.floats(0, 1),
 )
 def test_engine_accepts_every_kernel_move_and_agrees_on_the_outcome(

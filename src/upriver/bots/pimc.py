@@ -34,6 +34,7 @@ from upriver.view import SeatView
 
 if TYPE_CHECKING:
     from upriver.fast import Position
+    from upriver.fast.api import Policy
 
 __all__ = ["Analysis", "PimcBot", "SearchBot", "SearchConfig"]
 
@@ -44,8 +45,9 @@ Choice = int | Card
 class SearchConfig:
     """How a search bot searches: its budget a decision and what it values.
 
-    >>> SearchConfig(iterations=200).with_budget(0.5)
-    SearchConfig(iterations=None, time_budget=0.5, first_batch=64, rivalry=0.0, prune=False, endgame=0)
+    >>> SearchConfig(iterations=200).with_budget(0.5)  # doctest: +NORMALIZE_WHITESPACE
+    SearchConfig(iterations=None, time_budget=0.5, first_batch=64, rivalry=0.0, prune=False, endgame=0,
+                 rollout='basic')
     """
 
     iterations: int | None = 400
@@ -64,6 +66,10 @@ class SearchConfig:
     :func:`upriver.fast.endgame.fits`), a card is tried by solving the rest of the round
     exactly in each deal, every seat playing its best with all hands open (max^n), instead
     of by the rule of thumb's rollout; 0 turns it off."""
+    rollout: str = "basic"
+    """Who plays the cards of a card decision's rollouts: ``basic`` the rule of thumb, ``learned``
+    the learned play policy (:mod:`upriver.fast.learned`). A bid's rollouts are always the rule
+    of thumb's, which the bid model was trained on."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time_budget is None:
@@ -76,6 +82,8 @@ class SearchConfig:
             raise ValueError(f"first_batch must be at least 1 deal, not {self.first_batch}")
         if not 0.0 <= self.rivalry <= 1.0:
             raise ValueError(f"rivalry is a weight from 0 (score) to 1 (win the game), not {self.rivalry}")
+        if self.rollout not in ("basic", "learned"):
+            raise ValueError(f"rollout is the policy of the rollouts, basic or learned, not {self.rollout!r}")
         if isinstance(self.endgame, bool) or not isinstance(self.endgame, int) or self.endgame < 0:
             raise ValueError(f"endgame is a number of cards in hand, 0 or more, not {self.endgame!r}")
 
@@ -167,7 +175,8 @@ class SearchBot(Bot):
         self, view: SeatView, position: Position, worlds: NDArray[np.uint64], choice: Choice
     ) -> tuple[NDArray[np.int8], NDArray[np.int8], NDArray[np.float64]]:
         """Play the round out from ``position`` in every deal after ``choice``, with the rule of
-        thumb for every seat, or in the endgame (:attr:`endgame`) by the exact solver; the final
+        thumb (after a card, the :attr:`~SearchConfig.rollout` policy) for every seat, or in the
+        endgame (:attr:`endgame`) by the exact solver; the final
         bids, tricks and round scores, ``(deals, players)``."""
         from upriver.fast import rollout
 
@@ -178,7 +187,8 @@ class SearchBot(Bot):
                 solved = solve_endgame(position, worlds, script=(choice,), check=False)
                 return solved.bids, solved.tricks, solved.scores.astype(np.float64)
         if isinstance(choice, Card):
-            out = rollout(position, worlds, script=(choice,), check=False, threads=1)
+            policy: Policy = "learned" if self.config.rollout == "learned" else "basic"
+            out = rollout(position, worlds, policy, script=(choice,), check=False, threads=1)
         else:
             bids = list(position.bids)
             bids[view.seat] = choice  # the rule of thumb then plays this seat to make it

@@ -6,7 +6,8 @@ numba compiles the same source. Every jitted function is cached on disk
 (``cache=True``, in ``__pycache__`` next to this package) so only the first start
 on a machine pays for compilation, and only when the kernel is first called.
 numba keys each cached function on its own file's time stamp only: after editing
-this module or ``policies.py`` in a checkout, delete ``src/upriver/fast/__pycache__/*.nb*``
+this module, ``policies.py`` or ``learned.py``, or replacing the learned play policy's model
+(``training/train_play_model.py`` does this itself), delete ``src/upriver/fast/__pycache__/*.nb*``
 (an installed upgrade rewrites every file, so it never meets stale code).
 
 Hands are ``uint64`` bit sets. numba promotes ``uint64`` mixed with ``int64`` to

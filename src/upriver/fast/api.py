@@ -22,8 +22,9 @@ from upriver.scoring import round_score, tricks_pay_past_the_bid
 from upriver.view import SeatView
 
 from . import kernel
-from ._jit import set_threads
+from ._jit import set_threads, u64
 from .kernel import Outcomes, PositionRecord
+from .learned import COUNT, decision_features
 from .policies import (
     BLIND,
     COUNTS_TRICKS,
@@ -31,11 +32,14 @@ from .policies import (
     LEAD_RULE,
     OPTS_SIZE,
     POLICY_BASIC,
+    POLICY_LEARNED,
     POLICY_RANDOM,
     ROTATE,
     SCORES,
     SIMULTANEOUS,
     TRICKS_MAX,
+    lead_barred,
+    legal_cards,
 )
 
 __all__ = [
@@ -44,6 +48,7 @@ __all__ = [
     "Rollout",
     "Simulation",
     "check_worlds",
+    "play_features",
     "position_from_game",
     "position_from_view",
     "position_record",
@@ -54,10 +59,11 @@ __all__ = [
     "world_of",
 ]
 
-Policy = Literal["random", "basic"]
-"""``random``: uniform over legal moves; ``basic``: the rule of thumb of :class:`upriver.bots.BasicBot`."""
+Policy = Literal["random", "basic", "learned"]
+"""``random``: uniform over legal moves; ``basic``: the rule of thumb of :class:`upriver.bots.BasicBot`;
+``learned``: cards by the learned play policy (:mod:`upriver.fast.learned`), bids by the rule of thumb."""
 
-_POLICIES = {"random": POLICY_RANDOM, "basic": POLICY_BASIC}
+_POLICIES = {"random": POLICY_RANDOM, "basic": POLICY_BASIC, "learned": POLICY_LEARNED}
 _DEALER = {DealerBid.FREE: 0, DealerBid.HOOK: 1, DealerBid.OVERBID: 2}
 _LEAD = {TrumpLead.ANY: 0, TrumpLead.BROKEN: 1, TrumpLead.AFTER_FIRST_TRICK: 2}
 _FULL = (1 << 52) - 1
@@ -342,3 +348,28 @@ def rollout(
     if record:
         return out
     return dataclasses.replace(out, cards=None, winners=None)
+
+
+def play_features(position: Position) -> tuple[tuple[int, ...], NDArray[np.float64]]:
+    """The legal cards of the seat to play in ``position`` (indices, lowest first) and each one's
+    features for the learned play policy (:data:`upriver.fast.learned.FEATURES`), one row a card."""
+    record = position_record(position)
+    opts = round_opts(position.rules, position.round_number)
+    n, trump = position.players, position.trump
+    lead_suit, win, win_seat, best = -1, -1, -1, -1
+    for i, c in enumerate(position.trick):  # who is winning the trick, as the kernel counts it
+        lead_suit = c // 13 if i == 0 else lead_suit
+        strength = c % 13 + (16 if c // 13 == lead_suit else 0) + (32 if c // 13 == trump else 0)
+        if strength > best:
+            win_seat, win, best = (position.leader + i) % n, c, strength
+    barred = bool(lead_barred(opts, position.trump_broken, position.tricks_done))
+    legal = int(legal_cards(u64(position.hand), lead_suit, trump, barred, False))
+    out = np.zeros((52, COUNT), dtype=np.float64)
+    unseen = _FULL & ~position.hand & ~record.gone
+    rows = decision_features(
+        u64(position.hand), u64(legal), win, win_seat, len(position.trick), position.seat, trump,
+        record.bids, record.tricks, position.hand_size - position.tricks_done, u64(unseen),
+        bool(opts[COUNTS_TRICKS] == 1), out,
+    )  # fmt: skip
+    cards = tuple(c for c in range(52) if legal >> c & 1)
+    return cards, out[:rows]

@@ -51,10 +51,12 @@ from upriver.fast._jit import (
     prange,
     u64,
 )
+from upriver.fast.learned import learned_card
 from upriver.fast.policies import (
     BLIND,
     COUNTS_TRICKS,
     DEALER_RULE,
+    POLICY_LEARNED,
     POLICY_RANDOM,
     ROTATE,
     SIMULTANEOUS,
@@ -325,6 +327,11 @@ def play_tricks(
             elif policy == POLICY_RANDOM:
                 rng += GOLDEN
                 c = random_bit(mix(rng), legal)
+            elif policy == POLICY_LEARNED:
+                c = learned_card(
+                    hand, legal, win, win_seat if i > 0 else -1, i, seat, trump, bids, tricks, size - done,
+                    FULL & ~hand & ~gone, opts[COUNTS_TRICKS] == 1,
+                )  # fmt: skip
             else:
                 c = basic_card(
                     hand, legal, win, i == n - 1, trump, bids[seat] - tricks[seat], size - done,

@@ -42,6 +42,7 @@ __all__ = [
     "LEAD_RULE",
     "OPTS_SIZE",
     "POLICY_BASIC",
+    "POLICY_LEARNED",
     "POLICY_RANDOM",
     "ROTATE",
     "SCORES",
@@ -60,6 +61,8 @@ __all__ = [
 
 POLICY_RANDOM = 0
 POLICY_BASIC = 1
+POLICY_LEARNED = 2
+"""Cards by the learned policy of :mod:`upriver.fast.learned`, bids by the rule of thumb."""
 DEALER_FREE = 0
 DEALER_HOOK = 1
 DEALER_OVERBID = 2
