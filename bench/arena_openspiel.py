@@ -85,14 +85,26 @@ def deal_differences(result: ArenaResult) -> list[float]:
     return [sum(a) / len(a) - sum(b) / len(b) for a, b in by_deal.values()]
 
 
-def play_references(deals: int, simulations: int, chunk: int, seed: int, jobs: int, log: Path) -> None:
-    """Play every reference pair on the same deals, chunk by chunk, appending each chunk to ``log``."""
+def play_references(
+    deals: int, simulations: int, chunk: int, seed: int, jobs: int, log: Path, pairs: tuple[int, ...]
+) -> None:
+    """Play the reference pairs numbered ``pairs`` (1 is the first of :data:`REFERENCE_PAIRS`) on the
+    same deals, chunk by chunk, appending each chunk to ``log``; a chunk already there is skipped,
+    so a stopped run resumes."""
+    have: set[tuple[tuple[str, ...], int]] = set()
+    if log.exists():
+        for text in log.read_text("utf-8").splitlines():
+            line = json.loads(text)
+            have.add((tuple(line["bots"]), line["seed"]))
     done = 0
     while done < deals:
         size = min(chunk, deals - done)
         chunk_seed = seed + done
-        for first, second in REFERENCE_PAIRS:
+        for number in pairs:
+            first, second = REFERENCE_PAIRS[number - 1]
             bots = (first.format(s=simulations), second.format(s=simulations))
+            if (bots, chunk_seed) in have:
+                continue
             config = ArenaConfig(
                 bots=bots, rules=openspiel_rules(4, 10), games=2 * size, seed=chunk_seed, jobs=jobs
             )
@@ -145,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--references", type=int, default=0, help="duplicate deals of every reference pair")
     parser.add_argument("--reference-simulations", type=int, default=1000, help="ISMCTS simulations a move")
     parser.add_argument("--chunk", type=int, default=10, help="deals a pair plays before the next pair")
+    parser.add_argument(
+        "--pairs", type=int, nargs="+", choices=range(1, len(REFERENCE_PAIRS) + 1), default=[1, 2, 3],
+        help="the pairs to play: 1 fair against leaky, 2 expert against fair, 3 expert against leaky",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=25000, help="the first chunk's arena seed")
     parser.add_argument("--log", type=Path, default=Path("references.jsonl"), help="per-chunk differences")
     parser.add_argument("--summarize", type=Path, help="print the pooled figures of a --log and exit")
@@ -179,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     arena = result_json(run_arena(config)) if args.arena_games > 0 else None
     if args.references > 0:
         sims = args.reference_simulations
-        play_references(args.references, sims, args.chunk, args.seed, args.jobs, args.log)
+        play_references(args.references, sims, args.chunk, args.seed, args.jobs, args.log, tuple(args.pairs))
     report: dict[str, Any] = {
         "benchmark": "arena-openspiel",
         "hands_checked": args.hands,
