@@ -40,6 +40,7 @@ from .policies import (
     TRICKS_MAX,
     lead_barred,
     legal_cards,
+    trick_standing,
 )
 
 __all__ = [
@@ -355,13 +356,8 @@ def play_features(position: Position) -> tuple[tuple[int, ...], NDArray[np.float
     features for the learned play policy (:data:`upriver.fast.learned.FEATURES`), one row a card."""
     record = position_record(position)
     opts = round_opts(position.rules, position.round_number)
-    n, trump = position.players, position.trump
-    lead_suit, win, win_seat, best = -1, -1, -1, -1
-    for i, c in enumerate(position.trick):  # who is winning the trick, as the kernel counts it
-        lead_suit = c // 13 if i == 0 else lead_suit
-        strength = c % 13 + (16 if c // 13 == lead_suit else 0) + (32 if c // 13 == trump else 0)
-        if strength > best:
-            win_seat, win, best = (position.leader + i) % n, c, strength
+    trump = position.trump
+    lead_suit, win_seat, win, _ = trick_standing(record.trick, len(position.trick), position.leader, trump)
     barred = bool(lead_barred(opts, position.trump_broken, position.tricks_done))
     legal = int(legal_cards(u64(position.hand), lead_suit, trump, barred, False))
     out = np.zeros((52, COUNT), dtype=np.float64)

@@ -68,6 +68,7 @@ from upriver.fast.policies import (
     legal_cards,
     random_bit,
     score,
+    trick_standing,
 )
 
 __all__ = [
@@ -303,14 +304,7 @@ def play_tricks(
     trick_len, gone, broken = state.trick_len, u64(state.gone), state.broken
     # A card's strength in a trick: rank, +16 in the led suit, +32 in trump. Taking the
     # maximum needs no branch on suits, which random play makes unpredictable.
-    lead_suit, win_seat, win, best = -1, -1, -1, -1
-    for i in range(trick_len):  # who is winning the trick on the table
-        c = trick[i]
-        if i == 0:
-            lead_suit = c // 13
-        strength = c % 13 + (16 if c // 13 == lead_suit else 0) + (32 if c // 13 == trump else 0)
-        if strength > best:
-            win_seat, win, best = (leader + i) % n, c, strength
+    lead_suit, win_seat, win, best = trick_standing(trick, trick_len, leader, trump)
     k = 0
     while done < size:
         for i in range(trick_len, n):

@@ -57,6 +57,7 @@ __all__ = [
     "legal_cards",
     "masters",
     "score",
+    "trick_standing",
 ]
 
 POLICY_RANDOM = 0
@@ -133,6 +134,23 @@ def legal_bids(size: int, last: bool, dealer_rule: int, others: int) -> int:
         return every
     over = every & ~((ONE << u64(rest + 1)) - ONE)
     return over if over != ZERO else ONE << u64(size)
+
+
+@jit
+def trick_standing(trick: Ints, trick_len: int, leader: int, trump: int) -> tuple[int, int, int, int]:
+    """Who is winning the first ``trick_len`` cards of ``trick`` (led by ``leader``): the led suit,
+    the winning seat, its card and that card's strength (rank, +16 in the led suit, +32 in
+    trump), each -1 for an empty trick."""
+    n = trick.shape[0]
+    lead_suit, win_seat, win, best = -1, -1, -1, -1
+    for i in range(trick_len):
+        c = trick[i]
+        if i == 0:
+            lead_suit = c // 13
+        strength = c % 13 + (16 if c // 13 == lead_suit else 0) + (32 if c // 13 == trump else 0)
+        if strength > best:
+            win_seat, win, best = (leader + i) % n, c, strength
+    return lead_suit, win_seat, win, best
 
 
 @jit
