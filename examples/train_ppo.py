@@ -1,19 +1,26 @@
-"""Train a small policy for one seat against three random bots, then play it in the arena.
+"""Train a small policy for one seat with masked PPO, then play it in the arena.
 
-Masked PPO in PyTorch on the CPU: the Gymnasium wrapper ``upriver.rl.gym.SingleSeatEnv``
-gives the learner's encoded view and the mask of its legal actions; illegal actions get
-zero probability, so the policy never has to learn the rules. Rewards are each round's
-score (``reward="round"``, divided by 10). The learner takes a random seat each game.
+Masked PPO in PyTorch on the CPU: the environment gives the learner's encoded view and the
+mask of its legal actions; illegal actions get zero probability, so the policy never has to
+learn the rules. Rewards are each round's score (``reward="round"``, divided by 10).
 
-After training, the greedy policy is registered as a bot kind and played against
-``random`` and, for reference, ``basic`` against ``random``, on the same duplicate deals
-with ``upriver.arena`` (every seat rotation plays each deal). Writes the learning curve
-to ``learning_curve.png`` and the measured numbers to ``results.json`` beside this file.
+The games come from the Gymnasium wrapper ``upriver.rl.gym.SingleSeatEnv`` (the learner in a
+random seat, ``--opponents`` in the others), from the compiled ``upriver.rl.vector.VectorSingleSeatEnv``
+(``--vector``), or, with ``--opponents self``, from ``upriver.rl.vector.VectorTables`` with the
+policy in every seat (self-play: each seat's decisions are an episode of their own).
+
+After training, the greedy policy is registered as the bot kind ``ppo`` and measured with
+``upriver.arena`` on duplicate deals (every seat rotation plays each deal): alone against three
+``random`` bots, or (``--against normal``) head to head against the ``normal`` level, two seats
+each; the ``basic`` bot is measured the same way on the same deals for reference. Writes the
+learning curve to ``learning_curve.png`` and the numbers to ``results.json`` beside this file.
 
     python -m pip install -r examples/requirements.txt
     python examples/train_ppo.py                 # 200 updates, about 23,000 games: 5 minutes on one core
     python examples/train_ppo.py --updates 30 --eval-games 400   # a quick look
     python examples/train_ppo.py --vector        # the games played by upriver.rl.vector, in compiled code
+    python examples/train_ppo.py --opponents self --against normal --envs 64 --steps 72 \\
+        --updates 100000 --minutes 35 --anneal --eval-games 4000 --prefix normal_   # beats normal
 """
 
 from __future__ import annotations
@@ -27,21 +34,23 @@ from typing import Any
 import matplotlib
 import numpy as np
 import torch
+from numpy.typing import NDArray
 from torch import nn
 
 from upriver import Rules, SeatView, preset
-from upriver.arena.core import ArenaConfig, ArenaResult, run_arena
+from upriver.arena.core import ArenaConfig, run_arena
 from upriver.arena.stats import estimate
 from upriver.bots import BOT_KINDS, Bot
 from upriver.cards import Card
 from upriver.rl.encoding import ACTION_COUNT, OBS_SIZE, action_mask, decode_action, encode
 from upriver.rl.gym import SingleSeatEnv
-from upriver.rl.vector import VectorSingleSeatEnv
+from upriver.rl.vector import VectorSingleSeatEnv, VectorTables
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 HERE = Path(__file__).resolve().parent
+ARENA_SEED = 2024
 
 
 class Policy(nn.Module):
@@ -87,24 +96,78 @@ class PolicyBot(Bot):
         return move
 
 
+def selfplay_advantages(
+    seat: NDArray[np.int64],
+    rewards: NDArray[np.float32],
+    values: NDArray[np.float32],
+    per_game: int,
+    gamma: float,
+    lam: float,
+) -> NDArray[np.float32]:
+    """GAE for self-play: each seat's decisions at a table form its own episode, paid the rewards
+    of the steps from its decision up to its next one (or the game's end)."""
+    steps, n, players = rewards.shape
+    per_seat = per_game // players
+    # Per table, its steps sorted by seat then time: (n, players, decisions of one seat).
+    idx = np.argsort(seat.T * steps + np.arange(steps), axis=1, kind="stable").reshape(n, players, -1)
+    length = idx.shape[2]
+    cum = np.concatenate([np.zeros((1, n, players), np.float32), np.cumsum(rewards, axis=0)])
+    last = (np.arange(length) % per_seat) == per_seat - 1
+    game_end = (np.arange(length) // per_seat + 1) * per_game
+    ends = np.concatenate([idx[:, :, 1:], np.full((n, players, 1), steps)], axis=2)
+    ends = np.where(last, game_end, ends)
+    table = np.arange(n)[:, None, None]
+    who = np.arange(players)[None, :, None]
+    rew = cum[ends, table, who] - cum[idx, table, who]
+    val = values[idx, table]
+    adv = np.zeros_like(rew)
+    running = np.zeros((n, players), np.float32)
+    for j in reversed(range(length)):
+        alive = 0.0 if last[j] else 1.0
+        following = val[:, :, j + 1] if j + 1 < length else 0.0
+        delta = rew[:, :, j] + gamma * following * alive - val[:, :, j]
+        running = delta + gamma * lam * alive * running
+        adv[:, :, j] = running
+    out = np.zeros((steps, n), np.float32)
+    out[idx, table] = adv
+    return out
+
+
 def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str, float]]]:
-    """Masked PPO with GAE; returns the policy and one learning-curve point per update."""
+    """Masked PPO with GAE; returns the policy and its learning curve: a point per update from the
+    training games, or in self-play a point per probe (the greedy policy against 3 basic bots)."""
     torch.manual_seed(args.seed)
     n, steps = args.envs, args.steps
-    if args.vector:
-        # One compiled vector environment: n tables, the kernel's uniform random bots in the other seats.
-        vector = VectorSingleSeatEnv(n, rules=rules, seat=None, opponents="random", reward="round", threads=1)
+    selfplay = args.opponents == "self"
+    players = rules.player_count
+    per_game = players * (rules.rounds + sum(rules.hand_sizes))  # decisions in a game, every seat's
+    if selfplay:
+        # Every seat of every table plays the policy; tables start together and every game has the
+        # same number of decisions, so each update's steps hold whole games.
+        steps = -(-steps // per_game) * per_game
+        tables = VectorTables(n, rules=rules, reward="round", threads=1)
+        first_step = tables.reset(seed=args.seed)
+        obs, mask, seat = first_step.obs.copy(), first_step.mask.astype(bool), first_step.seat.copy()
         envs: list[SingleSeatEnv] = []
+    elif args.vector:
+        # One compiled vector environment: n tables, the kernel's random or basic bots in the other seats.
+        vector = VectorSingleSeatEnv(
+            n, rules=rules, seat=None, opponents=args.opponents, reward="round", threads=1
+        )
+        envs = []
         first_obs, vector_info = vector.reset(seed=args.seed)
         obs = first_obs["observation"].copy()
         mask = first_obs["action_mask"].astype(bool)
         seats = vector_info["seat"].copy()
     else:
-        envs = [SingleSeatEnv(rules=rules, seat=None, opponents="random", reward="round") for _ in range(n)]
+        envs = [
+            SingleSeatEnv(rules=rules, seat=None, opponents=args.opponents, reward="round") for _ in range(n)
+        ]
         first = [env.reset(seed=args.seed + i)[0] for i, env in enumerate(envs)]
         obs = np.stack([o["observation"] for o in first])
         mask = np.stack([o["action_mask"] for o in first]).astype(bool)
     model = Policy(args.hidden)
+    BOT_KINDS[PolicyBot.kind] = PolicyBot
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr, eps=1e-5)
     score = [0.0] * n
     games: list[tuple[float, float]] = []  # (points, win share) of every finished training game
@@ -113,6 +176,10 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
     update = 0
     while update < args.updates and time.perf_counter() - start < args.minutes * 60:
         update += 1
+        if args.anneal:  # the learning rate falls linearly to zero by the last update or the time limit
+            done = max((update - 1) / args.updates, (time.perf_counter() - start) / (args.minutes * 60))
+            for group in optimiser.param_groups:
+                group["lr"] = args.lr * max(0.0, 1.0 - done)
         b_obs = np.zeros((steps, n, OBS_SIZE), np.float32)
         b_mask = np.zeros((steps, n, ACTION_COUNT), bool)
         b_act = np.zeros((steps, n), np.int64)
@@ -120,6 +187,8 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
         b_val = np.zeros((steps + 1, n), np.float32)
         b_rew = np.zeros((steps, n), np.float32)
         b_done = np.zeros((steps, n), np.float32)
+        b_seat = np.zeros((steps, n), np.int64)
+        b_rews = np.zeros((steps, n, players), np.float32)
         for t in range(steps):
             with torch.no_grad():
                 logits, value = model(torch.from_numpy(obs), torch.from_numpy(mask))
@@ -127,12 +196,17 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
                 action = dist.sample()
             b_obs[t], b_mask[t], b_act[t] = obs, mask, action.numpy()
             b_logp[t], b_val[t] = dist.log_prob(action).numpy(), value.numpy()
+            if selfplay:
+                out = tables.step(action.numpy())
+                b_seat[t], b_rews[t] = seat, out.rewards / 10.0
+                obs, mask, seat = out.obs.copy(), out.mask.astype(bool), out.seat.copy()
+                continue
             if args.vector:
                 o, rewards, dones, _, vector_info = vector.step(action.numpy())
                 for i in range(n):
                     score[i] += float(rewards[i])
                 b_rew[t], b_done[t] = rewards / 10.0, dones
-                for i in np.flatnonzero(dones):
+                for i in np.flatnonzero(dones).tolist():
                     totals = vector_info["totals"][i]
                     winners = np.flatnonzero(totals == totals.max())
                     games.append((score[i], 1 / len(winners) if seats[i] in winners else 0.0))
@@ -153,14 +227,17 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
                 obs[i], mask[i] = o["observation"], o["action_mask"].astype(bool)
         with torch.no_grad():
             b_val[steps] = model(torch.from_numpy(obs), torch.from_numpy(mask))[1].numpy()
-        # Generalised advantage estimation; an episode is a whole game, undiscounted.
-        adv = np.zeros((steps, n), np.float32)
-        last = np.zeros(n, np.float32)
-        for t in reversed(range(steps)):
-            alive = 1.0 - b_done[t]
-            delta = b_rew[t] + args.gamma * b_val[t + 1] * alive - b_val[t]
-            last = delta + args.gamma * args.lam * alive * last
-            adv[t] = last
+        if selfplay:
+            adv = selfplay_advantages(b_seat, b_rews, b_val, per_game, args.gamma, args.lam)
+        else:
+            # Generalised advantage estimation; an episode is a whole game, undiscounted.
+            adv = np.zeros((steps, n), np.float32)
+            last = np.zeros(n, np.float32)
+            for t in reversed(range(steps)):
+                alive = 1.0 - b_done[t]
+                delta = b_rew[t] + args.gamma * b_val[t + 1] * alive - b_val[t]
+                last = delta + args.gamma * args.lam * alive * last
+                adv[t] = last
         ret = adv + b_val[:steps]
         flat = {
             "obs": torch.from_numpy(b_obs.reshape(-1, OBS_SIZE)),
@@ -185,6 +262,28 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
                 loss.backward()
                 nn.utils.clip_grad_norm_(model.parameters(), 0.5)
                 optimiser.step()
+        if selfplay:
+            if update % args.probe_every == 0:
+                # The greedy policy alone against 3 basic bots, on deals of its own (not the final arena's).
+                PolicyBot.model = model.eval()
+                probe = arena("ppo", "basic", rules, args.probe_games, seed=update, alone=True)
+                model.train()
+                curve.append(
+                    {
+                        "update": update,
+                        "games": update * steps * n // per_game,
+                        "seconds": time.perf_counter() - start,
+                        "win_share": probe["win_share"][0],
+                        "points": probe["points_per_game"][0],
+                    }
+                )
+                c = curve[-1]
+                print(
+                    f"update {update:4d}  games {c['games']:6.0f}  {c['seconds']:6.0f} s  greedy vs 3 basic: "
+                    f"win share {c['win_share']:.3f}  points {c['points']:.1f}",
+                    flush=True,
+                )
+            continue
         recent = games[-args.window :]
         if recent:
             curve.append(
@@ -206,52 +305,65 @@ def train(args: argparse.Namespace, rules: Rules) -> tuple[Policy, list[dict[str
     return model, curve
 
 
-def arena(bot: str, rules: Rules, games: int, seed: int) -> tuple[ArenaResult, dict[str, Any]]:
-    """``bot`` against three random bots on duplicate deals; its win share and points with 95% intervals."""
-    result = run_arena(
-        ArenaConfig(bots=(bot, "random", "random", "random"), rules=rules, games=games, seed=seed)
-    )
+def arena(bot: str, against: str, rules: Rules, games: int, seed: int, *, alone: bool) -> dict[str, Any]:
+    """``bot`` against ``against`` on duplicate deals: its points a game, its share of the wins and
+    its margin over ``against`` in points a game, with 95% intervals over the duplicate sets.
+
+    ``alone``: the bot in one seat, three ``against`` bots in the others (every deal played four
+    times, the bot in each seat in turn). Otherwise head to head, two seats each, alternating
+    (ABAB, then BABA on the same deals).
+    """
+    bots = (bot, against, against, against) if alone else (bot, against)
+    result = run_arena(ArenaConfig(bots=bots, rules=rules, games=games, seed=seed))
     by_deal: dict[int, list[float]] = {}
     for game in result.results:
-        seat = game.seating.index(0)
+        mine = [seat for seat, who in enumerate(game.seating) if who == 0]
         winners = game.winners
-        by_deal.setdefault(game.deal, []).append(1 / len(winners) if seat in winners else 0.0)
+        by_deal.setdefault(game.deal, []).append(sum(w in mine for w in winners) / len(winners))
     share = estimate([float(np.mean(v)) for v in by_deal.values()])
-    mine = result.summary.bots[0]
-    pair = result.summary.pairs[0]
-    numbers = {
+    ours, theirs = result.summary.bots[0], result.summary.bots[1]
+    margin = result.summary.pairs[0].difference
+    return {
         "bot": bot,
+        "against": f"3 {against}" if alone else f"{against}, head to head",
         "games": result.summary.games,
         "deal_sets": result.summary.sets,
         "win_share": [share.mean, share.low, share.high],
-        "points_per_game": [mine.points_per_game.mean, mine.points_per_game.low, mine.points_per_game.high],
-        "points_minus_random": [pair.difference.mean, pair.difference.low, pair.difference.high],
-        "random_points_per_game": result.summary.bots[1].points_per_game.mean,
-        "exact_bid_rate": mine.exact_rate,
+        "points_per_game": [ours.points_per_game.mean, ours.points_per_game.low, ours.points_per_game.high],
+        f"points_minus_{against}": [margin.mean, margin.low, margin.high],
+        f"{against}_points_per_game": theirs.points_per_game.mean,
+        "exact_bid_rate": ours.exact_rate,
         "seconds": result.elapsed_s,
     }
-    return result, numbers
 
 
-def plot(curve: list[dict[str, float]], reference: dict[str, Any], final: dict[str, Any], path: Path) -> None:
-    """Win share and points per game of the training games, with the baselines."""
+def plot(
+    curve: list[dict[str, float]],
+    opponents: str,
+    lines: dict[str, dict[str, Any]],
+    path: Path,
+    *,
+    learner: str,
+    note: str,
+) -> None:
+    """Win share and points per game of the ``learner`` curve against 3 ``opponents``, with the
+    arena's figures against the same 3 bots (``lines``: label to :func:`arena` numbers)."""
     x = [c["games"] for c in curve]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    left.plot(x, [c["win_share"] for c in curve], label="PPO learner (training games)")
-    left.axhline(0.25, color="grey", ls=":", label="random (1 in 4)")
-    left.axhline(reference["win_share"][0], color="tab:green", ls="--", label="basic bot vs random (arena)")
-    left.axhline(final["win_share"][0], color="tab:blue", ls="--", label="PPO greedy vs random (arena)")
-    left.set(
-        xlabel="training games", ylabel="win share", title="Win share against 3 random bots", ylim=(0, 1)
-    )
-    left.legend(loc="lower right", fontsize=8)
-    right.plot(x, [c["points"] for c in curve], color="tab:orange", label="PPO learner (training games)")
-    right.axhline(reference["points_per_game"][0], color="tab:green", ls="--", label="basic bot (arena)")
-    right.axhline(final["points_per_game"][0], color="tab:blue", ls="--", label="PPO greedy (arena)")
-    right.axhline(final["random_points_per_game"], color="grey", ls=":", label="random bot (arena)")
+    left.plot(x, [c["win_share"] for c in curve], label=learner)
+    left.axhline(0.25, color="grey", ls=":", label="chance (1 in 4)")
+    right.plot(x, [c["points"] for c in curve], color="tab:orange", label=learner)
+    theirs = next(iter(lines.values()))[f"{opponents}_points_per_game"]
+    right.axhline(theirs, color="grey", ls=":", label=f"the {opponents} bots beside the PPO policy (arena)")
+    for (label, numbers), colour in zip(lines.items(), ("tab:blue", "tab:green"), strict=False):
+        left.axhline(numbers["win_share"][0], color=colour, ls="--", label=f"{label} (arena)")
+        right.axhline(numbers["points_per_game"][0], color=colour, ls="--", label=f"{label} (arena)")
+    title = f"Win share against 3 {opponents} bots"
+    left.set(xlabel="training games", ylabel="win share", title=title, ylim=(0, 1))
     right.set(xlabel="training games", ylabel="points per game", title="Points per game")
+    left.legend(loc="lower right", fontsize=8)
     right.legend(loc="lower right", fontsize=8)
-    fig.suptitle("upriver: masked PPO, classic rules, 4 players, hands 1-2-3-3-2-1", fontsize=10)
+    fig.suptitle(f"upriver: masked PPO, classic rules, 4 players, hands 1-2-3-3-2-1{note}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -273,17 +385,39 @@ def main() -> None:
         help="collect the games with the compiled vector environment (upriver.rl.vector) instead of "
         "--envs Python environments",
     )
+    parser.add_argument(
+        "--opponents",
+        choices=("random", "basic", "self"),
+        default="random",
+        help="who sits in the learner's three other seats while it trains: random or basic bots, or the "
+        "policy itself in every seat (self: compiled, --envs tables of --steps moves, rounded up to "
+        "whole games) (default random)",
+    )
     parser.add_argument("--steps", type=int, default=128, help="steps per env per update (default 128)")
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument(
+        "--anneal", action="store_true", help="lower the learning rate linearly to 0 over the run"
+    )
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--lam", type=float, default=0.95)
     parser.add_argument("--clip", type=float, default=0.2)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--minibatches", type=int, default=4)
+    parser.add_argument("--probe-every", type=int, default=50, help="self-play: updates between probes")
+    parser.add_argument("--probe-games", type=int, default=400, help="self-play: arena games a probe")
     parser.add_argument("--window", type=int, default=500, help="training games averaged per curve point")
+    parser.add_argument(
+        "--against",
+        choices=("random", "normal"),
+        default="random",
+        help="the arena: the policy alone against 3 random bots, or head to head against normal",
+    )
     parser.add_argument("--out", type=Path, default=HERE, help="folder for the PNG and results.json")
+    parser.add_argument(
+        "--prefix", default="", help="name the files PREFIXlearning_curve.png and PREFIXresults.json"
+    )
     parser.add_argument("--save", type=Path, help="also save the trained weights here (torch.save)")
     args = parser.parse_args()
     torch.set_num_threads(1)  # a small network: one thread is as fast, and leaves the other cores free
@@ -295,27 +429,52 @@ def main() -> None:
         torch.save(model.state_dict(), args.save)
     PolicyBot.model = model.eval()
     BOT_KINDS[PolicyBot.kind] = PolicyBot  # the arena plays any registered kind
-    _, final = arena("ppo", rules, args.eval_games, seed=2024)
-    _, reference = arena("basic", rules, args.eval_games, seed=2024)
+    alone = args.against == "random"  # against random: one seat against three; else head to head
+    evals = {
+        f"{bot}_vs_{args.against}": arena(bot, args.against, rules, args.eval_games, ARENA_SEED, alone=alone)
+        for bot in ("ppo", "basic")
+    }
+    # The curve's reference lines: the greedy policy and the next bot up, each against 3 training opponents.
+    faced = "basic" if args.opponents == "self" else args.opponents  # the curve's opponents
+    stronger = {"random": "basic", "basic": "normal"}[faced]
+    lines = {}
+    for label, bot in (("PPO greedy", "ppo"), (f"{stronger} bot", stronger)):
+        key = f"{bot}_vs_{faced}" if alone else f"{bot}_vs_3_{faced}"
+        if key not in evals:
+            evals[key] = arena(bot, faced, rules, args.eval_games, ARENA_SEED, alone=True)
+        lines[label] = evals[key]
     args.out.mkdir(parents=True, exist_ok=True)
-    plot(curve, reference, final, args.out / "learning_curve.png")
+    note = ""
+    if not alone:
+        m = evals[f"ppo_vs_{args.against}"][f"points_minus_{args.against}"]
+        note = (
+            f"\nhead to head, PPO greedy − {args.against}: {m[0]:+.2f} points a game "
+            f"(95% interval {m[1]:+.2f} to {m[2]:+.2f})"
+        )
+    selfplay = args.opponents == "self"
+    learner = (
+        f"PPO greedy ({args.probe_games}-game arena probes)" if selfplay else "PPO learner (training games)"
+    )
+    plot(curve, faced, lines, args.out / f"{args.prefix}learning_curve.png", learner=learner, note=note)
     results = {
         "rules": "classic, 4 players, max_cards 3 (hands 1 2 3 3 2 1)",
+        "train_opponents": args.opponents,
         "train_seconds": trained,
         "train_games": curve[-1]["games"] if curve else 0,
-        "updates": len(curve),
+        "updates": int(curve[-1]["update"]) if curve else 0,
+        "hidden": args.hidden,
         "torch": torch.__version__,
-        "arena_seed": 2024,
-        "ppo_vs_random": final,
-        "basic_vs_random": reference,
+        "arena_seed": ARENA_SEED,
+        **evals,
         "curve": curve[:: max(1, len(curve) // 60)],
     }
-    (args.out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-    for numbers in (final, reference):
-        w, p = numbers["win_share"], numbers["points_minus_random"]
+    (args.out / f"{args.prefix}results.json").write_text(json.dumps(results, indent=1) + "\n")
+    for numbers in evals.values():
+        against = numbers["against"].split(",")[0].split()[-1]
+        w, m = numbers["win_share"], numbers[f"points_minus_{against}"]
         print(
-            f"{numbers['bot']:>5} vs 3 random, {numbers['games']} games: win share {w[0]:.3f} "
-            f"[{w[1]:.3f}, {w[2]:.3f}], points - random {p[0]:+.1f} [{p[1]:+.1f}, {p[2]:+.1f}]"
+            f"{numbers['bot']:>6} vs {numbers['against']}, {numbers['games']} games: win share {w[0]:.3f} "
+            f"[{w[1]:.3f}, {w[2]:.3f}], points - {against} {m[0]:+.2f} [{m[1]:+.2f}, {m[2]:+.2f}]"
         )
 
 
