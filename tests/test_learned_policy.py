@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import custom_rules
 from upriver import DECK, Game, Rules
 from upriver.arena.openspiel import openspiel_rules
-from upriver.bots import BasicBot, ExpertBot
+from upriver.bots import BasicBot, IpimcBot
 from upriver.bots.bidmodel import Forest
 from upriver.bots.ipimc import IpimcConfig
 from upriver.bots.pimc import SearchConfig
@@ -61,13 +61,18 @@ def test_learned_policy_plays_the_legal_card_its_forest_ranks_best(rules: Rules,
 
 
 def test_a_search_rolls_its_card_decisions_out_with_the_learned_policy() -> None:
-    config = IpimcConfig(iterations=64, bid_model=True, rollout="learned")
-    game = Game(openspiel_rules(4, 5), seed=3)
-    bots = [ExpertBot(seed, config=config) for seed in range(4)]
-    while not game.is_over:
+    game = Game(openspiel_rules(4, 10), seed=3)
+    basic = BasicBot(seed=0)
+    while game.view(game.awaiting[0]).legal_bids:
         seat = game.awaiting[0]
-        game.move(bots[seat].act(game.view(seat)), seat=seat)
-    assert sum(game.results[-1].tricks_won) == 5
+        game.move(basic.act(game.view(seat)), seat=seat)
+    view = game.view(game.awaiting[0])
+    by_thumb = IpimcBot(7, config=IpimcConfig(iterations=256, prune=False)).analyse(view)
+    by_policy = IpimcBot(7, config=IpimcConfig(iterations=256, prune=False, rollout="learned")).analyse(view)
+    # The same candidates tried in the same deals, played out by another policy.
+    assert by_policy.choices == by_thumb.choices
+    assert by_policy.worlds == by_thumb.worlds
+    assert by_policy.value != by_thumb.value
 
 
 def test_a_search_refuses_a_rollout_policy_it_does_not_have() -> None:

@@ -1,9 +1,13 @@
 """Train the learned play policy of the rollouts from ``expert`` self-play, and export it for the kernel.
 
     .venv/bin/pip install -e ".[train]"
-    .venv/bin/python training/train_play_model.py data play-data/run1 --games 600 --seed 1
-    .venv/bin/python training/train_play_model.py fit --data 'play-data/*' --seed 0 \\
-        --out src/upriver/bots/models/play_model.json --report report.json
+    .venv/bin/python training/train_play_model.py data play-data/hand1 --games 800 --seed 1
+    .venv/bin/python training/train_play_model.py data play-data/river1 --games 50 --seed 100001 \\
+        --rules river --chunk 5
+    .venv/bin/python training/train_play_model.py fit --data 'play-data/*' --seed 0 --leaves 31 \\
+        --trees 40 --rate 0.2 --out src/upriver/bots/models/play_model.json --report report.json
+
+(the shipped model: ``fit`` on the same data gives it byte for byte).
 
 ``data`` plays games with ``expert`` in every seat (``--rules``: OpenSpiel's single 10-card
 hand, the river of ``bench/river.py``, or both in turn) and, at every card decision with a
@@ -13,9 +17,10 @@ search's mean score for each card. A folder gets one ``.npz`` file per ``--chunk
 a stopped run keeps what it made.
 
 ``fit`` ranks the legal cards of each decision with LightGBM's ``lambdarank`` (the chosen
-card relevant, the rest not), holding out 20% of the games (every decision of a game on one
-side); the number of trees is chosen by early stopping on the held-out games, then the model
-is refitted on every game with that many. The trees go to the flat arrays of
+card relevant, the rest not; ``--target value`` instead learns each card's search value below
+the best card's, a regression that ranked worse), holding out 20% of the games (every
+decision of a game on one side); the number of trees is chosen by early stopping on the
+held-out games, then the model is refitted on every game with that many. The trees go to the flat arrays of
 :class:`upriver.bots.bidmodel.Forest` that :mod:`upriver.fast.learned` compiles in; the
 export is checked against LightGBM's own scores. The report gives the held-out agreement
 with the expert's choice, for the forest and for the rule of thumb, and the mean search
