@@ -67,8 +67,10 @@ def test_a_search_rolls_its_card_decisions_out_with_the_learned_policy() -> None
         seat = game.awaiting[0]
         game.move(basic.act(game.view(seat)), seat=seat)
     view = game.view(game.awaiting[0])
-    by_thumb = IpimcBot(7, config=IpimcConfig(iterations=256, prune=False)).analyse(view)
-    by_policy = IpimcBot(7, config=IpimcConfig(iterations=256, prune=False, rollout="learned")).analyse(view)
+    by_thumb = IpimcBot(7, config=IpimcConfig(iterations=256, time_budget=None, prune=False)).analyse(view)
+    by_policy = IpimcBot(
+        7, config=IpimcConfig(iterations=256, time_budget=None, prune=False, rollout="learned")
+    ).analyse(view)
     # The same candidates tried in the same deals, played out by another policy.
     assert by_policy.choices == by_thumb.choices
     assert by_policy.worlds == by_thumb.worlds

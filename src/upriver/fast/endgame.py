@@ -32,7 +32,14 @@ from upriver.cards import Card
 from upriver.fast._jit import FULL, ONE, ZERO, Bits, Ints, ctz, jit, popcount, u64
 from upriver.fast.api import Position, check_worlds, position_record, round_opts
 from upriver.fast.kernel import CHUNK, ILLEGAL, OK, Outcomes, PositionRecord, make_bids, score, state_of
-from upriver.fast.policies import COUNTS_TRICKS, POLICY_BASIC, basic_card, lead_barred, legal_cards
+from upriver.fast.policies import (
+    COUNTS_TRICKS,
+    POLICY_BASIC,
+    basic_card,
+    lead_barred,
+    legal_cards,
+    trick_standing,
+)
 
 __all__ = ["MOST_CARDS", "Solution", "fits", "solve_endgame", "solve_range"]
 
@@ -302,14 +309,7 @@ def solve_range(
     line = np.full((DEPTH + 8, DEPTH + 8), -1, dtype=np.int64)
     seat_hands = np.zeros(n, dtype=np.uint64)
     bids = np.zeros(n, dtype=np.int64)
-    lead, win_seat, win, best = -1, -1, -1, -1
-    for i in range(trick_len):
-        c = trick0[i]
-        if i == 0:
-            lead = c // 13
-        strength = c % 13 + (16 if c // 13 == lead else 0) + (32 if c // 13 == trump else 0)
-        if strength > best:
-            win_seat, win, best = (leader + i) % n, c, strength
+    lead, win_seat, win, best = trick_standing(trick0, trick_len, leader, trump)
     for chunk in range(first, stop):
         for w in range(chunk * CHUNK, min(count, (chunk + 1) * CHUNK)):
             for s in range(n):

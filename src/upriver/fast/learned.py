@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from upriver.fast._jit import ONE, SUIT, ZERO, Ints, above, ctz, jit, popcount, u64
+from upriver.fast._jit import ONE, SUIT, ZERO, Ints, above, ctz, jit, nth_bit, popcount, u64
 from upriver.fast.policies import basic_card
 
 __all__ = ["FEATURES", "MODEL_FILE", "card_features", "decision_features", "learned_card"]
@@ -60,6 +60,7 @@ FEATURES = (
 """The features of a legal card, in the order of :func:`card_features`' output."""
 
 COUNT = len(FEATURES)
+THUMB = FEATURES.index("is_thumb")
 
 
 def _load() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -229,6 +230,37 @@ def _thumb(hand: int, legal: int, win: int, on_table: int, seat: int, trump: int
 
 
 @jit
+def decision_features(
+    hand: int,
+    legal: int,
+    win: int,
+    win_seat: int,
+    on_table: int,
+    seat: int,
+    trump: int,
+    bids: Ints,
+    tricks: Ints,
+    left: int,
+    unseen: int,
+    counts_tricks: bool,
+    out: np.ndarray,
+) -> int:
+    """Write the features of every legal card, lowest index first, into the rows of ``out`` (a row
+    a legal card at least, :data:`COUNT` columns); returns how many. What the trainer learns from,
+    computed as the policy computes it."""
+    thumb = _thumb(hand, legal, win, on_table, seat, trump, bids, tricks, left, unseen, counts_tricks)
+    rows = 0
+    rest = legal
+    while rest != ZERO:
+        c = int(ctz(rest))
+        rest &= rest - ONE
+        card_features(c, hand, legal, thumb, win, win_seat, on_table, seat, trump, bids, tricks, left, unseen,
+                      counts_tricks, out[rows])  # fmt: skip
+        rows += 1
+    return rows
+
+
+@jit
 def learned_card(
     hand: int,
     legal: int,
@@ -245,54 +277,18 @@ def learned_card(
 ) -> int:
     """The legal card the forest ranks best (the rule of thumb's card on a tie); the arguments as
     for :func:`card_features`."""
-    thumb = _thumb(hand, legal, win, on_table, seat, trump, bids, tricks, left, unseen, counts_tricks)
     if legal & (legal - ONE) == ZERO:
-        return thumb
-    k = int(popcount(legal))
-    x = np.empty((k, COUNT), dtype=np.float64)
-    cards = np.empty(k, dtype=np.int64)
-    rest = legal
-    for j in range(k):
-        cards[j] = int(ctz(rest))
-        rest &= rest - ONE
-        card_features(cards[j], hand, legal, thumb, win, win_seat, on_table, seat, trump, bids, tricks, left,
-                      unseen, counts_tricks, x[j])  # fmt: skip
+        return int(ctz(legal))
+    x = np.empty((int(popcount(legal)), COUNT), dtype=np.float64)
+    rows = decision_features(
+        hand, legal, win, win_seat, on_table, seat, trump, bids, tricks, left, unseen, counts_tricks, x
+    )
     scores = _forest_rows(x)
-    best, value = thumb, -np.inf
-    for j in range(k):
-        if cards[j] == thumb:
-            value = scores[j]
-    for j in range(k):
-        if scores[j] > value:
-            best, value = cards[j], scores[j]
-    return best
-
-
-@jit
-def decision_features(
-    hand: int,
-    legal: int,
-    win: int,
-    win_seat: int,
-    on_table: int,
-    seat: int,
-    trump: int,
-    bids: Ints,
-    tricks: Ints,
-    left: int,
-    unseen: int,
-    counts_tricks: bool,
-    out: np.ndarray,
-) -> int:
-    """Write the features of every legal card, lowest index first, into the rows of ``out``
-    (``(52, COUNT)``); returns how many. What the trainer learns from, computed as the policy does."""
-    thumb = _thumb(hand, legal, win, on_table, seat, trump, bids, tricks, left, unseen, counts_tricks)
-    rows = 0
-    rest = legal
-    while rest != ZERO:
-        c = int(ctz(rest))
-        rest &= rest - ONE
-        card_features(c, hand, legal, thumb, win, win_seat, on_table, seat, trump, bids, tricks, left, unseen,
-                      counts_tricks, out[rows])  # fmt: skip
-        rows += 1
-    return rows
+    best = 0
+    for row in range(rows):
+        if x[row, THUMB] == 1.0:  # the rule of thumb's card keeps a tie
+            best = row
+    for row in range(rows):
+        if scores[row] > scores[best]:
+            best = row
+    return int(nth_bit(legal, best))
