@@ -7,25 +7,24 @@
     python bench/play_inference.py fit expert --hands 40
 
 A bot spec is a registry name (``expert``, ``ucb:1000``, ``ipimc:2000``) with options for the
-:class:`upriver.bots.IpimcBot` kinds after ``+``: ``play`` (the kind's default eps) or
-``play=EPS`` turns inference from card play on, ``noplay`` turns it off, ``pool=N`` sets the
-deals drawn per deal kept, ``rollout=learned`` plays card decisions' rollouts by the
-learned play policy. ``duel`` is ``bench/bidmodel.py``'s duel (its games and its
-summary, imported, not copied) played in this one process, so these specs need no registry
-entry: A in seats 0 and 2 then in 1 and 3 of each deal, A's lead a game and a hand with its
-95% interval. Under ``hand`` (OpenSpiel's rules: 4 players, one 10-card hand, 1 a trick + 10
-for exact) a game is a hand. With ``--log`` every game is appended as it ends and a rerun
-resumes. ``swap`` is the same comparison with far less noise: each deal is played once with
-the ``--field`` bot in every seat but one, which is B, and once more with that seat A (same
-seeds, so the two games agree move for move until A's inference changes a card), for each of
-the four seats; a deal's figure is A's mean score minus B's in that seat, and most hands
-differ in no card at all. ``cost`` plays hands with plain ``expert`` in every seat and, at every card decision
-with a choice, times a fresh bot with and without inference on the same view (same seed) and
-reads the effective sample size of its weighted deals. ``fit`` plays hands with one spec in
-every seat and, at every card play with a choice, asks the rule of thumb what it would play
-with the seat's true hand: the share that agree, and the eps that makes the softened rule of
-thumb most likely to have produced those plays (the maximum-likelihood eps against that bot).
-"""
+:class:`upriver.bots.IpimcBot` kinds after ``+``: ``play`` (the kind's default eps) or ``play=EPS``
+turns inference from card play on, ``noplay`` turns it off, ``pool=N`` sets the deals drawn per deal
+kept, ``rollout=learned`` plays card decisions' rollouts by the learned play policy; ``policy``
+alone is that policy as a bot. ``duel`` is ``bench/bidmodel.py``'s duel (its games and its summary,
+imported, not copied) played in this one process, so these specs need no registry entry: A in seats
+0 and 2 then in 1 and 3 of each deal, A's lead a game and a hand with its 95% interval. Under
+``hand`` (OpenSpiel's rules: 4 players, one 10-card hand, 1 a trick + 10 for exact) a game is a
+hand. With ``--log`` every game is appended as it ends and a rerun resumes. ``swap`` is the same
+comparison with far less noise: each deal is played once with the ``--field`` bot in every seat but
+one, which is B, and once more with that seat A (same seeds, so the two games agree move for move
+until A's inference changes a card), for each of the four seats; a deal's figure is A's mean score
+minus B's in that seat, and most hands differ in no card at all. ``cost`` plays hands with plain
+``expert`` in every seat and, at every card decision with a choice, times a fresh bot with and
+without inference on the same view (same seed) and reads the effective sample size of its weighted
+deals. ``fit`` plays hands with one spec in every seat and, at every card play with a choice, asks
+the rule of thumb what it would play with the seat's true hand: the share that agree, and the eps
+that makes the softened rule of thumb most likely to have produced those plays (the
+maximum-likelihood eps against that bot)."""
 
 from __future__ import annotations
 
@@ -61,9 +60,8 @@ class PolicyBot(BasicBot):
         if len(view.legal_cards) == 1:
             return view.legal_cards[0]
         position = position_from_view(view)
-        world = sample_worlds(
-            position, 1, self.rng.getrandbits(31), threads=1
-        )  # the first card reads no hidden hand
+        # The policy's first card reads only this seat's view, so any deal of the hidden cards will do.
+        world = sample_worlds(position, 1, self.rng.getrandbits(31), threads=1)
         out = rollout(position, world, "learned", record=True, threads=1, check=False)
         assert out.cards is not None
         return DECK[int(out.cards[0, 0])]
