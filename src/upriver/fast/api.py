@@ -360,12 +360,12 @@ def play_features(position: Position) -> tuple[tuple[int, ...], NDArray[np.float
     lead_suit, win_seat, win, _ = trick_standing(record.trick, len(position.trick), position.leader, trump)
     barred = bool(lead_barred(opts, position.trump_broken, position.tricks_done))
     legal = int(legal_cards(u64(position.hand), lead_suit, trump, barred, False))
-    out = np.zeros((52, COUNT), dtype=np.float64)
+    out = np.zeros((legal.bit_count(), COUNT), dtype=np.float64)
     unseen = _FULL & ~position.hand & ~record.gone
-    rows = decision_features(
+    decision_features(
         u64(position.hand), u64(legal), win, win_seat, len(position.trick), position.seat, trump,
         record.bids, record.tricks, position.hand_size - position.tricks_done, u64(unseen),
         bool(opts[COUNTS_TRICKS] == 1), out,
     )  # fmt: skip
     cards = tuple(c for c in range(52) if legal >> c & 1)
-    return cards, out[:rows]
+    return cards, out

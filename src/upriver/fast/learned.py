@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from upriver.fast._jit import ONE, SUIT, ZERO, Ints, above, ctz, jit, nth_bit, popcount, u64
-from upriver.fast.policies import basic_card
+from upriver.fast.policies import basic_card, danger, winners_of
 
 __all__ = ["FEATURES", "MODEL_FILE", "card_features", "decision_features", "learned_card"]
 
@@ -153,24 +153,17 @@ def card_features(
     ``unseen`` every card the seat cannot see; the rest as in :func:`upriver.fast.policies.basic_card`.
     """
     n = bids.shape[0]
-    suit, rank = c // 13, c % 13
+    suit, rank, bit = c // 13, c % 13, ONE << u64(c)
     tmask = SUIT[trump] if trump >= 0 else ZERO
     mine = hand & SUIT[suit]
-    danger = rank + (16 if suit == trump else 0)
+    lower = SUIT[suit] & ~above(c) & ~bit
     order = 0
     rest = legal
     while rest != ZERO:
         d = int(ctz(rest))
         rest &= rest - ONE
-        if d % 13 + (16 if d // 13 == trump else 0) < danger:
+        if danger(d, trump) < danger(c, trump):
             order += 1
-    wins = 0
-    if win >= 0:
-        wsuit = win // 13
-        if suit == wsuit:
-            wins = 1 if rank > win % 13 else 0
-        elif suit == trump:
-            wins = 1
     others_need, others_made = 0, 0
     for s in range(n):
         if s != seat and bids[s] >= 0:
@@ -181,10 +174,10 @@ def card_features(
     out[1] = 1.0 if suit == trump else 0.0
     out[2] = rank
     out[3] = int(popcount(unseen & SUIT[suit] & above(c)))
-    out[4] = int(popcount(unseen & SUIT[suit] & ~above(c) & ~(ONE << u64(c))))
+    out[4] = int(popcount(unseen & lower))
     out[5] = 1.0 if on_table == 0 else 0.0
     out[6] = n - 1 - on_table
-    out[7] = wins
+    out[7] = 1.0 if win >= 0 and winners_of(bit, win, trump) != ZERO else 0.0
     out[8] = _need(bids, tricks, seat)
     out[9] = left
     out[10] = int(popcount(mine))
@@ -201,7 +194,7 @@ def card_features(
     out[21] = 1.0 if win >= 0 and win // 13 == trump else 0.0
     out[22] = 1.0 if win >= 0 and suit == win // 13 else 0.0
     out[23] = 1.0 if mine & above(c) == ZERO else 0.0
-    out[24] = 1.0 if mine & ~above(c) & ~(ONE << u64(c)) == ZERO else 0.0
+    out[24] = 1.0 if mine & lower == ZERO else 0.0
 
 
 @jit

@@ -24,6 +24,7 @@ from upriver.fast._jit import (
     below,
     clz,
     ctz,
+    inline_jit,
     jit,
     nth_bit,
     popcount,
@@ -51,6 +52,7 @@ __all__ = [
     "basic_bid",
     "basic_card",
     "blind_bid",
+    "danger",
     "estimate_tricks",
     "lead_barred",
     "legal_bids",
@@ -58,6 +60,7 @@ __all__ = [
     "masters",
     "score",
     "trick_standing",
+    "winners_of",
 ]
 
 POLICY_RANDOM = 0
@@ -172,6 +175,23 @@ def masters(mask: int, unseen: int) -> int:
     return out
 
 
+@inline_jit
+def danger(card: int, trump: int) -> int:
+    """How dangerous ``card`` is to hold: its rank, 16 more in trump, so trumps sort above every side card."""
+    return card % 13 + (16 if card // 13 == trump else 0)
+
+
+@inline_jit
+def winners_of(cards: int, best: int, trump: int) -> int:
+    """The cards of ``cards`` that would beat ``best``, the card winning the trick so far: higher in
+    its suit, or any trump when it is not a trump."""
+    bsuit = best // 13
+    out: int = cards & SUIT[bsuit] & above(best)
+    if bsuit != trump and trump >= 0:
+        out |= cards & SUIT[trump]
+    return out
+
+
 @jit
 def least(mask: int, trump: int) -> int:
     """The least dangerous card of ``mask``; ties go to the lowest index, as ``min`` does in the bot."""
@@ -179,7 +199,7 @@ def least(mask: int, trump: int) -> int:
     while mask != ZERO:
         c = int(ctz(mask))
         mask &= mask - ONE
-        k = c % 13 + (16 if c // 13 == trump else 0)
+        k = danger(c, trump)
         if k < key:
             best, key = c, k
     return best
@@ -192,7 +212,7 @@ def most(mask: int, trump: int) -> int:
     while mask != ZERO:
         c = int(ctz(mask))
         mask &= mask - ONE
-        k = c % 13 + (16 if c // 13 == trump else 0)
+        k = danger(c, trump)
         if k > key:
             best, key = c, k
     return best
@@ -234,10 +254,7 @@ def basic_card(
         if top != ZERO:
             return most(top, trump)
         return least(legal, trump)
-    bsuit = best // 13
-    winners = legal & SUIT[bsuit] & above(best)
-    if bsuit != trump:
-        winners |= legal & tmask
+    winners = winners_of(legal, best, trump)
     losers = legal & ~winners
     if need > 0:
         if winners == ZERO:
