@@ -223,6 +223,7 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
 
 
 POSTGRES_TESTS = (
+    "test_accounts.py",
     "test_event_log.py",
     "test_hosting.py",
     "test_i18n_web.py",

@@ -60,6 +60,7 @@ from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
 from upriver.web import admission, bots, metrics
 from upriver.web.accesslog import AccessLog
+from upriver.web.accounts import account_router
 from upriver.web.cluster import cluster_for
 from upriver.web.guard import SECURITY_HEADERS, origin_allowed, refusal
 from upriver.web.health import PROBES, health_router
@@ -205,6 +206,7 @@ def create_app(
         cluster.close()
         store.close()
         keeper.store.close()
+        accounts.store.close()
         reviews.service.close()
 
     app = FastAPI(title="upriver", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -214,10 +216,12 @@ def create_app(
     app.mount("/i18n", StaticFiles(directory=CATALOGUES), name="i18n")  # the pages' words: /i18n/fr.json
     try:
         keeper = keeper_router(db_path, limits)  # the score keeper: /keep and /api/sheets
+        accounts = account_router(db_path, manager, limits)  # optional accounts by passkey: /account
     except BaseException:
         store.close()
         raise
     app.include_router(keeper)
+    app.include_router(accounts)  # /account, /api/account: passkeys, sessions, My tables
     app.include_router(keeper_offline_router())  # the keeper offline: /keep-sw.js, its manifest and core
     app.include_router(health_router(manager))  # /healthz and /readyz
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules

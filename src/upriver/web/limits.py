@@ -39,6 +39,10 @@ class Limits:
     """Messages queued for a connection that does not read: one more and it is disconnected."""
     archive_after: float = 7 * 24 * 3600.0
     """Seconds after its last event that a finished table is archived (kept in the file, no longer loaded)."""
+    sign_ins_per_minute: int = 10
+    """Passkey registrations and sign-ins, and recovery codes tried, one client address may start a minute."""
+    session_idle_days: float = 30.0
+    """Days an account's session (a signed-in browser) lasts without a visit."""
 
     def check_rounds(self, rounds: int, what: str, field: str) -> None:
         """Refuse a game of more than :attr:`schedule_rounds` rounds, whichever way it comes in: a table's
