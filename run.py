@@ -124,6 +124,7 @@ def apt_install(package: str, needed_for: str, again: str) -> None:
 
 BROWSER_TESTS = (
     "test_accessibility.py",
+    "test_accounts_browser.py",
     "test_audit_browser.py",
     "test_audit_keep_browser.py",
     "test_house_rules_browser.py",

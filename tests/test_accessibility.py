@@ -2,7 +2,8 @@
 
 axe-core (vendored in ``tests/vendor/axe-core``, MPL-2.0) runs in real Chromium against a live
 server on the start page (the lobby), a table page in the middle of a game, the join page an
-invite opens, and the score keeper (its start and a sheet with rounds entered), each at
+invite opens, the score keeper (its start and a sheet with rounds entered) and the account page
+(signed out; signed in in ``tests/test_accounts_browser.py``), each at
 1280×800 and at 390×844. A failure lists every violation: rule, impact, the elements it found.
 The pages' CSP allows only their own scripts, so the test's browser context bypasses it to inject
 axe. It fails, never skips, without Chromium.
@@ -78,6 +79,7 @@ PAGES: dict[str, tuple[Callable[[LiveServer], str], str]] = {
     "join": (join_page, "#join:not([hidden])"),
     "keeper-start": (lambda live: live.url + "/keep", "form[aria-label='New sheet']"),
     "keeper-sheet": (kept_sheet, "#chart canvas"),
+    "account": (lambda live: live.url + "/account", "#signin"),
 }
 """Each page: how to reach it on the live server, and what shows once it has drawn itself."""
 

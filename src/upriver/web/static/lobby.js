@@ -14,6 +14,13 @@ import { $, $input, el, valueOf } from "./dom.js";
 /** @type {import("./lobby-quick.js").Options} */
 const options = await (await fetch("/api/options")).json();
 
+// The bar's account link (web/accounts): "My tables" when this browser is signed in, else "Sign in".
+fetch("/api/account").then((answer) => answer.json()).then((/** @type {{signed_in: boolean}} */ account) => {
+  if (!account.signed_in) return;
+  $("account-link").dataset.i18n = "account.link_tables";
+  $("account-link").textContent = t("account.link_tables");
+}).catch(() => {});
+
 /**
  * A table as GET /api/tables/{id} sums it up for the list of this browser's tables (web/app.py).
  * @typedef {Record<string, any>} TableSummary
