@@ -32,6 +32,7 @@ BIN = ROOT / "node_modules" / ".bin"
 
 TYPED = frozenset(
     {
+        "account.js",
         "app.js",
         "dom.js",
         "i18n.js",
