@@ -251,6 +251,7 @@ POSTGRES_TESTS = (
     "test_web_metrics.py",
     "test_web_pace.py",
     "test_web_rematch.py",
+    "test_web_seat_links.py",
     "test_web_restart.py",
     "test_web_social.py",
     "test_web_social_workers.py",

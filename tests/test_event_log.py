@@ -38,7 +38,7 @@ def test_the_event_log_tells_a_game_without_tokens_names_or_hidden_cards(
         room = Room(client, stack, schedule=[1, 1])
         table = room.table
         secrets |= {token for token in table.tokens if token}
-        secrets |= {str(table.seat_key), *table.control.pending.values()}
+        secrets |= {str(table.seat_key), *(pending.invite for pending in table.keys.pending.values())}
         invites = client.get(f"/api/tables/{room.id}", params={"token": table.tokens[0]}).json()
         secrets |= {str(invite["url"]).split("#token=")[-1] for invite in invites.get("invites", [])}
         room.clients[1].act("bid", 0, v=0)  # refused: stale

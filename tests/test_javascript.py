@@ -62,6 +62,7 @@ TYPED = frozenset(
         "table-clock.js",
         "table-felt.js",
         "table-hand.js",
+        "table-join.js",
         "table-house.js",
         "table-lobby.js",
         "table-marks.js",

@@ -284,21 +284,24 @@ def test_the_host_cannot_use_another_seats_token_after_that_person_joined(
     guest = stack.enter_context(client.websocket_connect(f"/ws/{table_id}?token={invite}"))
     guest.receive_json()
     guest.send_text(json.dumps({"type": "join", "name": "Bea"}))
-    state = guest.receive_json()
-    own = state["token"]
+    answer = guest.receive_json()
+    assert answer["type"] == "seat"
+    own = answer["token"]
     assert own
     assert own != invite
+    state = guest.receive_json()
+    assert "token" not in state
     assert state["joined_pending"] is True
-    # The host's lobby lists only the seat still open; once the person's page confirms it saved its
-    # token, the old invite opens nothing.
+    # The host's lobby lists only the seat still open, and the invite opens nothing at once.
     seen = host.receive_json()
     while seen["v"] < state["v"]:  # (the host is sent the guest's presence first, at the same version)
         seen = host.receive_json()
     assert [i["seat"] for i in seen["lobby"]["invites"]] == [2]
-    guest.send_text(json.dumps({"type": "confirm"}))
-    assert guest.receive_json()["joined_pending"] is False
+    assert own not in json.dumps(seen)
     with client.websocket_connect(f"/ws/{table_id}?token={invite}") as stolen:
-        assert stolen.receive_json()["rule"] == "token"
+        refusal = stolen.receive_json()
+        assert refusal["rule"] == "token"
+        assert refusal["facts"] == {"reason": "taken", "seat": 1, "name": "Bea"}
     # The person opens their seat in a second tab with their own link.
     with client.websocket_connect(f"/ws/{table_id}?token={own}") as second:
         again = second.receive_json()
@@ -306,7 +309,7 @@ def test_the_host_cannot_use_another_seats_token_after_that_person_joined(
         assert again["role"] == "player"
 
 
-def test_a_connection_on_an_invite_is_closed_once_someone_else_took_the_seat_and_confirmed(
+def test_a_connection_on_an_invite_is_closed_the_moment_someone_else_takes_the_seat(
     client: TestClient, stack: Any
 ) -> None:
     body = create(client, ["human", "human", "human"], schedule=[1])
@@ -317,12 +320,12 @@ def test_a_connection_on_an_invite_is_closed_once_someone_else_took_the_seat_and
     guest = stack.enter_context(client.websocket_connect(f"/ws/{table.id}?token={invite}"))
     guest.receive_json()
     guest.send_text(json.dumps({"type": "join", "name": "Bea"}))
-    assert guest.receive_json()["seat"] == 1
-    guest.send_text(json.dumps({"type": "confirm"}))
+    assert guest.receive_json()["type"] == "seat"
     while (message := lurker.receive_json())["type"] == "state":
         pass
     assert message["type"] == "error"
     assert message["rule"] == "token"
+    assert message["facts"]["reason"] == "taken"
     with pytest.raises(WebSocketDisconnect) as closed:
         lurker.receive_json()
     assert closed.value.code == 4403
@@ -341,7 +344,9 @@ def test_the_host_revokes_an_unused_invite(client: TestClient, stack: Any) -> No
     fresh = host.state()["lobby"]["invites"][0]["url"].split("#token=")[1]
     assert fresh != old
     with client.websocket_connect(f"/ws/{table_id}?token={old}") as revoked:
-        assert revoked.receive_json()["rule"] == "token"
+        refusal = revoked.receive_json()
+        assert refusal["rule"] == "token"
+        assert refusal["facts"] == {"reason": "revoked", "seat": 1, "name": None}
     with client.websocket_connect(f"/ws/{table_id}?token={fresh}") as invited:
         assert invited.receive_json()["seat"] == 1
     # Only the host revokes, and only an open seat.

@@ -103,7 +103,7 @@ def latest(ws: WebSocketTestSession, check: Callable[[dict[str, Any]], bool]) ->
     """Read states until one passes ``check`` (errors fail the test)."""
     while True:
         message = receive(ws)
-        assert message["type"] in ("state", "chat", "reaction"), message
+        assert message["type"] in ("state", "chat", "reaction", "seat"), message
         if message["type"] == "state" and check(message):
             return message
 
@@ -130,10 +130,11 @@ def join(
     assert table.tokens[seat] is not None
     ws = seat_in(client, table, str(table.tokens[seat]), stack)
     ws.send_text(json.dumps({"type": "join", "name": f"P{seat}"}))
-    state = latest(ws, lambda s: s["joined_pending"])
+    token = next(m for m in iter(lambda: receive(ws), None) if m["type"] == "seat")["token"]
+    latest(ws, lambda s: s["joined_pending"])
     ws.send_text(json.dumps({"type": "confirm"}))
     latest(ws, lambda s: not s["joined_pending"])
-    return ws, state["token"]
+    return ws, str(token)
 
 
 # ------------------------------------------------------------------ options

@@ -28,12 +28,19 @@ from websockets.sync.client import ClientConnection
 from tests.live import Server
 from tests.pg import query
 
+SEAT_TOKENS: dict[ClientConnection, str] = {}
+"""The seat token each joining connection was sent (its ``seat`` message), by connection."""
+
 
 def latest(ws: ClientConnection, at_least: int = 0, timeout: float = 15) -> dict[str, Any]:
-    """The first state this client is sent at version ``at_least`` or later."""
+    """The first state this client is sent at version ``at_least`` or later (a ``seat`` message
+    before it is kept in :data:`SEAT_TOKENS`)."""
     deadline = time.monotonic() + timeout
     while True:
         message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if message["type"] == "seat":
+            SEAT_TOKENS[ws] = message["token"]
+            continue
         assert message["type"] == "state", message
         if message["v"] >= at_least:
             return message
@@ -242,7 +249,7 @@ class Finished:
             if not any(player.move_if_its_turn() for player in self.players):
                 for player in self.players:
                     player.at_least(player.state["v"] + 1)
-        self.tokens: list[str] = [ann.state["token"], bob.state["token"]]
+        self.tokens: list[str] = [body["token"], SEAT_TOKENS[bob_ws]]
 
 
 def seat_opened(server: Server, table: str, token: str | None) -> Any:
@@ -276,7 +283,7 @@ def test_a_rematch_made_through_one_process_is_told_to_the_seats_of_another_each
     assert seat_opened(second, new, bobs) == 1
     assert seat_opened(first, new, link_token(made.json()["url"])) == 0
     # What Bob asks later with his old link is the same link.
-    later = httpx.get(f"{second.url}/api/tables/{old.id}/rematch", params={"token": bob.state["token"]})
+    later = httpx.get(f"{second.url}/api/tables/{old.id}/rematch", params={"token": old.tokens[1]})
     assert later.json()["url"] == told["url"]
 
 

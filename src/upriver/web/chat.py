@@ -74,7 +74,7 @@ REACTIONS_LIMIT = (5, 10.0)
 """At most this many reactions in any so many seconds, per seat and per connection."""
 REACTIONS = ("well-played", "good-luck", "oops", "thanks", "👍", "😂", "😮", "🎉")
 """The reactions a seat may show (a page translates the words)."""
-EVENTS = ("left", "back", "handover", "away-bot", "clock-bot")
+EVENTS = ("left", "back", "handover", "away-bot", "clock-bot", "reinvited")
 """The table's notices: the ``event`` of a ``system`` line."""
 
 

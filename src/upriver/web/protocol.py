@@ -3,9 +3,16 @@
 Client → server (one JSON object per message). A message acts for the seat of the connection's
 token only: a ``seat`` given in a ``join``, ``bid``, ``play``, ``claim``, ``hint``, ``confirm``,
 ``leave`` or ``back`` must be that seat, or it is refused with rule ``seat`` and changes nothing
-(``revoke``, ``bot`` and ``handover`` name the seat they act on; ``chat`` and ``react`` read none).
+(``revoke``, ``bot``, ``handover`` and ``reinvite`` name the seat they act on; ``chat`` and ``react``
+read none).
 
-- ``{"type": "join", "name": "Bea"}`` — claim the seat of the connection's token, before the game starts.
+- ``{"type": "join", "name": "Bea", "proof": "<64 hex digits>"}`` — take the seat of the connection's
+  token (an invite), before the game starts (or, a seat the host re-invited, at any time, under its
+  name). ``proof`` is the SHA-256 of a secret the page made and keeps: only that page can recover
+  the join if its answer is lost (``POST /api/tables/{id}/recover``; :mod:`upriver.web.seatkeys`).
+  The seat's new token goes to this connection alone, in a ``seat`` message; every other
+  connection opened on the invite is closed (4403, an ``error`` with rule ``token`` and the
+  reason ``taken``).
 - ``{"type": "bid", "bid": 2, "v": 17, "id": "c-5"}`` — bid; ``v`` is the state version the
   choice was made against, ``id`` a client-chosen id unique per seat.
 - ``{"type": "play", "card": "QH", "v": 18, "id": "c-6"}`` — play a card (its text, read by the engine).
@@ -14,10 +21,13 @@ token only: a ``seat`` given in a ``join``, ``bid``, ``play``, ``claim``, ``hint
   seat; the old link opens nothing any more.
 - ``{"type": "bot", "seat": 2, "kind": "basic"}`` — the table's creator only, before the game
   starts: an open seat is given to a bot of that kind; its invite opens nothing any more.
-- ``{"type": "confirm"}`` — the joined page saved the token its state carries (``joined_pending``):
-  the invite it joined with opens nothing from now on, and connections still holding it are
-  closed (4403). Until then the invite still opens the seat, so a join whose answer was lost is
-  recovered by opening the invite again (:mod:`upriver.web.standins`). Confirming twice is harmless.
+- ``{"type": "confirm"}`` — the joined page saved its new token (``joined_pending`` until then): its
+  join can no longer be recovered with the page's secret. Confirming twice is harmless.
+- ``{"type": "rekey"}`` — sign out my other devices: this connection is sent the seat's new token
+  (a ``seat`` message); every other connection of the seat is closed (reason ``moved``).
+- ``{"type": "reinvite", "seat": 2}`` — the host only, while that seat's person has no connection:
+  the seat gets a new invite (the host's lobby lists it), its old token opens nothing at once
+  (reason ``reinvited``), and whoever opens the new invite takes the seat back with a ``join``.
 - ``{"type": "leave"}`` — the person leaves: a bot of the table's ``level`` plays for the seat at
   once (presence ``left``); their link still opens the seat.
 - ``{"type": "back"}`` — "I'm back": the person takes their seat back from its stand-in bot.
@@ -60,9 +70,8 @@ Server → client, each with ``v``, the table's state version (the number of eve
   round's first bid, else ``null``.
   The trick on the table (``trick``) and the last one (``last_trick``: ``plays`` and ``winner``)
   are (seat, card) pairs in the order played, as the engine's ``Trick.plays``.
-  A player's state also carries ``token``: the seat's own secret. Once a person has joined, this
-  token (held only by that person's pages) opens the seat, and the invite link stops working once
-  the page confirms it saved the token: ``joined_pending`` is true until then (send ``confirm``).
+  A player's state carries ``joined_pending`` (the page sends ``confirm`` once it saved its token)
+  and ``invited`` (the seat waits for its person to take it with a ``join``); never a token.
   Every state also carries ``options`` (the table's ``clock``, ``level``, ``hints``,
   ``spectator_chat``), ``automatic`` (the clock's moves of the current round and the one before:
   ``{"seat", "v", "round", "kind"}`` and the move, ``bid`` or ``card``) and ``clock``: ``null``
@@ -73,6 +82,8 @@ Server → client, each with ``v``, the table's state version (the number of eve
   online once; a bot's seat is ``bot``), and ``watching``, how many spectators are connected
   (:mod:`upriver.web.presence`; a change sends a new state at the same ``v``, within a second or two
   across server processes).
+- ``{"type": "seat", "v": …, "seat": 2, "token": …}`` — the seat's new secret, sent only to the
+  connection whose ``join`` or ``rekey`` made it: the page keeps it, and opens the seat with it.
 - ``{"type": "chat", "v": …, "lines": [{"n", "at", "seat", "name", "kind": "text" | "system",
   "text", "event", "facts"}, …], "full": true | false}`` — the table's chat: the last 100 lines
   when a connection opens (``full``, only if there are any), then each new line. ``text`` is a
@@ -123,6 +134,7 @@ __all__ = [
     "refusal_json",
     "restriction_json",
     "rules_json",
+    "seat_message",
     "seat_part",
     "sheet_part",
     "table_part",
@@ -146,6 +158,8 @@ _TYPES = (
     "react",
     "claim",
     "hint",
+    "rekey",
+    "reinvite",
 )
 _RANK_WORDS = {
     Rank.JACK: "Jack",
@@ -191,6 +205,8 @@ class ClientMessage:
     """A ``chat`` message's line, as sent (:mod:`upriver.web.chat` checks it)."""
     reaction: str | None = None
     """A ``react`` message's reaction, as sent (:data:`upriver.web.chat.REACTIONS`)."""
+    proof: str | None = None
+    """A ``join``'s proof: the SHA-256 of the joining page's secret (:mod:`upriver.web.seatkeys`)."""
 
     @property
     def move(self) -> Move:
@@ -217,6 +233,7 @@ class _Message(BaseModel):
     kind: str | None = Field(None, min_length=1, max_length=16)
     text: str | None = Field(None, max_length=MAX_MESSAGE)
     reaction: str | None = Field(None, min_length=1, max_length=16)
+    proof: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
 
 
 _WHAT = {
@@ -229,6 +246,7 @@ _WHAT = {
     "kind": "a bot kind like 'basic'",
     "text": "a line of text",
     "reaction": "a reaction like 'well-played'",
+    "proof": "the SHA-256 of the page's secret, 64 lowercase hexadecimal digits",
     "type": f"one of {', '.join(_TYPES)}",
 }
 
@@ -281,8 +299,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if kind == "join":
         if message.name is None:
             raise _missing("a join needs a 'name'", "name", client_id)
-        return ClientMessage("join", id=client_id, name=message.name, seat=seat)
-    if kind in ("confirm", "leave", "back"):  # the sender's own seat: a 'seat' given must be it
+        return ClientMessage("join", id=client_id, name=message.name, seat=seat, proof=message.proof)
+    if kind in ("confirm", "leave", "back", "rekey"):  # the sender's own seat: a 'seat' given must be it
         return ClientMessage(kind, id=client_id, seat=seat)
     if kind == "chat":
         if message.text is None:
@@ -296,6 +314,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if seat is None:
             raise _missing("a handover needs the 'seat' to hand to a bot", "seat", client_id)
         return ClientMessage("handover", id=client_id, seat=seat)
+    if kind == "reinvite":
+        if seat is None:
+            raise _missing("a reinvite needs the 'seat' to give a new invite", "seat", client_id)
+        return ClientMessage("reinvite", id=client_id, seat=seat)
     if kind == "revoke":
         if seat is None:
             raise _missing("a revoke needs the 'seat' whose invite to renew", "seat", None)
@@ -321,6 +343,11 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if message.card is None:
         raise _missing("'card' must be a card like 'QH', not None", "card", client_id)
     return ClientMessage("play", id=client_id, v=message.v, card=message.card, seat=seat)
+
+
+def seat_message(version: int, seat: int, token: str) -> str:
+    """The ``seat`` message: the seat's new secret ``token``, for the one connection that made it."""
+    return json.dumps({"type": "seat", "v": version, "seat": seat, "token": token})
 
 
 def error_message(

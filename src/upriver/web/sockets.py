@@ -109,7 +109,7 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
         )
         return
     if (
-        message.type not in ("revoke", "bot", "handover")
+        message.type not in ("revoke", "bot", "handover", "reinvite")
         and message.seat is not None
         and message.seat != seat
     ):
@@ -149,7 +149,7 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
     try:
         if message.type == "join":
             assert message.name is not None
-            manager.join(table, seat, message.name, conn)
+            manager.join(table, seat, message.name, conn, message.proof)
         elif message.type == "revoke":
             assert message.seat is not None
             manager.revoke(table, seat, message.seat)
@@ -160,11 +160,16 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
         elif message.type == "claim":
             manager.claim(table, seat, message)
         elif message.type == "confirm":
-            manager.confirm(table, seat, conn)
+            manager.confirm(table, seat)
         elif message.type == "leave":
             manager.leave(table, seat)
         elif message.type == "back":
             manager.back(table, seat)
+        elif message.type == "rekey":
+            manager.rekey(table, seat, conn)
+        elif message.type == "reinvite":
+            assert message.seat is not None
+            manager.reinvite(table, seat, message.seat)
         elif message.type == "handover":
             assert message.seat is not None
             manager.handover(table, seat, message.seat)

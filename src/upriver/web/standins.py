@@ -4,12 +4,8 @@ Everything here is an event in the table's log (:mod:`upriver.web.store`), check
 the manager's one path (:meth:`upriver.web.tables.Manager._accept`), so it is durable, replayed
 after a restart and reaches every server process with the table's other news:
 
-- ``confirm`` (seat, value ``""``): after a join the seat's token is derived anew
-  (:mod:`upriver.web.seats`), and the invite the person joined with *still opens the seat* until
-  their page says it saved the new token. So a join whose answer is lost — the connection cut, or
-  the server killed between storing the join and answering — locks nobody out: the page opens the
-  seat again with the invite it holds, is sent the new token, saves it and confirms. Once
-  ``confirm`` is stored the invite opens nothing, and connections still holding it are closed.
+- ``confirm`` (seat, value ``""``): the joined page saved the seat's new token, so its join can no
+  longer be recovered with the page's secret (:mod:`upriver.web.seatkeys`).
 - ``standin`` (seat, value: why) — a bot of the table's ``level`` plays for the person: ``left``
   (they left the table), ``clock`` (two automatic moves in a row, :mod:`upriver.web.clock`),
   ``away`` (away a whole clock) or ``handover:<by>`` (seat ``by`` handed the seat to a bot: only
@@ -97,7 +93,7 @@ def check_control(table: Table, event: Event) -> Game | None:
         raise TableRefusalError(f"there is no seat {seat} at this table", rule=event.kind, seat=seat)
     game = table.game
     if event.kind == "confirm":
-        if seat not in table.control.pending:
+        if seat not in table.keys.pending:
             raise TableRefusalError(
                 f"{_who(table, seat)}'s join is confirmed already: there is nothing to confirm",
                 rule="confirm",
@@ -136,7 +132,7 @@ def apply_control(table: Table, event: Event, started: Game | None, at: float) -
     if event.kind == "start":
         table.game = started
     elif event.kind == "confirm":
-        table.control.pending.pop(seat, None)
+        table.keys.pending.pop(seat, None)
     elif event.kind == "standin":
         table.seat_standin(seat, event.value)
     elif event.kind == "back":
@@ -246,20 +242,15 @@ class SeatActions(ABC):
     def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
         """Check, commit, apply and announce an event."""
 
-    def confirm(self, table: Table, seat: int, conn: Connection | None = None) -> None:
-        """The joined page at ``seat`` saved its token: the invite stops opening the seat (nothing
-        to do if it was confirmed already, as when two tabs confirm). ``conn``, which says so, holds
-        the seat's own token from now on, even if it opened the seat with the invite: it holds it
-        before the event is stored, so a confirm another server process stores first (the news then
-        closes the connections still holding the invite) does not close the page that saved it."""
-        if conn is not None and conn.seat == seat and seat in table.control.pending:
-            conn.token = table.tokens[seat]  # its state carried this token; the invite opened the seat too
-        if seat not in table.control.pending:
+    def confirm(self, table: Table, seat: int) -> None:
+        """The joined page at ``seat`` saved its token: its join can no longer be recovered with the
+        page's secret (nothing to do if it was confirmed already, as when two tabs confirm)."""
+        if seat not in table.keys.pending:
             return
         try:
-            self._accept(table, lambda: Event(table.version + 1, "confirm", seat, "", None), joiner=conn)
+            self._accept(table, lambda: Event(table.version + 1, "confirm", seat, "", None))
         except TableRefusalError:
-            if seat in table.control.pending:
+            if seat in table.keys.pending:
                 raise  # not the news of another confirm: say why
 
     def leave(self, table: Table, seat: int) -> None:

@@ -39,7 +39,6 @@ class StateTable(Protocol):
 
     id: str
     kinds: list[str]
-    tokens: list[str | None]
     version: int
     game: Game | None
     thinking: int | None
@@ -55,6 +54,9 @@ class StateTable(Protocol):
 
     def joined_pending(self, seat: int) -> bool:
         """Whether the seat's join waits for its page's ``confirm``."""
+
+    def invited(self, seat: int) -> bool:
+        """Whether the seat waits for its person to take it with a ``join``."""
 
     def table_options(self) -> dict[str, object]:
         """The table's own options (clock, level, hints, spectator chat)."""
@@ -131,7 +133,7 @@ class SeatStates:
                 **(
                     {}
                     if seat is None
-                    else {"token": table.tokens[seat], "joined_pending": table.joined_pending(seat)}
+                    else {"joined_pending": table.joined_pending(seat), "invited": table.invited(seat)}
                 ),
                 "pace": table.pace.name,
                 "trick_pause_ms": round(table.pace.trick_pause * 1000),

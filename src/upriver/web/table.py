@@ -23,6 +23,7 @@ from upriver.web import bots
 from upriver.web.chat import ChatRoom
 from upriver.web.claim_notice import ClaimNotice
 from upriver.web.presence import Presence
+from upriver.web.seatkeys import SeatKeys
 from upriver.web.seats import Connection, bot_label, same_token
 from upriver.web.states import SeatStates, encode
 from upriver.web.store import Event
@@ -94,8 +95,6 @@ class SeatControl:
     """Who plays for each seat besides its cards (:mod:`upriver.web.standins`), all derived from the
     table's stored events, so a restarted server knows it as it was."""
 
-    pending: dict[int, str]
-    """Seats whose join is not confirmed yet, and the invite token that still opens each."""
     standins: dict[int, str]
     """Person-seats a stand-in bot plays for, and why: ``left``, ``clock``, ``away``, ``handover:<by>``."""
     auto: list[int]
@@ -107,8 +106,8 @@ class SeatControl:
 
     @classmethod
     def of(cls, seats: int) -> SeatControl:
-        """No seat pending, no stand-in, no automatic move."""
-        return cls({}, {}, [0] * seats, [0.0] * seats, [])
+        """No stand-in, no automatic move."""
+        return cls({}, [0] * seats, [0.0] * seats, [])
 
 
 class Table:
@@ -151,6 +150,9 @@ class Table:
         """Whether a join's invite keeps opening the seat until the joined page confirms it (every
         table made since; an older table's invite stops at the join itself)."""
         self.control = SeatControl.of(len(self.kinds))
+        self.keys = SeatKeys(len(self.kinds))
+        """Joins not confirmed yet, the links that open nothing any more, each seat's tenure
+        (:mod:`upriver.web.seatkeys`)."""
         self.last_event = 0.0
         """When the last event was applied (``time.time()``), to archive idle finished tables."""
         self.version = 0
@@ -208,17 +210,21 @@ class Table:
         self.states.invalidate()
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat this secret token opens, or ``None`` (a non-ASCII token opens none): a seat's own
-        token, or the invite a person joined with until their page confirms it saved its new token."""
+        """The seat this secret token opens (an open seat's invite, or a seat's own token), or ``None``
+        (a non-ASCII token opens none; :meth:`SeatKeys.why_dead` says why a former one opens nothing)."""
         if not token:
             return None
         for seat, known in enumerate(self.tokens):
             if same_token(known, token):
                 return seat
-        for seat, invite in self.control.pending.items():
-            if same_token(invite, token):
-                return seat
         return None
+
+    def holder_token(self, seat: int, tenure: int) -> str | None:
+        """``seat``'s token, if the person seated by the join of version ``tenure`` still holds it
+        (``None``: someone else holds it now, or it is no seat of a person's)."""
+        if not 0 <= seat < self.seats or tenure <= 0 or self.keys.tenure[seat] != tenure:
+            return None
+        return self.tokens[seat]
 
     def standin_reason(self, seat: int) -> str | None:
         """Why a stand-in bot plays for the person at ``seat`` (``left``, ``clock``, ``away``,
@@ -234,9 +240,14 @@ class Table:
         return "left" if reason == "left" else "bot"
 
     def joined_pending(self, seat: int) -> bool:
-        """Whether ``seat``'s join is not confirmed yet: its invite still opens it (the state says so,
-        for the joined page to save its new token and send ``confirm``)."""
-        return seat in self.control.pending
+        """Whether ``seat``'s join is not confirmed yet (the state says so, for the joined page to
+        send ``confirm`` once it saved its new token)."""
+        return seat in self.keys.pending
+
+    def invited(self, seat: int) -> bool:
+        """Whether ``seat`` waits for its person to take it with a ``join``: an open seat, or one the
+        host re-invited (the state says so, for the page to offer the seat)."""
+        return self.kinds[seat] == HUMAN and (self.names[seat] is None or seat in self.keys.reinvited)
 
     def auto_moves(self, seat: int) -> int:
         """How many automatic moves the clock made for ``seat`` in a row."""
@@ -325,6 +336,8 @@ class Table:
                     seat=event.seat,
                 )
             return self.started_by(event.seat, self.bot_name(event.seat, event.value))
+        if event.seat in self.keys.reinvited:
+            return None  # its person takes it back with the host's new invite, under the same name
         if self.game is not None or not 0 <= event.seat < self.seats or self.names[event.seat] is not None:
             raise TableRefusalError("this seat is already taken", rule="join", seat=event.seat)
         return self.started_by(event.seat, event.value)  # a join
@@ -382,7 +395,9 @@ class Table:
             lobby["invites"] = [
                 {"seat": s, "url": f"{base_url}/t/{self.id}#token={self.tokens[s]}"}
                 for s in range(self.seats)
-                if self.kinds[s] == HUMAN and s != self.creator and self.names[s] is None
+                if self.kinds[s] == HUMAN
+                and s != self.creator
+                and (self.names[s] is None or s in self.keys.reinvited)
             ]
             lobby["spectate"] = f"{base_url}/t/{self.id}"
         return lobby

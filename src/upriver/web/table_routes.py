@@ -32,6 +32,7 @@ from upriver.web.guard import (
 )
 from upriver.web.limits import Limits
 from upriver.web.lookup import NO_SUCH_TABLE, TableRoute, table_lookup
+from upriver.web.seatlinks import dead_link_message
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection
 from upriver.web.social import Social
 from upriver.web.sockets import serve_socket
@@ -98,6 +99,15 @@ class SeatBot(AnyObject):
 
     token: str = Field(max_length=200)
     kind: str = Field(max_length=16)
+
+
+class Recovery(AnyObject):
+    """``POST /api/tables/{id}/recover``: the invite a page joined with and the secret it kept."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    invite: str = Field(max_length=200)
+    secret: str = Field(min_length=16, max_length=200)
 
 
 def _summary(table: Table, seat: int | None, base_url: str) -> dict[str, object]:
@@ -212,8 +222,27 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
     async def table_summary(token: str | None = None, table: Table = found) -> JSONResponse:
         seat = table.seat_of(token)
         if token and seat is None:
-            return refusal("this token opens no seat at this table (its invite was used or revoked)", 403)
+            dead = table.keys.why_dead(token)
+            if dead is None:
+                return refusal(
+                    "this token opens no seat at this table: check that the whole link was copied", 403
+                )
+            return refusal(dead.sentence(), 403, rule="token", **dead.facts())
         return JSONResponse(_summary(table, seat, manager.base_url))
+
+    @router.post("/api/tables/{table_id}/recover")
+    async def recover(request: Request, table: Table = found) -> JSONResponse:
+        try:
+            body = await read_body(request, Recovery, limits)
+        except InputError as error:
+            return refusal(str(error), error.status, field=error.field)
+        try:
+            seat, token = manager.recover(table, body.invite, body.secret)
+        except TableRefusalError as error:
+            return refusal(str(error), 403, rule=error.rule)
+        return JSONResponse(
+            {"table": table.id, "seat": seat, "token": token, "url": f"/t/{table.id}#token={token}"}
+        )
 
     @router.post("/api/tables/{table_id}/seats/{seat}/bot")
     async def seat_bot(seat: int, request: Request, table: Table = found) -> JSONResponse:
@@ -263,11 +292,7 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
             return
         seat = table.seat_of(token)
         if token and seat is None:
-            await websocket.send_text(
-                protocol.error_message(
-                    table.version, "token", "this link's token opens no seat at this table"
-                )
-            )
+            await websocket.send_text(dead_link_message(table, token))
             await websocket.close(CLOSE_BAD_TOKEN)
             return
         full = admission.refusal(table.connections, seat, limits, table.version)  # spectators, a seat's tabs

@@ -46,6 +46,8 @@ from upriver.web.cluster import Cluster, Solo
 from upriver.web.commits import BackgroundCommits, Steps, in_event_loop
 from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
+from upriver.web.seatkeys import KEY_KINDS, proof_id
+from upriver.web.seatlinks import SeatLinks, apply_key_event, check_key_event, dead_link_message
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
 from upriver.web.standins import (
     CONTROL_KINDS,
@@ -83,7 +85,7 @@ _ATTEMPTS = 5
 """How many times an event is checked and committed again when other processes stored versions first."""
 
 
-class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
+class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits):
     """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
 
     def __init__(
@@ -254,19 +256,29 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
 
     # ------------------------------------------------------------ actions
 
-    def join(self, table: Table, seat: int, name: str, conn: Connection | None = None) -> None:
-        """Take ``seat`` under ``name`` from ``conn``, which then holds the seat's new token; any
-        other connection still holding the seat's invite is closed.
+    def join(
+        self, table: Table, seat: int, name: str, conn: Connection | None = None, proof: str | None = None
+    ) -> None:
+        """Take ``seat`` under ``name`` from ``conn``, which alone is sent the seat's new token; every
+        other connection holding the seat's invite is closed. ``proof``: the SHA-256 of a secret
+        the joining page keeps, so that page alone may recover a join whose answer it lost
+        (:mod:`upriver.web.seatkeys`). A seat the host re-invited is taken back under its name.
 
         :raises TableRefusalError: the seat cannot be taken, or (rule ``name``) not under this name.
         """
+        try:
+            client_id = proof_id(proof)
+        except ValueError as error:
+            raise TableRefusalError(str(error), rule="join", seat=seat) from None
 
         def event() -> Event:
+            if seat in table.keys.reinvited:
+                return Event(table.version + 1, "join", seat, table.names[seat] or "", client_id)
             try:
                 taken = seat_name(name, seat, table.names, list(BOT_KINDS))
             except PlayerNameError as error:
                 raise TableRefusalError(str(error), rule="name", seat=seat) from None
-            return Event(table.version + 1, "join", seat, taken, None)
+            return Event(table.version + 1, "join", seat, taken, client_id)
 
         self._accept(table, event, joiner=conn)
 
@@ -372,7 +384,9 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
                     self._damage(table, event, error)
                     raise
                 if joiner is not None:
-                    joiner.token = table.tokens[event.seat]
+                    token = joiner.token = table.tokens[event.seat]
+                    if token is not None and event.kind in ("join", "rekey"):  # to this connection only
+                        joiner.push(protocol.seat_message(table.version, event.seat, token))
                 self._announce(table)
                 instruments.applied(table.id, event, arrived)
             return
@@ -414,12 +428,7 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
         any more; start its bots if one is due (or, its game over, give up owning it)."""
         for conn in table.connections:
             if conn.seat is not None and conn.token is not None and table.seat_of(conn.token) != conn.seat:
-                conn.close(
-                    CLOSE_BAD_TOKEN,
-                    protocol.error_message(
-                        table.version, "token", "this seat's invite was used or revoked: it opens no seat now"
-                    ),
-                )
+                conn.close(CLOSE_BAD_TOKEN, dead_link_message(table, conn.token))
             conn.refresh()
         if table.game is not None and table.game.is_over:
             self.cluster.release(table.id)
@@ -440,6 +449,9 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
             )
         if event.kind in CONTROL_KINDS:
             return check_control(table, event)
+        if event.kind in KEY_KINDS:
+            check_key_event(table, event)
+            return None
         if event.kind in SEATING_KINDS:
             return table.check_seating(event)
         if event.kind == CLAIM:
@@ -457,21 +469,27 @@ class Manager(Following, SeatActions, ClaimActions, BackgroundCommits):
         at = self.now() if event.at is None else event.at
         if event.kind in CONTROL_KINDS:
             apply_control(table, event, started, at)
+        elif event.kind in KEY_KINDS:
+            apply_key_event(table, event)
         elif event.kind == "join":
-            table.names[event.seat] = event.value
             invite = table.tokens[event.seat]
+            if event.seat not in table.keys.reinvited:
+                table.names[event.seat] = event.value
+            table.keys.retire(invite, "taken", event.seat, table.names[event.seat])
             if table.seat_key is not None:
                 table.tokens[event.seat] = derived_token(table.seat_key, "seat", event.seat, event.version)
-                if table.confirms_joins and invite and event.seat != table.creator:
-                    table.control.pending[event.seat] = invite  # until the joined page confirms
+            pending = table.confirms_joins and event.seat != table.creator
+            table.keys.joined(event.seat, event.version, invite if pending else None, event.client_id, at)
             if started is not None:
                 table.game = started
         elif event.kind == "bot":
+            table.keys.retire(table.tokens[event.seat], "bot", event.seat, None)
             table.seat_bot(event.seat, event.value)
             if started is not None:
                 table.game = started
         elif event.kind == "revoke":
             if table.seat_key is not None:
+                table.keys.retire(table.tokens[event.seat], "revoked", event.seat, None)
                 table.tokens[event.seat] = derived_token(table.seat_key, "invite", event.seat, event.version)
         elif event.kind == CLAIM:
             apply_claim(table, event)

@@ -13,6 +13,7 @@ import { presetLine, refusalText, ruleItems, standingsParts, summaryRows } from 
 import { rematchNews, renderRematch, wireRematch } from "./table-rematch.js";
 import { openSocket } from "./table-socket.js";
 import { holds, rememberTable } from "./table-store.js";
+import { forgetJoin, joinMessage, recoverJoin } from "./table-join.js";
 import { chatRefused, installChat, placeBubbles, renderChat, takeChat, takeReaction } from "./table-chat.js";
 import { markAutomaticCards, takeClock } from "./table-clock.js";
 import { decorateSeat } from "./table-marks.js";
@@ -80,6 +81,10 @@ let seenTrick = null;
 let presets = null;
 let opened = 0; // connections opened so far (a join is confirmed once on each)
 let confirmedOn = -1;
+/** @type {string | null} the invite this page sent a join with, until the join is confirmed */
+let joinedWith = null;
+/** @type {string | null} why the server closed this page's connection for good, in words */
+let closedBecause = null;
 /** @type {{round: number, size: number, trump: string | null, dealer: number} | null} the round of the trick being played, kept while it is held */
 let heldRound = null;
 
@@ -100,7 +105,7 @@ function setConnection(ok, final, delay) {
   showConnection(ok ? WORDS.connected() : final ? WORDS.disconnected() : WORDS.reconnecting(), ok);
   $("offline").hidden = ok || (!retrying && state === null);
   $("offline").querySelector(".offline-title").textContent = final ? WORDS.lost() : WORDS.lostRetrying();
-  if (!ok) $("offline-detail").textContent = final ? WORDS.noSeat() : WORDS.retryIn(Math.max(1, Math.round(delay / 1000)));
+  if (!ok) $("offline-detail").textContent = final ? closedBecause || WORDS.noSeat() : WORDS.retryIn(Math.max(1, Math.round(delay / 1000)));
   document.body.classList.toggle("is-offline", !ok);
   if (!ok) waiting = false; // no answer comes on a closed socket; the state on reconnecting says what landed
   if (was !== ok && state) render();
@@ -150,30 +155,34 @@ function receive(message) {
     const words = refusalText(message);
     $("error").textContent = words;
     $("lobby-error").textContent = words;
-    if (message.rule === "token" || message.rule === "table") showConnection(words, false);
+    if (message.rule === "token" || message.rule === "table") {
+      closedBecause = words;
+      showConnection(words, false);
+      if (message.rule === "token" && message.facts.reason === "taken" && token) recover(token);
+    }
     if (state) render();
     return;
   }
+  if (message.type === "seat") return takeSeat(message);
   if (message.type === "rematch") return rematchNews(state, /** @type {import("./table-rematch.js").Rematch} */ (message));
   if (message.type === "chat") return takeChat(message);
   if (message.type === "reaction") return takeReaction(/** @type {{seat: number | null, reaction: string}} */ (message));
   if (message.type === "hint") return takeHint(state, /** @type {import("./table-seatctl.js").Hint} */ (message));
   if (message.type !== "state") return;
   if (state && message.v < state.v) return; // an older picture than the one shown
-  if (message.token && message.token !== token) {
-    // Joined: the seat's invite no longer opens it; this secret does. Keep it in this page's link
-    // (never sent anywhere: the fragment stays in the browser) so a reload or a second tab opens the seat.
-    token = message.token;
-    history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
-  }
   // A seat held by this page goes on this browser's list of tables (the start page's), once per token.
-  if (message.token && message.seat !== null && !holds(tableId, message.token)) {
-    rememberTable({ table: tableId, token: message.token, seat: message.seat });
+  if (token && message.seat !== null && !holds(tableId, token)) {
+    rememberTable({ table: tableId, token, seat: message.seat });
   }
-  // The join is whole once this page has kept its new secret (above): say so, and the seat's invite
-  // stops opening it. Until then the invite still opens the seat, so a lost answer is sent again.
-  if (message.joined_pending && message.token === token && confirmedOn !== opened) {
+  // Only a connection holding the seat's own token sees its seat: this page kept that token (in its
+  // link), so the join is whole: say so, and its secret is no longer needed.
+  if (message.joined_pending && confirmedOn !== opened) {
     if (socket.send({ type: "confirm" })) confirmedOn = opened; // once a connection: a new one asks again
+  }
+  const seated = message.seat !== null && message.lobby.seats[message.seat]?.joined && !message.invited;
+  if (seated && !message.joined_pending && joinedWith) {
+    forgetJoin(joinedWith);
+    joinedWith = null;
   }
   takeClock(message);
   waiting = false;
@@ -193,11 +202,47 @@ function receive(message) {
     setTimeout(render, hold + 20);
   }
   const mine = message.seat !== null ? message.lobby.seats[message.seat] : null;
-  if (joinAs && mine && !mine.joined && connected) socket.send({ type: "join", name: joinAs });
+  if (joinAs && mine && !mine.joined && connected) join(joinAs);
   joinAs = null;
   // For the review panel (review.js) and anything else on the page that follows the game: each state
   // the server sent this seat, once drawn. Only what this seat may see, as the page itself.
   document.dispatchEvent(new CustomEvent("upriver:state", { detail: { state, tableId, token, seat: state.seat } }));
+}
+
+/**
+ * Take this page's seat under `name`, with the proof of a secret this browser keeps (table-join.js).
+ * @param {string} name
+ */
+async function join(name) {
+  const invite = token || "";
+  const message = await joinMessage(tableId, invite, name);
+  if (socket.send(message)) joinedWith = invite;
+}
+
+/**
+ * The seat's new secret, sent to this connection alone after its join (or "sign out my other
+ * devices"): keep it in this page's link (the fragment never leaves the browser), so a reload or a
+ * second tab opens the seat, and on this browser's list of tables.
+ * @param {import("./table-socket.js").ServerMessage} message
+ */
+function takeSeat(message) {
+  token = String(message.token);
+  history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
+  rememberTable({ table: tableId, token, seat: message.seat });
+}
+
+/**
+ * This page's join with `invite` may have been answered while the page was away: ask for its token
+ * with the secret this browser kept, and open the seat with it.
+ * @param {string} invite
+ */
+async function recover(invite) {
+  const recovered = await recoverJoin(tableId, invite);
+  if (!recovered) return;
+  joinedWith = invite;
+  closedBecause = null;
+  takeSeat({ type: "seat", token: recovered, seat: null });
+  socket.reconnect();
 }
 
 // A trick just completed: keep it on the table for the server's pause (the table's pace: no bot
@@ -529,7 +574,7 @@ $("final-close").addEventListener("click", () => {
 
 $("join").addEventListener("submit", (event) => {
   event.preventDefault();
-  socket.send({ type: "join", name: /** @type {HTMLInputElement} */ ($("join-name")).value });
+  join(/** @type {HTMLInputElement} */ ($("join-name")).value);
 });
 
 installKeys(() => state && state.game, { act, canAct });

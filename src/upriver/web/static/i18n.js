@@ -192,13 +192,16 @@ function factParams(facts) {
 }
 
 /** A refusal ({rule, facts}: a WebSocket error, an HTTP error reply's rule and facts, a card's
- * `why`) worded for the person refused. The fact `case` picks a variant (reason.name.too_long).
+ * `why`) worded for the person refused. The fact `case` picks a variant (reason.name.too_long), and so
+ * does a dead link's `reason` (reason.token.taken).
  * @param {{rule?: string, facts?: Record<string, any>} | null} refusal */
 export function reason(refusal) {
   const facts = (refusal && refusal.facts) || {};
   let key = reasonKey(refusal && refusal.rule);
-  if (typeof facts.case === "string" && has(`${key}.${reasonKey(facts.case).slice(7)}`)) {
-    key = `${key}.${reasonKey(facts.case).slice(7)}`;
+  // A dead link's refusal names why in `reason` (taken, revoked, moved…), as a refusal's `case` does.
+  const variant = typeof facts.case === "string" ? facts.case : refusal?.rule === "token" ? facts.reason : null;
+  if (typeof variant === "string" && has(`${key}.${reasonKey(variant).slice(7)}`)) {
+    key = `${key}.${reasonKey(variant).slice(7)}`;
   }
   if (!has(key)) return t("reason.unknown", { rule: refusal && refusal.rule });
   const params = factParams(facts);

@@ -41,6 +41,7 @@ const WORDS = {
     handover: (/** @type {string} */ who, /** @type {string} */ by) => t("table.chat.handover", { who, by }),
     "away-bot": (/** @type {string} */ who) => t("table.chat.awayBot", { who }),
     "clock-bot": (/** @type {string} */ who) => t("table.chat.clockBot", { who }),
+    reinvited: (/** @type {string} */ who, /** @type {string} */ by) => t("table.chat.reinvited", { who, by }),
   },
   /** @type {Record<string, () => string>} */
   reaction: {

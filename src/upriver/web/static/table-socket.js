@@ -23,7 +23,7 @@ const FINAL_CLOSES = [4400, 4403, 4404, 4429];
  * @param {() => string} how.token this page's token now ("" for a spectator)
  * @param {(message: ServerMessage) => void} how.onMessage
  * @param {(ok: boolean, final: boolean, delayMs: number) => void} how.onStatus
- * @returns {{send: (message: object) => boolean}}
+ * @returns {{send: (message: object) => boolean, reconnect: () => void}}
  */
 export function openSocket({ tableId, token, onMessage, onStatus }) {
   /** @type {WebSocket | null} */
@@ -67,6 +67,14 @@ export function openSocket({ tableId, token, onMessage, onStatus }) {
       if (!socket || socket.readyState !== WebSocket.OPEN) return false;
       socket.send(JSON.stringify(message));
       return true;
+    },
+    // Open again at once, with the token the page holds now (after a final close, too).
+    reconnect() {
+      attempts = 0;
+      const old = socket;
+      socket = null;
+      if (old) old.close();
+      connect();
     },
   };
 }
