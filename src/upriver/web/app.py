@@ -21,7 +21,12 @@ HTTP:
   answer's ``seat`` and ``token`` are ``null`` and ``url`` is the spectators' link.
 - ``GET /api/tables/{id}?token=…`` a table as the start page lists it: ``seats`` (name, kind,
   joined), ``started``, ``over``, ``round`` and ``rounds``, ``damaged``, ``seat`` (the token's, or
-  ``null``), ``host``, and for the host the open seats' ``invites`` and the ``spectate`` link.
+  ``null``), ``host``, and for the host the open seats' ``invites`` and the ``spectate`` link; a
+  token that opens nothing any more is 403 with ``rule: token`` and its ``reason``
+  (:mod:`upriver.web.seatkeys`).
+- ``POST /api/tables/{id}/recover`` ``{"invite", "secret"}`` the page that sent a join with the
+  SHA-256 of ``secret`` gets the seat's token back while the join is not confirmed (ten minutes at
+  most) → ``{"table", "seat", "token", "url"}``; anyone else 403 ``rule: recover``.
 - ``POST /api/tables/{id}/seats/{seat}/bot`` ``{"token", "kind"}`` the host gives an open seat to a
   bot before the game starts (its invite opens nothing any more) → the table as above; 403 for
   another token, 400 ``{"error"}`` for a seat or kind that cannot be given.
