@@ -377,11 +377,13 @@ def test_my_tables_lists_a_kept_seat_with_its_link_until_its_tenure_changes(ann:
         assert ann.post("/api/account/seats", {"table": table_id, "token": bob_token}).status_code == 201
         assert ann.post("/api/account/seats", {"table": table_id, "token": table["token"]}).status_code == 201
         mine = client.get("/api/account/tables").json()
-        assert sorted((entry["seat"], entry["link"]) for entry in mine["playing"]) == [
-            (0, f"/t/{table_id}#token={table['token']}"),
-            (1, f"/t/{table_id}#token={bob_token}"),
+        # Each table once: the host's seat under the tables hosted, the other seat under the games on.
+        assert [(entry["seat"], entry["link"]) for entry in mine["hosting"]] == [
+            (0, f"/t/{table_id}#token={table['token']}")
         ]
-        assert [entry["seat"] for entry in mine["hosting"]] == [0]
+        assert [(entry["seat"], entry["link"]) for entry in mine["playing"]] == [
+            (1, f"/t/{table_id}#token={bob_token}")
+        ]
         assert mine["playing"][0]["players"] == ["Ann", "Bob", mine["playing"][0]["players"][2]]
         host.send_text(json.dumps({"type": "reinvite", "seat": 1}))
         fresh = next(
@@ -391,10 +393,11 @@ def test_my_tables_lists_a_kept_seat_with_its_link_until_its_tenure_changes(ann:
             for link in message["lobby"].get("invites", [])
             if link["seat"] == 1 and not link["url"].endswith(invite)  # the new invite, not Bob's
         )["url"].split("#token=")[1]
-        assert [entry["seat"] for entry in client.get("/api/account/tables").json()["playing"]] == [0]
+        assert client.get("/api/account/tables").json()["playing"] == []
         with client.websocket_connect(f"/ws/{table_id}?token={fresh}") as cid:
             join(cid, "Cid")
-        assert [entry["seat"] for entry in client.get("/api/account/tables").json()["playing"]] == [0]
+        assert client.get("/api/account/tables").json()["playing"] == []
+        assert [entry["seat"] for entry in client.get("/api/account/tables").json()["hosting"]] == [0]
 
 
 def test_a_session_and_a_challenge_made_by_one_server_process_are_accepted_by_another(database: str) -> None:

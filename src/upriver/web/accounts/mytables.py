@@ -90,8 +90,8 @@ def seat_entry(table: Table, binding: SeatBinding) -> dict[str, object] | None:
 
 
 def my_tables(manager: Manager, bindings: list[SeatBinding]) -> dict[str, list[dict[str, object]]]:
-    """My tables of an account with ``bindings``: ``playing`` (games not over, its seats' links),
-    ``hosting`` (the tables whose host's seat it holds), ``finished`` (with the record's and the
+    """My tables of an account with ``bindings``: ``playing`` (games not over at others' tables, its
+    seats' links), ``hosting`` (tables not over whose host's seat it holds), ``finished`` (with the record's and the
     review's links) and ``archived`` (kept seats at tables no longer loaded: their ids)."""
     playing: list[dict[str, object]] = []
     hosting: list[dict[str, object]] = []
@@ -105,7 +105,8 @@ def my_tables(manager: Manager, bindings: list[SeatBinding]) -> dict[str, list[d
         entry = seat_entry(table, binding)
         if entry is None:
             continue
-        (finished if entry["over"] else playing).append(entry)
-        if entry["host"]:
-            hosting.append(entry)
+        if entry["over"]:
+            finished.append(entry)
+        else:  # each table once: under the tables hosted when the account holds the host's seat
+            (hosting if entry["host"] else playing).append(entry)
     return {"playing": playing, "hosting": hosting, "finished": finished, "archived": archived}
