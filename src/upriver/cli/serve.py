@@ -121,6 +121,15 @@ def serve(
     archive_after_days: Annotated[
         float, typer.Option(help="Days after its last move that a finished table is archived at start-up.")
     ] = _DEFAULT.archive_after / _DAY,
+    sign_ins_per_minute: Annotated[
+        int,
+        typer.Option(
+            help="Passkey sign-ins and registrations, and recovery codes, one address may try a minute."
+        ),
+    ] = _DEFAULT.sign_ins_per_minute,
+    session_days: Annotated[
+        float, typer.Option(help="Days a signed-in browser's session lasts without a visit.")
+    ] = _DEFAULT.session_idle_days,
     workers: Annotated[
         int,
         typer.Option(
@@ -155,6 +164,8 @@ def serve(
         seat_connections=max_seat_connections,
         outbox=outbox,
         archive_after=archive_after_days * _DAY,
+        sign_ins_per_minute=sign_ins_per_minute,
+        session_idle_days=session_days,
     )
     settings = ServeSettings(
         db=target.url if isinstance(target, PostgresTarget) else str(target.path),
