@@ -235,6 +235,7 @@ POSTGRES_TESTS = (
     "test_one_sheet.py",
     "test_pg_cleanup.py",
     "test_proxy.py",
+    "test_seat_qr.py",
     "test_store.py",
     "test_store_outage.py",
     "test_store_serve.py",

@@ -33,6 +33,8 @@ HTTP:
 - ``POST /api/tables/{id}/rematch`` ``{"token"}`` and ``GET /api/tables/{id}/rematch?token=…``: a
   finished table's rematch and this seat's own link to it; ``GET /api/tables/{id}/rules`` its rules
   (:mod:`upriver.web.rematch`).
+- ``POST /api/tables/{id}/qr`` ``{"token"}`` the QR code (SVG) of the seat's link, to move the seat to
+  another device; 403 for a token that opens no seat (:mod:`upriver.web.seat_qr`).
 - ``GET /favicon.ico`` the site's icon (an SVG).
 - ``GET /i18n/{lang}.json`` the pages' words in one language (:mod:`upriver.i18n`, read by ``i18n.js``).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
@@ -76,6 +78,7 @@ from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.review_api import review_router
 from upriver.web.scoring_api import scoring_router
+from upriver.web.seat_qr import seat_qr_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW
 from upriver.web.social import Social
 from upriver.web.store import open_table_store
@@ -230,6 +233,7 @@ def create_app(
     app.include_router(keeper_offline_router())  # the keeper offline: /keep-sw.js, its manifest and core
     app.include_router(health_router(manager))  # /healthz and /readyz
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules
+    app.include_router(seat_qr_router(manager, limits))  # /api/tables/{id}/qr: a seat's link to scan
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
     app.include_router(reviews)
     app.include_router(scoring_router(limits))  # /api/scoring: a scoring's worked examples
