@@ -135,6 +135,7 @@ BROWSER_TESTS = (
     "test_lobby_browser.py",
     "test_quick_start_browser.py",
     "test_review_browser.py",
+    "test_seat_links_browser.py",
     "test_table_geometry.py",
     "test_table_i18n.py",
     "test_table_night_browser.py",

@@ -5,13 +5,16 @@ server on the start page (the lobby), a table page in the middle of a game, the 
 invite opens, the score keeper (its start and a sheet with rounds entered) and the account page
 (signed out; signed in in ``tests/test_accounts_browser.py``), each at
 1280×800 and at 390×844. A failure lists every violation: rule, impact, the elements it found.
-The pages' CSP allows only their own scripts, so the test's browser context bypasses it to inject
-axe. It fails, never skips, without Chromium.
+Also a link that opens nothing any more (its panel, which takes the page), a table that is not there
+(``missing.html``), a re-invited seat offered to take back, and the dialog that moves a seat to
+another device with its link shown. The pages' CSP allows only their own scripts, so the test's
+browser context bypasses it to inject axe. It fails, never skips, without Chromium.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
+from websockets.sync.client import ClientConnection, connect
 
 from tests.browsing import BLOCKING, TIMEOUT_MS, LiveServer, described, violations
 from upriver import Game, preset
@@ -73,6 +77,46 @@ def kept_sheet(live: LiveServer) -> str:
     return f"{live.url}/keep/{sheet['id']}"
 
 
+def seat_socket(live: LiveServer, table: str, token: str) -> ClientConnection:
+    """A seat's WebSocket, past its first state."""
+    ws = connect(f"ws://127.0.0.1:{live.port}/ws/{table}?token={token}", open_timeout=10, legacy=True)
+    while json.loads(ws.recv(timeout=10))["type"] != "state":
+        pass
+    return ws
+
+
+def until(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] == kind:
+            return message
+
+
+def moved_link(live: LiveServer) -> str:
+    """A seat's link after its person signed their other devices out: it opens nothing now."""
+    body = live.create(seats=["human", "basic", "basic"])
+    with seat_socket(live, body["table"], body["token"]) as ws:
+        ws.send(json.dumps({"type": "rekey"}))
+        until(ws, "seat")
+    return live.url + str(body["url"])
+
+
+def reinvited_seat(live: LiveServer) -> str:
+    """The new link the host gave Bea's seat mid-game while she was away: it offers her seat."""
+    body = live.create(seats=["human", "human", "basic"])
+    table = body["table"]
+    invite = str(live.summary(table, body["token"])["invites"][0]["url"]).split("#token=")[1]
+    with seat_socket(live, table, invite) as bea:
+        bea.send(json.dumps({"type": "join", "name": "Bea"}))
+        until(bea, "seat")
+    with seat_socket(live, table, body["token"]) as host:
+        host.send(json.dumps({"type": "reinvite", "seat": 1}))
+        while True:
+            invites = until(host, "state")["lobby"].get("invites", [])
+            if invites:
+                return live.url + str(invites[0]["url"])
+
+
 PAGES: dict[str, tuple[Callable[[LiveServer], str], str]] = {
     "lobby": (lambda live: live.url + "/", "#create"),
     "table": (table_mid_game, "#hand button.card"),
@@ -80,6 +124,9 @@ PAGES: dict[str, tuple[Callable[[LiveServer], str], str]] = {
     "keeper-start": (lambda live: live.url + "/keep", "form[aria-label='New sheet']"),
     "keeper-sheet": (kept_sheet, "#chart canvas"),
     "account": (lambda live: live.url + "/account", "#signin"),
+    "dead-link": (moved_link, "#dead-link[data-reason='moved']"),
+    "missing": (lambda live: live.url + "/t/no-such-table", "#dead-title"),
+    "take-seat": (reinvited_seat, "#take-seat:not([hidden])"),
 }
 """Each page: how to reach it on the live server, and what shows once it has drawn itself."""
 
@@ -100,5 +147,24 @@ def test_axe_finds_no_serious_or_critical_violation(
         page.wait_for_load_state("networkidle")
         blocking = [v for v in violations(page) if v["impact"] in BLOCKING]
         assert not blocking, f"axe-core on the {name} page ({device}):\n{described(blocking)}"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_axe_finds_nothing_serious_in_the_dialog_that_moves_a_seat_with_its_link_shown(
+    live: LiveServer, browser: Browser, device: str
+) -> None:
+    phone = device == "phone"
+    context = browser.new_context(viewport=DEVICES[device], is_mobile=phone, has_touch=phone, bypass_csp=True)  # type: ignore[arg-type]
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(table_mid_game(live))
+        page.click("#seat-tools button.move-seat")
+        page.click("#move-show")
+        expect(page.locator("#move-qr[src^='data:image/svg+xml']")).to_be_visible()
+        blocking = [v for v in violations(page) if v["impact"] in BLOCKING]
+        assert not blocking, f"axe-core on the move dialog ({device}):\n{described(blocking)}"
     finally:
         context.close()

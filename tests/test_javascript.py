@@ -60,6 +60,7 @@ TYPED = frozenset(
         "table-cards.js",
         "table-chat.js",
         "table-clock.js",
+        "table-deadlink.js",
         "table-felt.js",
         "table-hand.js",
         "table-join.js",
@@ -70,6 +71,7 @@ TYPED = frozenset(
         "table-presence.js",
         "table-rematch.js",
         "table-seatctl.js",
+        "table-seatlink.js",
         "table-socket.js",
         "table-store.js",
     }

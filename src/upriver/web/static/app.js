@@ -19,6 +19,8 @@ import { markAutomaticCards, takeClock } from "./table-clock.js";
 import { decorateSeat } from "./table-marks.js";
 import { markLobbySeats, presenceOf, refreshPresence, renderWatching } from "./table-presence.js";
 import { applyHint, renderClaim, renderSeatTools, takeHint } from "./table-seatctl.js";
+import { hideDeadLink, showDeadLink } from "./table-deadlink.js";
+import { installSeatLinks, noticeReinvite, reinviteRefused, renderTakeSeat, seatLinkTools, seatTokenChanged } from "./table-seatlink.js";
 import { $, all, el } from "./dom.js";
 
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays up when the server does not say
@@ -91,6 +93,8 @@ let heldRound = null;
 // ------------------------------------------------------------------ the socket
 
 const socket = openSocket({ tableId, token: () => token, onMessage: receive, onStatus: setConnection });
+// The seat's own tools: the seatctl's, and the seat's link (move it; the host's new link for a seat).
+const seatTools = { send: socket.send, extra: seatLinkTools };
 
 /**
  * @param {boolean} ok
@@ -155,10 +159,15 @@ function receive(message) {
     const words = refusalText(message);
     $("error").textContent = words;
     $("lobby-error").textContent = words;
+    if (message.rule === "reinvite") reinviteRefused();
     if (message.rule === "token" || message.rule === "table") {
       closedBecause = words;
       showConnection(words, false);
-      if (message.rule === "token" && message.facts.reason === "taken" && token) recover(token);
+      // A taken invite may be this page's own join, answered while the page was away: recover it
+      // first; only a link that opens nothing for good replaces the page with why, and where to go.
+      const taken = message.rule === "token" && message.facts.reason === "taken" && token;
+      if (taken) recover(token).then((back) => back || showDeadLink(message, tableId));
+      else showDeadLink(message, tableId);
     }
     if (state) render();
     return;
@@ -229,20 +238,24 @@ function takeSeat(message) {
   token = String(message.token);
   history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
   rememberTable({ table: tableId, token, seat: message.seat });
+  seatTokenChanged();
 }
 
 /**
  * This page's join with `invite` may have been answered while the page was away: ask for its token
  * with the secret this browser kept, and open the seat with it.
  * @param {string} invite
+ * @returns {Promise<boolean>} whether the seat is open again
  */
 async function recover(invite) {
   const recovered = await recoverJoin(tableId, invite);
-  if (!recovered) return;
+  if (!recovered) return false;
   joinedWith = invite;
   closedBecause = null;
+  hideDeadLink();
   takeSeat({ type: "seat", token: recovered, seat: null });
   socket.reconnect();
+  return true;
 }
 
 // A trick just completed: keep it on the table for the server's pause (the table's pace: no bot
@@ -284,7 +297,9 @@ function render() {
 function renderNight() {
   renderWatching(state);
   if (!state.lobby.started) markLobbySeats(state);
-  renderSeatTools(state, { send: socket.send });
+  renderSeatTools(state, seatTools);
+  renderTakeSeat(state);
+  noticeReinvite(state);
   renderClaim(state);
   renderChat(state);
   applyHint(state);
@@ -434,6 +449,7 @@ function renderStatus(game, holding) {
   else if (!connected) text = WORDS.statusLost();
   else if (game.over) text = WORDS.over();
   else if (holding) text = WORDS.takes(game.players[game.last_trick.winner]);
+  else if (state.invited) text = ""; // the seat is offered to take back (table-seatlink.js): not this page's turn yet
   else if (game.my_turn) text = game.phase === "bidding" ? WORDS.yourBid() : WORDS.yourCard();
   else if (game.awaiting.length) {
     text = WORDS.waitingFor(game.awaiting.map((/** @type {number} */ s) => game.players[s]).join(", "), game.phase === "bidding");
@@ -580,11 +596,12 @@ $("join").addEventListener("submit", (event) => {
 installKeys(() => state && state.game, { act, canAct });
 wireRematch(() => state, { tableId, token: () => token, notice });
 installChat({ tableId, send: socket.send });
+installSeatLinks({ tableId, token: () => token, send: socket.send, join });
 // An away person's minutes go on between states, and a seat may become one to give to a bot.
 setInterval(() => {
   if (!state) return;
   refreshPresence(state);
-  renderSeatTools(state, { send: socket.send });
+  renderSeatTools(state, seatTools);
 }, 5000);
 
 // The felt's layout is in pixels: lay it out again when the window changes size.

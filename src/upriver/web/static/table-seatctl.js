@@ -1,6 +1,7 @@
 // The seat's own controls under the felt: leave the table (asked first), "I'm back" once a bot
 // plays for this person, give an away person's seat to a bot, claim the rest of the round (asked
-// first; the claimer's hand is then shown to all), and at a practice table the Hint. The server
+// first; the claimer's hand is then shown to all), at a practice table the Hint, and the buttons the
+// page adds (the seat's link: move it to another device, the host's new link for an away seat). The server
 // decides each one; a refusal comes back as an `error` and is shown as any other.
 
 import { cardName, cardSymbol, number, parts, t } from "/static/i18n.js";
@@ -118,7 +119,9 @@ const nextId = (/** @type {string} */ kind) => `${kind}-${Date.now().toString(36
 /**
  * The seat's own tools under the felt: claim, hint, give an away seat to a bot, leave, come back.
  * @param {import("./table-socket.js").TableState} state
- * @param {{send: (message: object) => boolean, canSend?: () => boolean}} ctx `send(message)` and `canSend()` (the socket is open)
+ * @param {{send: (message: object) => boolean, canSend?: () => boolean, extra?: (state: import("./table-socket.js").TableState) => {key: string, items: HTMLElement[]}}} ctx
+ *   `send(message)`, `canSend()` (the socket is open), and `extra(state)`: more of the seat's own
+ *   buttons (the seat's link: table-seatlink.js), put before Leave, with a key that changes when they do
  */
 export function renderSeatTools(state, ctx) {
   const box = $("seat-tools");
@@ -131,7 +134,8 @@ export function renderSeatTools(state, ctx) {
   const showHint = Boolean(game && game.my_turn && !game.over && state.options && state.options.hints);
   const showLeave = state.seat !== null && started(state) && !offBot;
   const auto = mine && !offBot ? mine.auto || 0 : 0;
-  const key = JSON.stringify([myStatus, auto, showClaim, showHint, showLeave, handover, state.v, document.documentElement.lang]);
+  const extra = ctx.extra ? ctx.extra(state) : { key: "", items: [] };
+  const key = JSON.stringify([myStatus, auto, showClaim, showHint, showLeave, handover, extra.key, state.v, document.documentElement.lang]);
   if (drawn === key) return;
   drawn = key;
   /** @type {HTMLElement[]} */
@@ -166,6 +170,7 @@ export function renderSeatTools(state, ctx) {
     give.dataset.seat = String(seat);
     items.push(give);
   }
+  items.push(...extra.items);
   if (showLeave) {
     items.push(
       button(WORDS.leave(), "leave", async () => {
