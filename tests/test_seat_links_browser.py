@@ -185,9 +185,9 @@ def test_the_host_gives_an_away_persons_seat_a_new_link_and_a_third_browser_take
 ) -> None:
     body = live.create(seats=["human", "human", "basic"], schedule=[3, 3])
     table = body["table"]
-    host_context, host = person(browser, "desktop")
+    host_context, host = person(browser, "phone")
     bea_context, _ = sit_down(browser, live, body, 1, "Bea")
-    back_context, back = person(browser, "phone")
+    back_context, back = person(browser, "desktop")
     try:
         host.goto(live.url + body["url"])
         expect(host.locator("#hand button.card").first).to_be_visible()
@@ -197,6 +197,8 @@ def test_the_host_gives_an_away_persons_seat_a_new_link_and_a_third_browser_take
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away")
         offer = host.locator("#seat-tools button.reinvite[data-seat='1']")
         expect(offer).to_have_text("New link for Bea")
+        offer.scroll_into_view_if_needed()
+        shot(host, "seat-links-reinvite-offer-phone")
         offer.click()
         expect(host.locator("#confirm")).to_be_visible()
         host.click("#confirm-yes")
@@ -205,7 +207,7 @@ def test_the_host_gives_an_away_persons_seat_a_new_link_and_a_third_browser_take
         expect(dialog).to_contain_text("Bea's old link opens nothing now")
         link = host.input_value("#reinvite-link")
         assert link.startswith(f"{live.url}/t/{table}#token=")
-        shot(host, "seat-links-reinvite-desktop")
+        shot(host, "seat-links-reinvite-phone")
         host.click("#reinvite-close")
         expect(host.locator("#seat-tools button.reinvite-again[data-seat='1']")).to_be_visible()
         # Whoever opens the new link is offered Bea's seat, in place of the playing controls.
@@ -213,7 +215,7 @@ def test_the_host_gives_an_away_persons_seat_a_new_link_and_a_third_browser_take
         expect(back.locator("#take-seat")).to_be_visible()
         expect(back.locator("#take-seat-title")).to_have_text("This is Bea's seat — take it")
         expect(back.locator("#hand")).to_be_hidden()
-        shot(back, "seat-links-take-seat-phone")
+        shot(back, "seat-links-take-seat-desktop")
         back.click("#take-seat-button")
         expect(back.locator("#take-seat")).to_be_hidden()
         expect(back.locator("#hand button.card").first).to_be_visible()
