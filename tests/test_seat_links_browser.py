@@ -22,6 +22,8 @@ from tests.browsing import LiveServer, label, person, play_one_move, shot, sit_d
 from tests.pagetext import LOCALES, SCREENS, assert_no_english
 from upriver.i18n import catalogue
 
+pytestmark = pytest.mark.slow  # each test opens several pages in Chromium
+
 LANGS = list(LOCALES)
 NAMES = {"taken": "Bea", "moved": "Ann", "reinvited": "Bea"}
 """Who sat at the seat each dead link opened, as its sentence names them."""
@@ -105,6 +107,9 @@ def dead_links(live: LiveServer) -> dict[str, str]:
     links["reinvited"] = f"/t/{body['table']}#token={bea}"
     links["unknown"] = f"/t/{body['table']}#token={'x' * 32}"
     links["table"] = "/t/no-such-table"
+    # The table page itself, open on a table that is gone (archived while the page was away): its
+    # WebSocket is refused with rule "table" (the test's browser fetches a live table's page for it).
+    links["table-page"] = "/t/archived-meanwhile"
     return links
 
 
@@ -233,17 +238,25 @@ def test_every_dead_link_explains_itself_in_a_panel_of_its_own_in_each_language(
 ) -> None:
     words = {key: text for key, text in catalogue(lang).items() if isinstance(text, str)}
     errors: list[str] = []
+    # The gone table's page is a real table's page under the gone table's address.
+    real_page = live.url + links["taken"].split("#")[0]
     for device in SCREENS:
         page: Page = contexts[lang, device].new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.route("**/t/archived-meanwhile", lambda route: route.continue_(url=real_page))
         try:
-            for why, path in links.items():
+            for kind, path in links.items():
+                why = "table" if kind == "table-page" else kind
                 page.goto("about:blank")
                 page.goto(live.url + path)
                 panel = page.locator("#dead-link")
                 expect(panel).to_be_visible()
                 expect(page.locator("#dead-title")).to_have_text(words[f"table.dead.title.{why}"])
-                if why != "table":
+                if why == "table":
+                    expect(page.locator("#dead-link [data-i18n='missing.check']")).to_have_text(
+                        words["missing.check"]
+                    )
+                if kind != "table":
                     expect(panel).to_have_attribute("data-reason", why)
                     expect(page.locator("#play")).to_be_hidden()
                     expect(page.locator("#lobby")).to_be_hidden()
@@ -259,8 +272,8 @@ def test_every_dead_link_explains_itself_in_a_panel_of_its_own_in_each_language(
                 expect(first).to_have_class(re.compile(r"\bprimary\b"))
                 wanted = "/t/" if why in ("revoked", "bot", "reinvited") else "/account"
                 assert str(first.get_attribute("href")).startswith(wanted), why
-                assert_no_english(page, lang, f"{why} panel ({device})")
-                shot(page, f"seat-links-dead-{why}-{lang}-{device}")
+                assert_no_english(page, lang, f"{kind} panel ({device})")
+                shot(page, f"seat-links-dead-{kind}-{lang}-{device}")
             assert errors == []
         finally:
             page.close()

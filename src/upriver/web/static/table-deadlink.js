@@ -34,6 +34,7 @@ export function showDeadLink(message, tableId) {
   // A token refused with no reason the catalogue words is the "unknown" one (check the whole link).
   const refusal = message.rule === "token" && why === "unknown" ? { rule: "token", facts: { ...message.facts, reason: "unknown" } } : message;
   $("dead-why").textContent = reason(refusal);
+  $("dead-check").hidden = why !== "table"; // no table: check the link; a finished one is put away after a week
   $("dead-watch-item").hidden = why === "table";
   /** @type {HTMLAnchorElement} */ ($("dead-watch")).href = `/t/${encodeURIComponent(tableId)}`;
   // The way most likely to help comes first: the seat elsewhere (My tables) when it may still be
