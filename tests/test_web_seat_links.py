@@ -189,8 +189,17 @@ def test_the_host_reinvites_the_seat_of_a_person_who_is_away_and_the_new_invite_
     assert live.holder_token(1, tenure) is None  # an account bound to the old tenure no longer opens it
     # Whoever opens the new invite is offered the seat, and takes it back under Bea's name.
     back = open_seat(client, stack, table, fresh)
-    assert next_of(back, "state")["invited"] is True
+    offered = next_of(back, "state")
+    assert offered["invited"] is True
+    # Until it is taken the link only offers the seat: no hand, no move, no line in the chat as Bea.
+    assert offered["game"]["hand"] == []
+    assert offered["game"]["bid_options"] == []
+    back.send_text(json.dumps({"type": "bid", "bid": 0, "v": offered["v"], "id": "b1"}))
+    assert next_of(back, "error")["rule"] == "join"
+    back.send_text(json.dumps({"type": "chat", "text": "hello as Bea"}))
+    assert next_of(back, "error")["facts"]["case"] == "join"
     token = joined(back, "Someone else")
+    assert next_of(back, "state")["game"]["hand"] != []
     assert live.names[1] == "Bea"
     assert live.game is not None
     assert live.game.players[1] == "Bea"

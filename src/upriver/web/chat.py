@@ -127,6 +127,9 @@ class ChatPlace(Protocol):
     names: list[str | None]
     connections: set[Connection]
 
+    def invited(self, seat: int) -> bool:
+        """Whether ``seat`` waits for its person to take it (its link only offers it until then)."""
+
 
 def _too_fast(limit: tuple[int, float], seat: int | None, what: str) -> ChatRefusalError:
     count, seconds = limit
@@ -228,7 +231,7 @@ class ChatRoom:
                 ) from None
         else:
             known = self.place.names[seat]
-            if known is None:
+            if known is None or self.place.invited(seat):
                 raise ChatRefusalError("take your seat first (join), then write", case="join", seat=seat)
             sender = known
         try:

@@ -94,6 +94,18 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
     if message.type == "sync":
         conn.refresh()
         return
+    if conn.seat is not None and table.invited(conn.seat) and message.type not in ("join", "sync", "chat"):
+        # A link that offers a seat (an open one, or one the host re-invited) acts once the seat is taken.
+        conn.push(
+            protocol.error_message(
+                table.version,
+                "join",
+                f"take this seat first (join): until then this link only offers seat {conn.seat}",
+                message.id,
+                seat=conn.seat,
+            )
+        )
+        return
     if message.type in ("chat", "react"):  # spectators too, as the table allows
         social.handle(table, conn, message)
         return

@@ -120,7 +120,8 @@ class SeatStates:
         game = table.game
         view: TableView | None = None
         if game is not None:
-            view = game.view(None) if seat is None else game.view(seat)
+            # A seat still offered (re-invited mid-game) shows no hand until its person takes it.
+            view = game.view(None) if seat is None or table.invited(seat) else game.view(seat)
         hosting = seat is not None and seat == table.host
         lobby = encode(table.lobby(seat, base_url)) if hosting else self._lobby
         head = encode(
