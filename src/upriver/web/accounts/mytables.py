@@ -90,9 +90,10 @@ def seat_entry(table: Table, binding: SeatBinding) -> dict[str, object] | None:
 
 
 def my_tables(manager: Manager, bindings: list[SeatBinding]) -> dict[str, list[dict[str, object]]]:
-    """My tables of an account with ``bindings``: ``playing`` (games not over at others' tables, its
-    seats' links), ``hosting`` (tables not over whose host's seat it holds), ``finished`` (with the record's and the
-    review's links) and ``archived`` (kept seats at tables no longer loaded: their ids)."""
+    """My tables of an account with ``bindings``, each table once: ``playing`` (games not over at
+    others' tables, its seats' links), ``hosting`` (tables not over whose host's seat it holds),
+    ``finished`` (with the record's and the review's links) and ``archived`` (kept seats at tables
+    no longer loaded: their ids)."""
     playing: list[dict[str, object]] = []
     hosting: list[dict[str, object]] = []
     finished: list[dict[str, object]] = []
