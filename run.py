@@ -227,6 +227,7 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
 POSTGRES_TESTS = (
     "test_accounts.py",
     "test_event_log.py",
+    "test_groups.py",
     "test_hosting.py",
     "test_i18n_web.py",
     "test_keep_api.py",

@@ -132,10 +132,12 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
         pace: str = bots.DEFAULT_PACE,
         rematch_of: str | None = None,
         settings: Mapping[str, object] | None = None,
+        group: str | None = None,
     ) -> tuple[Table, str | None]:
         """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`.
         ``rematch_of``: the finished table this one is a rematch of (:mod:`upriver.web.rematch`).
-        ``settings``: the table's own options (:func:`table_settings`). ``creator`` ``None``: a
+        ``settings``: the table's own options (:func:`table_settings`). ``group``: the group it is played
+        for (:mod:`upriver.web.groups`), kept in its configuration. ``creator`` ``None``: a
         table of bots only, to watch; it starts at once, and there is no token."""
         count = len(seats)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
@@ -189,6 +191,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             "seat_key": secrets.token_hex(16),
             "pace": pace,
             **({} if rematch_of is None else {"rematch_of": rematch_of}),
+            **({} if group is None else {"group": group}),
             **own,
             "confirm_joins": True,
         }

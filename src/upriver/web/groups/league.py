@@ -1,0 +1,339 @@
+"""A group's league: each game's result read from its record, and the standings of a season.
+
+This module is the single owner of the league's numbers. :func:`game_result` reads one game record
+(a web game, replayed through the engine, or a keeper evening, replayed as the keeper does) into
+its :class:`GameResult`: the players, their totals, and per scored round each player's bid, tricks
+and score (``None`` for a round a player sat out, or played before arriving or after leaving). The
+store keeps that result beside the record, so the standings need no replay. :func:`standings` and
+:func:`head_to_head` are pure functions of those results and of who each player was (a member, a
+guest or a bot).
+
+A game's places are the sheet's (:func:`upriver.actions.standings_of`): tied totals share a place,
+and every seat at the top wins (:attr:`upriver.sheet.ScoreSheet.leaders`), so a tie for first is a
+first place for each. A keeper evening counts as far as it was scored. Ratings are openskill's
+Plackett-Luce model, as the arena rates bots (:mod:`upriver.arena.stats`): one update per game in
+order, ranking the members at that game by their totals; guests and bots are not rated, and a game
+with fewer than two members changes no rating.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from upriver.actions import standings_of
+from upriver.keeper import EXTRA, KeptSheet
+from upriver.record import Record, replay
+from upriver.sheet import ScoreSheet
+
+__all__ = [
+    "GameResult",
+    "HeadToHead",
+    "LeagueGame",
+    "MemberStanding",
+    "Player",
+    "Standings",
+    "game_result",
+    "head_to_head",
+    "season_games",
+    "standings",
+]
+
+Cell = tuple[int, int, int] | None
+"""One player's round: ``(bid, tricks, score)``, or ``None`` when they did not play it."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameResult:
+    """What the league reads of one game: its players, their totals, and every scored round."""
+
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    rounds: tuple[tuple[Cell, ...], ...]
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """Each seat's place by its total (ties share a place: 1, 1, 3)."""
+        places = [0] * len(self.totals)
+        for place, seat, _total in standings_of(self.totals):
+            places[seat] = place
+        return tuple(places)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"players", "totals", "rounds": [[[bid, tricks, score] | null, …], …]}``."""
+        return {
+            "players": list(self.players),
+            "totals": list(self.totals),
+            "rounds": [[None if c is None else list(c) for c in row] for row in self.rounds],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> GameResult:
+        """The result :meth:`to_json` wrote."""
+        rounds: list[tuple[Cell, ...]] = []
+        for row in data["rounds"]:  # type: ignore[attr-defined]
+            rounds.append(tuple(None if c is None else (int(c[0]), int(c[1]), int(c[2])) for c in row))
+        return cls(
+            players=tuple(str(p) for p in data["players"]),  # type: ignore[attr-defined]
+            totals=tuple(int(t) for t in data["totals"]),  # type: ignore[attr-defined]
+            rounds=tuple(rounds),
+        )
+
+
+def _sheet(record: Record) -> ScoreSheet:
+    if EXTRA in record.extras or not any(entry.has_cards for entry in record.rounds):
+        return KeptSheet.from_record(record).score_sheet
+    return ScoreSheet.of(replay(record))
+
+
+def game_result(record: Record) -> GameResult:
+    """The league's reading of a game record: its score sheet's scored rounds and totals.
+
+    :raises upriver.errors.RecordError: the record is not a legal game (the engine's sentence).
+    """
+    sheet = _sheet(record)
+    rounds: list[tuple[Cell, ...]] = []
+    for row in sheet.rows:
+        if not row.finished:
+            continue
+        cells: list[Cell] = []
+        for cell in row.cells:
+            if cell.bid is None or cell.tricks is None or cell.score is None:
+                cells.append(None)
+            else:
+                cells.append((cell.bid, cell.tricks, cell.score))
+        rounds.append(tuple(cells))
+    return GameResult(players=tuple(sheet.players), totals=tuple(sheet.totals), rounds=tuple(rounds))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Player:
+    """Who sat in a seat: ``kind`` ``"member"`` (``member`` is the account's id), ``"guest"`` or ``"bot"``."""
+
+    kind: str
+    member: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "member": self.member}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Player:
+        member = data.get("member")
+        return cls(str(data["kind"]), None if member is None else str(member))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LeagueGame:
+    """One of the group's games: its id, ``"web"`` or ``"keeper"``, when it was played, its result
+    and who each seat was (one :class:`Player` a seat; a member at most once)."""
+
+    id: str
+    kind: str
+    played: float
+    result: GameResult
+    seats: tuple[Player, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MemberStanding:
+    """One member's season."""
+
+    member: str
+    games: int
+    firsts: int
+    points: int
+    average_place: float
+    rounds: int
+    exact: int
+    exact_rate: float
+    average_round: float
+    best_game: int
+    best_game_id: str
+    longest_streak: int
+    """The longest run of exact bids, round after round, across the season's games in order."""
+    mu: float
+    sigma: float
+    ordinal: float
+    """The cautious rating, ``mu - 3 * sigma``; the standings are ordered by it."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "member": self.member,
+            "games": self.games,
+            "firsts": self.firsts,
+            "points": self.points,
+            "average_place": round(self.average_place, 4),
+            "rounds": self.rounds,
+            "exact": self.exact,
+            "exact_rate": round(self.exact_rate, 4),
+            "average_round": round(self.average_round, 4),
+            "best_game": {"points": self.best_game, "game": self.best_game_id},
+            "longest_streak": self.longest_streak,
+            "rating": {
+                "mu": round(self.mu, 4),
+                "sigma": round(self.sigma, 4),
+                "ordinal": round(self.ordinal, 4),
+            },
+        }
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Standings:
+    """A season's standings, best rating first, and the running points after each game (the chart)."""
+
+    members: tuple[MemberStanding, ...]
+    games: tuple[str, ...]
+    """The season's games in order."""
+    running: Mapping[str, tuple[int, ...]]
+    """Per member, their points after each of :attr:`games` (flat where they did not play)."""
+
+
+def season_games(games: Iterable[LeagueGame], start: float, end: float) -> list[LeagueGame]:
+    """The games played in ``[start, end)`` with at least one scored round, in the order played."""
+    chosen = [game for game in games if start <= game.played < end and game.result.rounds]
+    return sorted(chosen, key=lambda game: (game.played, game.id))
+
+
+def _members_of(game: LeagueGame) -> list[tuple[int, str]]:
+    return [
+        (seat, p.member) for seat, p in enumerate(game.seats) if p.kind == "member" and p.member is not None
+    ]
+
+
+@dataclasses.dataclass(slots=True)
+class _Tally:
+    games: int = 0
+    firsts: int = 0
+    points: int = 0
+    places: int = 0
+    rounds: int = 0
+    exact: int = 0
+    scores: int = 0
+    best: int | None = None
+    best_id: str = ""
+    run: int = 0
+    longest: int = 0
+
+
+def standings(games: Iterable[LeagueGame], start: float, end: float) -> Standings:
+    """The standings of the season ``[start, end)``: every member who played in it, whatever
+    they are now (a member who left keeps their results)."""
+    chosen = season_games(games, start, end)
+    model = PlackettLuce()
+    ratings: dict[str, PlackettLuceRating] = {}
+    tallies: dict[str, _Tally] = {}
+    running: dict[str, list[int]] = {}
+    for index, game in enumerate(chosen):
+        result = game.result
+        places = result.places
+        members = _members_of(game)
+        for seat, member in members:
+            t = tallies.setdefault(member, _Tally())
+            total = result.totals[seat]
+            t.games += 1
+            t.firsts += places[seat] == 1
+            t.points += total
+            t.places += places[seat]
+            if t.best is None or total > t.best:
+                t.best, t.best_id = total, game.id
+            for row in result.rounds:
+                cell = row[seat]
+                if cell is None:
+                    continue
+                bid, tricks, score = cell
+                t.rounds += 1
+                t.scores += score
+                if bid == tricks:
+                    t.exact += 1
+                    t.run += 1
+                    t.longest = max(t.longest, t.run)
+                else:
+                    t.run = 0
+            running.setdefault(member, [0] * index)
+        for member, line in running.items():
+            line.append(tallies[member].points)
+        if len(members) >= 2:
+            teams = [[ratings.setdefault(m, model.rating())] for _, m in members]
+            rated = model.rate(teams, scores=[float(result.totals[seat]) for seat, _ in members])
+            for (_, member), team in zip(members, rated, strict=True):
+                ratings[member] = team[0]
+    rows = []
+    for member, t in tallies.items():
+        rating = ratings.get(member) or model.rating()
+        rows.append(
+            MemberStanding(
+                member=member,
+                games=t.games,
+                firsts=t.firsts,
+                points=t.points,
+                average_place=t.places / t.games,
+                rounds=t.rounds,
+                exact=t.exact,
+                exact_rate=t.exact / t.rounds if t.rounds else 0.0,
+                average_round=t.scores / t.rounds if t.rounds else 0.0,
+                best_game=t.best if t.best is not None else 0,
+                best_game_id=t.best_id,
+                longest_streak=t.longest,
+                mu=float(rating.mu),
+                sigma=float(rating.sigma),
+                ordinal=float(rating.ordinal()),
+            )
+        )
+    rows.sort(key=lambda r: (-r.ordinal, -r.firsts, r.average_place, r.member))
+    return Standings(
+        members=tuple(rows),
+        games=tuple(game.id for game in chosen),
+        running={member: tuple(line) for member, line in running.items()},
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two members over the games both played in a season: who placed above whom, and their points."""
+
+    a: str
+    b: str
+    games: int
+    a_ahead: int
+    b_ahead: int
+    level: int
+    a_points: int
+    b_points: int
+
+    def to_json(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
+
+def head_to_head(games: Iterable[LeagueGame], a: str, b: str, start: float, end: float) -> HeadToHead:
+    """Members ``a`` and ``b`` over the season's games where both played."""
+    count = a_ahead = b_ahead = level = a_points = b_points = 0
+    for game in season_games(games, start, end):
+        seats = {member: seat for seat, member in _members_of(game)}
+        if a not in seats or b not in seats:
+            continue
+        places = game.result.places
+        count += 1
+        pa, pb = places[seats[a]], places[seats[b]]
+        a_ahead += pa < pb
+        b_ahead += pb < pa
+        level += pa == pb
+        a_points += game.result.totals[seats[a]]
+        b_points += game.result.totals[seats[b]]
+    return HeadToHead(a, b, count, a_ahead, b_ahead, level, a_points, b_points)
+
+
+def check_seats(seats: Sequence[Player], players: int) -> None:
+    """Refuse a mapping that is not one player a seat, each member at most once.
+
+    :raises ValueError: saying what is wrong.
+    """
+    if len(seats) != players:
+        raise ValueError(f"the game has {players} players, and {len(seats)} were mapped")
+    members = [p.member for p in seats if p.kind == "member"]
+    if len(members) != len(set(members)):
+        raise ValueError("a member is mapped to two players of one game: each member plays once")
+    for p in seats:
+        if p.kind not in ("member", "guest", "bot") or (p.kind == "member") != (p.member is not None):
+            raise ValueError("a player is a member (with the member's id), a guest or a bot")
