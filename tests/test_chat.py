@@ -29,6 +29,9 @@ class _Place:
         self.names: list[str | None] = ["Ann", "Bob", None]
         self.connections: set[Connection] = {Connection(0)}
 
+    def invited(self, seat: int) -> bool:
+        return self.names[seat] is None
+
 
 def sent(conn: Connection) -> list[int]:
     """The numbers of the lines sent to ``conn``, in the order sent."""

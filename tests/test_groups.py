@@ -182,7 +182,6 @@ def test_an_invite_link_joins_once_it_is_revoked_it_opens_nothing(db: str) -> No
     with people(db, "Ann", "Bob", "Cid") as (ann, bob, cid):
         group = group_with(ann, bob)
         link = ann.post(f"/api/groups/{group}/invites", {"days": 1}).json()
-        assert link["link"].startswith(f"/g/{group}#invite=")
         revoked = ann.send("DELETE", f"/api/groups/{group}/invites/{link['id']}")
         assert revoked.status_code == 200
         refused = cid.post(f"/api/groups/{group}/join", {"invite": link["invite"]})

@@ -1,4 +1,4 @@
-"""The group routes: the page ``/g/{group}`` and the JSON API under ``/api/groups``, for members only.
+"""The group routes: the JSON API under ``/api/groups``, for members only.
 
 Every answer is JSON (but the CSV export and a game's record); a refusal is
 ``{"error", "rule"?, "field"?}``: 400 bad input, 401 not signed in (``rule: "signed out"``), 403 not a
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,7 +47,6 @@ from upriver.web.tables import Manager, TableError
 
 __all__ = ["FORMER", "GroupRouter", "group_router", "neutral_cell"]
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
 FORMER = "a former member"
 """How a member who asked for it is shown in the group's history and standings."""
 INVITE_DAYS = (1, 30)
@@ -286,10 +285,6 @@ def group_router(
             "review": f"/t/{source}" if game.kind == "web" else None,
         }
 
-    @router.get("/g/{group_id}", include_in_schema=False)
-    async def page(group_id: str) -> FileResponse:
-        return FileResponse(STATIC / "group.html")
-
     @router.post("/api/groups")
     async def create(request: Request) -> JSONResponse:
         signed = sessions.signed_in(request, accounts, idle)
@@ -321,7 +316,6 @@ def group_router(
             {
                 "id": made.id,
                 "expires": made.expires,
-                "link": f"/g/{group.id}#invite={secret}",
                 "invite": secret,
             },
             status_code=201,
