@@ -36,7 +36,7 @@ def evening_record(rng: random.Random, names: list[str], arrives: bool, departs:
             departs = False
             sheet.leave(0)
         while sheet.to_bid:
-            seat = next(s for s in sheet.bidding_order if sheet.bids[s] is None)
+            seat = sheet.to_bid[0]  # the seat whose bid the sheet awaits (a departed seat bids no more)
             sheet.enter_bid(seat, rng.choice(sheet.legal_bids(seat)))
         playing = [s for s in range(len(sheet.players)) if sheet.bids[s] is not None]
         tricks: list[int | None] = [None] * len(sheet.players)

@@ -94,7 +94,8 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
     if message.type == "sync":
         conn.refresh()
         return
-    if conn.seat is not None and table.invited(conn.seat) and message.type not in ("join", "sync", "chat"):
+    offered_only = ("join", "sync", "chat", "revoke", "bot")  # the last two are the host's, refused as such
+    if conn.seat is not None and table.invited(conn.seat) and message.type not in offered_only:
         # A link that offers a seat (an open one, or one the host re-invited) acts once the seat is taken.
         conn.push(
             protocol.error_message(
