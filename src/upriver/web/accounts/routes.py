@@ -47,7 +47,8 @@ PASSKEY_NAME = 40
 
 
 class AccountRoute(APIRoute):
-    """An account route whose refusals are the API's JSON, never a server error."""
+    """A route of the account or group API whose refusals (:class:`AccountError`, bad input) are the
+    API's JSON, never a server error."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()

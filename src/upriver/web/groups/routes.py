@@ -16,13 +16,11 @@ import datetime
 import io
 import json
 import time
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
 from upriver.database import Target
@@ -32,6 +30,7 @@ from upriver.names import PlayerNameError, TextError, text_line
 from upriver.record import dumps, loads
 from upriver.web.accounts import AccountStore, sessions
 from upriver.web.accounts.errors import AccountError
+from upriver.web.accounts.routes import AccountRoute
 from upriver.web.groups.league import (
     LeagueGame,
     Player,
@@ -41,7 +40,7 @@ from upriver.web.groups.league import (
     standings,
 )
 from upriver.web.groups.store import Group, GroupStore, Member, open_group_store
-from upriver.web.guard import InputError, read_body, refusal
+from upriver.web.guard import read_body, refusal
 from upriver.web.limits import Limits
 from upriver.web.tables import Manager, TableError
 
@@ -50,23 +49,6 @@ __all__ = ["FORMER", "GroupRouter", "group_router", "neutral_cell"]
 FORMER = "a former member"
 """How a member who asked for it is shown in the group's history and standings."""
 INVITE_DAYS = (1, 30)
-
-
-class GroupRoute(APIRoute):
-    """A group route whose refusals are the API's JSON."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except AccountError as error:
-                return refusal(str(error), error.status, **error.data)
-            except InputError as error:
-                return refusal(str(error), error.status, rule="request", field=error.field)
-
-        return run
 
 
 class _Body(BaseModel):
@@ -167,7 +149,7 @@ def group_router(
 ) -> GroupRouter:
     """The group page and API over the groups kept in ``db_path``, the live tables of ``manager``
     and the accounts of ``accounts``."""
-    router = GroupRouter(route_class=GroupRoute)
+    router = GroupRouter(route_class=AccountRoute)
     db = router.store = open_group_store(db_path)
     idle = limits.session_idle_days * 86_400
 
