@@ -237,7 +237,8 @@ async function join(name) {
 function takeSeat(message) {
   token = String(message.token);
   history.replaceState(null, "", `#token=${encodeURIComponent(token)}`);
-  rememberTable({ table: tableId, token, seat: message.seat });
+  // A recovered join does not name its seat: the next state does, and the table is remembered then.
+  if (typeof message.seat === "number") rememberTable({ table: tableId, token, seat: message.seat });
   seatTokenChanged();
 }
 
