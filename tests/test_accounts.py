@@ -6,7 +6,6 @@ session made by one server process accepted by another."""
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import json
 from collections.abc import Iterator
@@ -17,53 +16,9 @@ from fastapi.testclient import TestClient
 from soft_webauthn import SoftWebauthnDevice  # type: ignore[import-untyped]
 
 from tests.pg import query
+from tests.webclient import ORIGIN, asserted, created
 from upriver.web.app import create_app
 from upriver.web.limits import Limits
-
-ORIGIN = "http://localhost:8000"
-"""WebAuthn refuses an IP address as the site's id: the tests' pages are at localhost."""
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode().rstrip("=")
-
-
-def unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def created(device: SoftWebauthnDevice, options: dict[str, Any], origin: str = ORIGIN) -> dict[str, Any]:
-    """What a browser sends after ``navigator.credentials.create`` with the server's ``options``."""
-    public = {**options, "challenge": unb64(options["challenge"])}
-    public["user"] = {**options["user"], "id": unb64(options["user"]["id"])}
-    made = device.create({"publicKey": public}, origin)
-    return {
-        "id": b64(made["rawId"]),
-        "rawId": b64(made["rawId"]),
-        "type": "public-key",
-        "response": {
-            "clientDataJSON": b64(made["response"]["clientDataJSON"]),
-            "attestationObject": b64(made["response"]["attestationObject"]),
-            "transports": ["internal"],
-        },
-    }
-
-
-def asserted(device: SoftWebauthnDevice, options: dict[str, Any], origin: str = ORIGIN) -> dict[str, Any]:
-    """What a browser sends after ``navigator.credentials.get`` with the server's ``options``."""
-    got = device.get({"publicKey": {**options, "challenge": unb64(options["challenge"])}}, origin)
-    response = got["response"]
-    return {
-        "id": b64(got["rawId"]),
-        "rawId": b64(got["rawId"]),
-        "type": "public-key",
-        "response": {
-            "clientDataJSON": b64(response["clientDataJSON"]),
-            "authenticatorData": b64(response["authenticatorData"]),
-            "signature": b64(response["signature"]),
-            "userHandle": b64(response["userHandle"]),
-        },
-    }
 
 
 class Person:

@@ -6,7 +6,6 @@ and the whole history as game records."""
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import csv
 import io
@@ -19,6 +18,7 @@ from fastapi.testclient import TestClient
 from soft_webauthn import SoftWebauthnDevice  # type: ignore[import-untyped]
 
 from tests.conftest import manager_of
+from tests.webclient import ORIGIN, created
 from upriver.actions import Phase
 from upriver.database import open_database
 from upriver.record import loads
@@ -26,16 +26,6 @@ from upriver.web.app import create_app
 from upriver.web.groups.league import game_result
 from upriver.web.groups.routes import neutral_cell
 from upriver.web.groups.store import GroupStore
-
-ORIGIN = "http://localhost:8000"
-
-
-def b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).decode().rstrip("=")
-
-
-def unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class Person:
@@ -48,19 +38,7 @@ class Person:
         device = SoftWebauthnDevice()
         asked = self.post("/api/account/register/options", {"name": name}, csrf=False).json()
         options = asked["options"]
-        public = {**options, "challenge": unb64(options["challenge"])}
-        public["user"] = {**options["user"], "id": unb64(options["user"]["id"])}
-        made = device.create({"publicKey": public}, ORIGIN)
-        credential = {
-            "id": b64(made["rawId"]),
-            "rawId": b64(made["rawId"]),
-            "type": "public-key",
-            "response": {
-                "clientDataJSON": b64(made["response"]["clientDataJSON"]),
-                "attestationObject": b64(made["response"]["attestationObject"]),
-                "transports": ["internal"],
-            },
-        }
+        credential = created(device, options)
         answer = self.post(
             "/api/account/register", {"ceremony": asked["ceremony"], "credential": credential}, csrf=False
         )

@@ -3,14 +3,19 @@ receives, and :class:`Room`, an all-human table with a client per seat.
 
 Both check against the server's own table (:func:`tests.conftest.manager_of`): a seat's state may
 show no card but those it was dealt, which only the whole deal tells.
+
+And what a browser sends in a passkey ceremony, made by a software authenticator (:func:`created`,
+:func:`asserted`), for the tests of accounts and of what needs one.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
 from fastapi.testclient import TestClient
+from soft_webauthn import SoftWebauthnDevice  # type: ignore[import-untyped]
 from starlette.testclient import WebSocketTestSession
 
 from tests.conftest import manager_of
@@ -161,3 +166,51 @@ def found(client: TestClient, table: str) -> bool:
     status: int = client.get(f"/api/tables/{table}").status_code
     assert status in (200, 404), status
     return status == 200
+
+
+# ------------------------------------------------------------------ passkeys (a software authenticator)
+
+ORIGIN = "http://localhost:8000"
+"""WebAuthn refuses an IP address as the site's id: the tests' pages are at localhost."""
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def created(device: SoftWebauthnDevice, options: dict[str, Any], origin: str = ORIGIN) -> dict[str, Any]:
+    """What a browser sends after ``navigator.credentials.create`` with the server's ``options``."""
+    public = {**options, "challenge": unb64(options["challenge"])}
+    public["user"] = {**options["user"], "id": unb64(options["user"]["id"])}
+    made = device.create({"publicKey": public}, origin)
+    return {
+        "id": b64(made["rawId"]),
+        "rawId": b64(made["rawId"]),
+        "type": "public-key",
+        "response": {
+            "clientDataJSON": b64(made["response"]["clientDataJSON"]),
+            "attestationObject": b64(made["response"]["attestationObject"]),
+            "transports": ["internal"],
+        },
+    }
+
+
+def asserted(device: SoftWebauthnDevice, options: dict[str, Any], origin: str = ORIGIN) -> dict[str, Any]:
+    """What a browser sends after ``navigator.credentials.get`` with the server's ``options``."""
+    got = device.get({"publicKey": {**options, "challenge": unb64(options["challenge"])}}, origin)
+    response = got["response"]
+    return {
+        "id": b64(got["rawId"]),
+        "rawId": b64(got["rawId"]),
+        "type": "public-key",
+        "response": {
+            "clientDataJSON": b64(response["clientDataJSON"]),
+            "authenticatorData": b64(response["authenticatorData"]),
+            "signature": b64(response["signature"]),
+            "userHandle": b64(response["userHandle"]),
+        },
+    }
