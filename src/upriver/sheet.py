@@ -22,7 +22,7 @@ import csv
 import dataclasses
 import enum
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from upriver.actions import Phase, standings_of
@@ -32,7 +32,7 @@ from upriver.view import TableView
 if TYPE_CHECKING:
     from upriver.game import Game
 
-__all__ = ["RowStatus", "ScoreSheet", "SheetCell", "SheetRow", "spoken_names"]
+__all__ = ["RowStatus", "ScoreSheet", "SheetCell", "SheetRow", "spoken_names", "spreadsheet_cell"]
 
 
 class RowStatus(enum.Enum):
@@ -273,21 +273,55 @@ class ScoreSheet:
             "winners": list(self.winners),
         }
 
-    def to_csv(self) -> str:
-        """The sheet as CSV: one row per round; per player bid, tricks, round score and running total."""
+    def to_csv(self, notes: Mapping[int, Sequence[tuple[int | None, int | None, str]]] | None = None) -> str:
+        """The sheet as CSV: one row per round; per player bid, tricks, round score and running total.
+
+        ``notes`` maps a round number (0: before the first) to lines written after that round:
+        ``(seat, points, text)``, where ``points`` goes in the seat's score column (a starting
+        score, a bonus or a penalty), so each player's score column adds up to their total. Every
+        text cell is :func:`spreadsheet_cell`, so a name or a note is never read as a formula.
+        """
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         head = ["round", "cards", "dealer", "trump"]
         for name in self.players:
             head += [f"{name} bid", f"{name} tricks", f"{name} score", f"{name} total"]
-        writer.writerow([*head, "note"])
+        writer.writerow([spreadsheet_cell(cell) for cell in (*head, "note")])
+        extra = notes or {}
 
         def shown(value: int | None) -> str:
             return "" if value is None else str(value)
 
+        def write_notes(number: int) -> None:
+            for seat, points, text in extra.get(number, ()):
+                cells = ["", "", "", ""]
+                for s in range(len(self.players)):
+                    cells += ["", "", shown(points) if s == seat else "", ""]
+                writer.writerow([*cells, spreadsheet_cell(text)])
+
+        write_notes(0)
         for row in self.rows:
             cells = [str(row.number), str(row.hand_size), self.players[row.dealer], _suit(row.trump) or ""]
             for cell in row.cells:
                 cells += [shown(cell.bid), shown(cell.tricks), shown(cell.score), shown(cell.total)]
-            writer.writerow([*cells, row.note or ""])
+            writer.writerow([*(spreadsheet_cell(cell) for cell in cells), spreadsheet_cell(row.note or "")])
+            write_notes(row.number)
+        for number in sorted(extra):
+            if number and not any(row.number == number for row in self.rows):
+                write_notes(number)
         return out.getvalue()
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: str) -> str:
+    """``value`` as a CSV cell no spreadsheet reads as a formula (OWASP's CSV-injection advice):
+    text beginning with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``;
+    a whole number (``-10``) is left as it is, so it stays a number.
+
+    >>> [spreadsheet_cell(text) for text in ("=SUM(A1:A9)", "@cmd", "-10", "Ann")]
+    ["'=SUM(A1:A9)", "'@cmd", '-10', 'Ann']
+    """
+    number = value[:1] in "+-" and value[1:].isascii() and value[1:].isdigit()
+    return "'" + value if value.startswith(_FORMULA_STARTS) and not number else value

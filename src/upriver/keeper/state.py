@@ -271,5 +271,39 @@ class SheetState:
         return self.score_sheet.headline
 
     def to_csv(self) -> str:
-        """The sheet as CSV (:meth:`ScoreSheet.to_csv`): per round and player bid, tricks, score, total."""
-        return self.score_sheet.to_csv()
+        """The sheet as CSV (:meth:`ScoreSheet.to_csv`): per round and player bid, tricks, score, total,
+        and a line for each change of the evening where it happened, with its note: an arrival and
+        their starting score, a departure, a sit-out, a bonus or a penalty (in the score column, so a
+        player's score column adds up to their total)."""
+        sheet = self.score_sheet
+        names = self.players
+        entries = self.entries
+        starters = len(self.starters)
+        notes: dict[int, list[tuple[int | None, int | None, str]]] = {}
+        # A bonus or penalty after round k comes before round k + 1's changes: a newcomer's
+        # starting score is counted from the totals with it.
+        for made in entries.adjustments:
+            line = f"{names[made.seat]} {made.points:+d}" + (f": {made.note}" if made.note else "")
+            notes.setdefault(made.after, []).append((made.seat, made.points, line))
+        for i, join in enumerate(entries.joins):
+            seat = starters + i
+            start = self._starting_score(sheet, seat, join.round)
+            line = f"{join.name} arrives for round {join.round}, starting with {start}"
+            notes.setdefault(join.round - 1, []).append((seat, start, line))
+        for gone in entries.leaves:
+            notes.setdefault(gone.round - 1, []).append((None, None, f"{names[gone.seat]} leaves"))
+        for out in entries.sit_outs:
+            line = f"{names[out.seat]} sits out round {out.round}"
+            notes.setdefault(out.round - 1, []).append((None, None, line))
+        return sheet.to_csv(notes)
+
+    def _starting_score(self, sheet: ScoreSheet, seat: int, first: int) -> int:
+        """The points a newcomer starts with: their total before their first round, less the
+        adjustments made to them before it was played."""
+        before = sum(a.points for a in self.entries.adjustments if a.seat == seat and a.after < first)
+        for row in sheet.rows:
+            if row.number == first and row.finished:
+                cell = row.cells[seat]
+                if cell.total is not None:
+                    return cell.total - (cell.score or 0) - before
+        return sheet.totals[seat] - sum(a.points for a in self.entries.adjustments if a.seat == seat)
