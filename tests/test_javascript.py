@@ -35,6 +35,7 @@ TYPED = frozenset(
         "account.js",
         "app.js",
         "dom.js",
+        "group.js",
         "i18n.js",
         "keep.js",
         "keep-api.js",

@@ -69,6 +69,7 @@ from upriver.web import admission, bots, metrics
 from upriver.web.accesslog import AccessLog
 from upriver.web.accounts import account_router
 from upriver.web.cluster import cluster_for
+from upriver.web.groups.page import group_page_router
 from upriver.web.groups.routes import group_router
 from upriver.web.guard import SECURITY_HEADERS, origin_allowed, refusal
 from upriver.web.health import PROBES, health_router
@@ -234,6 +235,7 @@ def create_app(
     app.include_router(accounts)  # /account, /api/account: passkeys, sessions, My tables
     groups = group_router(db_path, manager, limits, accounts.store)  # /g/{id}, /api/groups: the league
     app.include_router(groups)
+    app.include_router(group_page_router())  # /g/{id}: the group's page, over that API
     app.include_router(keeper_offline_router())  # the keeper offline: /keep-sw.js, its manifest and core
     app.include_router(health_router(manager))  # /healthz and /readyz
     app.include_router(rematch_router(manager, limits))  # /api/tables/{id}/rematch and /rules

@@ -177,12 +177,21 @@ async function keepSeats() {
   }
 }
 
-/** After a sign-in or a registration: the new session's token, the seats kept, the page drawn.
+/** The group page this visit came from to sign in (/account?back=/g/{id}), to go back to; else null. */
+function backTo() {
+  const back = new URLSearchParams(location.search).get("back");
+  return back && /^\/g\/[A-Za-z0-9_-]{1,64}$/.test(back) ? back : null;
+}
+
+/** After a sign-in or a registration: the new session's token, the seats kept, the page drawn (or,
+ * come from a group's page, that page again; a registration's recovery codes are shown first).
  * @param {Record<string, any>} data
  * @param {string} message */
 async function signedIn(data, message) {
   csrf = data.csrf;
   await keepSeats();
+  const back = backTo();
+  if (back && !data.recovery_codes) return location.assign(back);
   await load();
   say(message);
   if (data.recovery_codes) showCodes(data.recovery_codes);
@@ -297,6 +306,22 @@ function drawTables(tables) {
     tables.archived.length ? el("p", { class: "hint" }, t("account.archived", { count: tables.archived.length })) : null);
 }
 
+/** My groups: a link to each group's page.
+ * @param {{id: string, name: string}[]} groups */
+function drawGroups(groups) {
+  fill($("group-list"), groups.length
+    ? groups.map((g) => el("li", { class: "my-table" }, el("a", { href: `/g/${encodeURIComponent(g.id)}`, class: "back-link" }, g.name)))
+    : el("li", { class: "hint" }, t("group.none_yet")));
+}
+
+/** @param {SubmitEvent} event */
+async function createGroup(event) {
+  event.preventDefault();
+  const answer = await api("POST", "/api/groups", { name: $input("group-name").value });
+  if (!answer.ok) return fail(answer.data.field === "name" ? t("group.refused.name") : refusalWords(answer.data));
+  location.assign(`/g/${encodeURIComponent(answer.data.id)}`);
+}
+
 /** Read the account and draw the page as it is now. */
 async function load() {
   const account = /** @type {Account} */ (await (await fetch("/api/account")).json());
@@ -309,6 +334,8 @@ async function load() {
   drawAccount(account);
   const tables = await api("GET", "/api/account/tables");
   if (tables.ok) drawTables(/** @type {MyTables} */ (tables.data));
+  const groups = await api("GET", "/api/groups");
+  if (groups.ok) drawGroups(groups.data.groups);
 }
 
 async function signOut() {
@@ -358,7 +385,10 @@ $("recover-form").addEventListener("submit", recover);
 $("signout").addEventListener("click", signOut);
 $("add-passkey").addEventListener("click", addPasskey);
 $("new-codes").addEventListener("click", newCodes);
+$("group-form").addEventListener("submit", createGroup);
 $("codes-done").addEventListener("click", () => {
+  const back = backTo();
+  if (back) return location.assign(back);
   $("codes").hidden = true;
   fill($("code-list"));
   $("title").focus();
