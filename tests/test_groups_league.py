@@ -15,7 +15,7 @@ from upriver.actions import Phase
 from upriver.keeper import KeptSheet
 from upriver.record import Record, dumps, loads, replay
 from upriver.sheet import ScoreSheet
-from upriver.web.groups.league import LeagueGame, Player, game_result, standings
+from upriver.web.groups.league import LeagueGame, Player, StandingsCache, game_result, standings
 
 MEMBERS = ("m1", "m2", "m3", "m4", "m5")
 
@@ -137,3 +137,30 @@ def test_standings_equal_a_plain_computation_from_the_records(
         assert mine.best_game == e["best"]
         assert mine.longest_streak == e["longest"]
         assert mine.sigma > 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seasons(), st.lists(st.tuples(st.sampled_from(("remap", "move", "again", "same")), st.integers(0, 99)),
+                           max_size=6))  # fmt: skip
+def test_kept_standings_equal_the_standings_counted_afresh_after_every_change(
+    season: list[tuple[str, float, Record, tuple[Player, ...]]], changes: list[tuple[str, int]]
+) -> None:
+    """A game changed anywhere in the season (its seats corrected, played at another time, or an
+    unchanged game given back as a new object) gives the standings a fresh count gives."""
+    league = [
+        LeagueGame(gid, "keeper", played, game_result(record), seats) for gid, played, record, seats in season
+    ]
+    kept = StandingsCache(every=2)
+    assert kept.standings("group", league, 10.0, 100.0) == standings(league, 10.0, 100.0)
+    for change, pick in changes:
+        index = pick % len(league)
+        game = league[index]
+        if change == "remap":
+            seats = tuple(reversed(game.seats))
+            league[index] = LeagueGame(game.id, game.kind, game.played, game.result, seats)
+        elif change == "move":
+            league[index] = LeagueGame(game.id, game.kind, 10.0 + pick / 2, game.result, game.seats)
+        elif change == "again":
+            league[index] = LeagueGame(game.id, game.kind, game.played, game.result, game.seats)
+        assert kept.standings("group", league, 10.0, 100.0) == standings(league, 10.0, 100.0)
+        assert kept.standings("other", league[:1], 10.0, 100.0) == standings(league[:1], 10.0, 100.0)

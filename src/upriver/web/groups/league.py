@@ -19,7 +19,9 @@ with fewer than two members changes no rating.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -35,6 +37,7 @@ __all__ = [
     "MemberStanding",
     "Player",
     "Standings",
+    "StandingsCache",
     "game_result",
     "head_to_head",
     "season_games",
@@ -217,20 +220,28 @@ class _Tally:
     longest: int = 0
 
 
-def standings(games: Iterable[LeagueGame], start: float, end: float) -> Standings:
-    """The standings of the season ``[start, end)``: every member who played in it, whatever
-    they are now (a member who left keeps their results)."""
-    chosen = season_games(games, start, end)
-    model = PlackettLuce()
-    ratings: dict[str, PlackettLuceRating] = {}
-    tallies: dict[str, _Tally] = {}
-    running: dict[str, list[int]] = {}
-    for index, game in enumerate(chosen):
+@dataclasses.dataclass(slots=True)
+class _Fold:
+    """The standings after the first ``done`` games of a season: each member's tally, rating and
+    running points, in the order members first played (which is the order of ``running``)."""
+
+    done: int = 0
+    tallies: dict[str, _Tally] = dataclasses.field(default_factory=dict)
+    ratings: dict[str, PlackettLuceRating] = dataclasses.field(default_factory=dict)
+    running: dict[str, list[int]] = dataclasses.field(default_factory=dict)
+
+    def step(self, model: PlackettLuce, game: LeagueGame) -> None:
+        """Count one more game, the next in the order played."""
+        index = self.done
         result = game.result
         places = result.places
         members = _members_of(game)
+        tallies, running = self.tallies, self.running
         for seat, member in members:
-            t = tallies.setdefault(member, _Tally())
+            t = tallies.get(member)
+            if t is None:
+                t = tallies[member] = _Tally()
+                running[member] = [0] * index
             total = result.totals[seat]
             t.games += 1
             t.firsts += places[seat] == 1
@@ -248,45 +259,137 @@ def standings(games: Iterable[LeagueGame], start: float, end: float) -> Standing
                 if bid == tricks:
                     t.exact += 1
                     t.run += 1
-                    t.longest = max(t.longest, t.run)
+                    if t.run > t.longest:
+                        t.longest = t.run
                 else:
                     t.run = 0
-            running.setdefault(member, [0] * index)
         for member, line in running.items():
             line.append(tallies[member].points)
         if len(members) >= 2:
-            teams = [[ratings.setdefault(m, model.rating())] for _, m in members]
+            ratings = self.ratings
+            teams = []
+            for _, member in members:
+                rating = ratings.get(member)
+                teams.append([rating if rating is not None else model.rating()])
             rated = model.rate(teams, scores=[float(result.totals[seat]) for seat, _ in members])
             for (_, member), team in zip(members, rated, strict=True):
                 ratings[member] = team[0]
-    rows = []
-    for member, t in tallies.items():
-        rating = ratings.get(member) or model.rating()
-        rows.append(
-            MemberStanding(
-                member=member,
-                games=t.games,
-                firsts=t.firsts,
-                points=t.points,
-                average_place=t.places / t.games,
-                rounds=t.rounds,
-                exact=t.exact,
-                exact_rate=t.exact / t.rounds if t.rounds else 0.0,
-                average_round=t.scores / t.rounds if t.rounds else 0.0,
-                best_game=t.best if t.best is not None else 0,
-                best_game_id=t.best_id,
-                longest_streak=t.longest,
-                mu=float(rating.mu),
-                sigma=float(rating.sigma),
-                ordinal=float(rating.ordinal()),
-            )
+        self.done = index + 1
+
+    def snapshot(self) -> _Fold:
+        """A copy to go on from later (ratings are never changed in place: one is replaced)."""
+        return _Fold(
+            self.done,
+            {m: dataclasses.replace(t) for m, t in self.tallies.items()},
+            dict(self.ratings),
+            {},  # the running lines are the standings' own, cut to ``done`` when going on
         )
-    rows.sort(key=lambda r: (-r.ordinal, -r.firsts, r.average_place, r.member))
-    return Standings(
-        members=tuple(rows),
-        games=tuple(game.id for game in chosen),
-        running={member: tuple(line) for member, line in running.items()},
-    )
+
+    def resumed(self, running: Mapping[str, Sequence[int]]) -> _Fold:
+        """A copy of this snapshot to go on from, with the running lines of a later fold cut here."""
+        copy = self.snapshot()
+        copy.running = {member: list(running[member][: self.done]) for member in copy.tallies}
+        return copy
+
+    def standings(self, model: PlackettLuce, chosen: Sequence[LeagueGame]) -> Standings:
+        """The standings of the games counted (``chosen``, the season's games in order)."""
+        rows = []
+        for member, t in self.tallies.items():
+            rating = self.ratings.get(member) or model.rating()
+            rows.append(
+                MemberStanding(
+                    member=member,
+                    games=t.games,
+                    firsts=t.firsts,
+                    points=t.points,
+                    average_place=t.places / t.games,
+                    rounds=t.rounds,
+                    exact=t.exact,
+                    exact_rate=t.exact / t.rounds if t.rounds else 0.0,
+                    average_round=t.scores / t.rounds if t.rounds else 0.0,
+                    best_game=t.best if t.best is not None else 0,
+                    best_game_id=t.best_id,
+                    longest_streak=t.longest,
+                    mu=float(rating.mu),
+                    sigma=float(rating.sigma),
+                    ordinal=float(rating.ordinal()),
+                )
+            )
+        rows.sort(key=lambda r: (-r.ordinal, -r.firsts, r.average_place, r.member))
+        return Standings(
+            members=tuple(rows),
+            games=tuple(game.id for game in chosen),
+            running={member: tuple(line) for member, line in self.running.items()},
+        )
+
+
+def standings(games: Iterable[LeagueGame], start: float, end: float) -> Standings:
+    """The standings of the season ``[start, end)``: every member who played in it, whatever
+    they are now (a member who left keeps their results)."""
+    chosen = season_games(games, start, end)
+    model = PlackettLuce()
+    fold = _Fold()
+    for game in chosen:
+        fold.step(model, game)
+    return fold.standings(model, chosen)
+
+
+@dataclasses.dataclass(slots=True)
+class _Kept:
+    chosen: list[LeagueGame]
+    marks: list[_Fold]
+    """Snapshots of the fold every :attr:`StandingsCache.every` games (the first after none)."""
+    standings: Standings
+
+
+class StandingsCache:
+    """Standings kept between requests, one per key (a group and a season), each equal to
+    :func:`standings` of the games it is given.
+
+    The games given are compared with those of the last call by identity: a game kept unchanged
+    must be the same :class:`LeagueGame` object (as :meth:`upriver.web.groups.store.GroupStore.games`
+    keeps them), and a changed or new game a new one. The same games give the kept standings back;
+    otherwise the standings are counted again from the last snapshot before the first game that is
+    not the same (a new game played last counts one game), so a write never leaves a stale number.
+    At most ``keys`` keys are kept, the least recently used forgotten.
+    """
+
+    def __init__(self, *, keys: int = 64, every: int = 64) -> None:
+        self.keys = keys
+        self.every = every
+        self._kept: OrderedDict[Hashable, _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+        self._model = PlackettLuce()
+
+    def standings(self, key: Hashable, games: Iterable[LeagueGame], start: float, end: float) -> Standings:
+        """The standings of the season ``[start, end)`` of ``games``, kept under ``key``."""
+        chosen = season_games(games, start, end)
+        with self._lock:
+            kept = self._kept.get(key)
+            same = 0
+            if kept is not None:
+                old = kept.chosen
+                limit = min(len(old), len(chosen))
+                while same < limit and old[same] is chosen[same]:
+                    same += 1
+                if same == len(old) == len(chosen):
+                    self._kept.move_to_end(key)
+                    return kept.standings
+                marks = [mark for mark in kept.marks if mark.done <= same]
+                fold = marks[-1].resumed(kept.standings.running)
+            else:
+                marks = [_Fold()]
+                fold = _Fold()
+            for game in chosen[fold.done :]:
+                fold.step(self._model, game)
+                if fold.done % self.every == 0:
+                    marks.append(fold.snapshot())
+            table = fold.standings(self._model, chosen)
+            self._kept[key] = _Kept(chosen, marks, table)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.keys:
+                self._kept.popitem(last=False)
+            return table
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

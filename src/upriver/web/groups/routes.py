@@ -34,10 +34,10 @@ from upriver.web.accounts.routes import AccountRoute
 from upriver.web.groups.league import (
     LeagueGame,
     Player,
+    StandingsCache,
     check_seats,
     game_result,
     head_to_head,
-    standings,
 )
 from upriver.web.groups.store import Group, GroupStore, Member, open_group_store
 from upriver.web.guard import read_body, refusal
@@ -187,13 +187,16 @@ def group_router(
         return None, str(datetime.datetime.fromtimestamp(start, tz=datetime.UTC).year), start, end
 
     def settle(group_id: str) -> None:
-        """Keep the record of every web table made for the group that is over now."""
-        members = db.members(group_id)
+        """Keep the record of every web table made for the group that is over now (one indexed query
+        when none is pending)."""
+        members: list[Member] | None = None
         for game_id, table_id, made in db.pending(group_id):
             table = manager.find(table_id)
             if table is None or table.game is None or not table.game.is_over:
                 continue
             text = manager.export(table, whole=True)
+            if members is None:
+                members = db.members(group_id)
             bound: dict[int, str] = {}
             for m in members:
                 for seat in accounts.seats(m.user_id):
@@ -208,6 +211,10 @@ def group_router(
     def league(group_id: str) -> list[LeagueGame]:
         settle(group_id)
         return [g.game for g in db.games(group_id) if g.game is not None]
+
+    # The standings of each group and season, counted again only from a game written since
+    # (db.games keeps unchanged games the same objects, and reads the group's count of writes first).
+    kept_standings = StandingsCache()
 
     def group_json(group: Group, me: Member) -> dict[str, object]:
         members = db.members(group.id)
@@ -235,7 +242,7 @@ def group_router(
     def standings_json(group_id: str, season: str | None) -> dict[str, object]:
         season_id, season_name, start, end = season_of(group_id, season)
         games = league(group_id)
-        table = standings(games, start, end)
+        table = kept_standings.standings((group_id, start, end), games, start, end)
         who = names(group_id)
         by_id = {g.id: g for g in games}
         return {

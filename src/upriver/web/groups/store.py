@@ -14,11 +14,13 @@ import dataclasses
 import hashlib
 import json
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from upriver.database import Database, Row, Target, open_database
+from upriver.database import Database, Row, Target, Transaction, open_database
 from upriver.database.sqlite import SqliteDatabase
 from upriver.web.groups.league import GameResult, LeagueGame, Player
 
@@ -38,7 +40,8 @@ CREATE TABLE IF NOT EXISTS group_groups (
     name TEXT NOT NULL,
     created {time} NOT NULL,
     next_date TEXT,
-    next_link TEXT
+    next_link TEXT,
+    changes INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS group_members (
     group_id {key} NOT NULL REFERENCES group_groups(id),
@@ -75,13 +78,30 @@ CREATE TABLE IF NOT EXISTS group_games (
     played {time} NOT NULL,
     record TEXT,
     result TEXT,
-    seats TEXT
+    seats TEXT,
+    changed INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS group_games_group ON group_games (group_id, played);
 """
 
 SQLITE_SCHEMA = _TABLES.format(key="TEXT", time="REAL")
 POSTGRES_SCHEMA = _TABLES.format(key='TEXT COLLATE "C"', time="DOUBLE PRECISION")
+
+_MIGRATIONS = (
+    ("group_groups", "changes", "INTEGER NOT NULL DEFAULT 0"),
+    ("group_games", "changed", "INTEGER NOT NULL DEFAULT 0"),
+)
+"""Columns a database made before them gets: the group's count of writes to its games, and the
+count at a game's last write (which :meth:`GroupStore.games` reads the changes since)."""
+
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS group_games_changed ON group_games (group_id, changed);
+CREATE INDEX IF NOT EXISTS group_games_pending ON group_games (group_id) WHERE record IS NULL;
+"""
+"""Made after the migrations, which may have just added the column they index."""
+
+KEPT_GROUPS = 32
+"""How many groups' games a store keeps parsed in memory (the least recently read forgotten)."""
 
 
 def _digest(secret: str) -> str:
@@ -150,6 +170,15 @@ class StoredGame:
     game: LeagueGame | None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Kept:
+    """A group's games as last read: the group's count of writes then, by id, and in order played."""
+
+    changes: int
+    by_id: dict[str, StoredGame]
+    ordered: tuple[StoredGame, ...]
+
+
 def _member(row: Row) -> Member:
     return Member(
         row[0], row[1], row[2], float(row[3]), None if row[4] is None else float(row[4]), bool(row[5])
@@ -174,8 +203,11 @@ class GroupStore:
     def __init__(self, db: Database, *, now: Callable[[], float] = time.time) -> None:
         self.db = db
         self.now = now
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
+        self._lock = threading.Lock()
         try:
-            db.prepare(SQLITE_SCHEMA if isinstance(db, SqliteDatabase) else POSTGRES_SCHEMA)
+            db.prepare(SQLITE_SCHEMA if isinstance(db, SqliteDatabase) else POSTGRES_SCHEMA, _MIGRATIONS)
+            db.prepare(_INDEXES)
         except BaseException:
             db.close()
             raise
@@ -347,6 +379,18 @@ class GroupStore:
 
     # ------------------------------------------------------------------ games
 
+    @staticmethod
+    def _written(tx: Transaction, group_id: str) -> int:
+        """Count one more write to the group's games; the count, which the written game keeps.
+
+        Writers of one group's games wait for each other here (SQLite's write transaction; the
+        group's row lock on PostgreSQL), so the counts are committed in their order and a reader
+        who has read a count can read every game written up to it.
+        """
+        tx.execute("UPDATE group_groups SET changes = changes + 1 WHERE id = ?", (group_id,))
+        rows = tx.fetch("SELECT changes FROM group_groups WHERE id = ?", (group_id,))
+        return int(rows[0][0]) if rows else 0
+
     def add_game(
         self,
         group_id: str,
@@ -359,13 +403,36 @@ class GroupStore:
     ) -> str:
         """Keep a game of the group (a web table's, pending while ``record`` is ``None``); its id."""
         game_id = secrets.token_urlsafe(9)
-        self.db.execute(
-            f"INSERT INTO group_games (group_id, {_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (group_id, game_id, kind, source, played, record,
-             None if result is None else json.dumps(result.to_json(), separators=(",", ":")),
-             None if seats is None else json.dumps([p.to_json() for p in seats], separators=(",", ":"))),
-        )  # fmt: skip
+        with self.db.transaction() as tx:
+            changed = self._written(tx, group_id)
+            tx.execute(
+                f"INSERT INTO group_games (group_id, {_GAME_COLUMNS}, changed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (group_id, game_id, kind, source, played, record,
+                 None if result is None else json.dumps(result.to_json(), separators=(",", ":")),
+                 None if seats is None else json.dumps([p.to_json() for p in seats], separators=(",", ":")),
+                 changed),
+            )  # fmt: skip
         return game_id
+
+    @classmethod
+    def _finish(
+        cls,
+        tx: Transaction,
+        group_id: str,
+        game_id: str,
+        played: float,
+        record: str,
+        result: GameResult,
+        seats: Sequence[Player],
+    ) -> None:
+        changed = cls._written(tx, group_id)
+        tx.execute(
+            "UPDATE group_games SET played = ?, record = ?, result = ?, seats = ?, changed = ? "
+            "WHERE group_id = ? AND id = ?",
+            (played, record, json.dumps(result.to_json(), separators=(",", ":")),
+             json.dumps([p.to_json() for p in seats], separators=(",", ":")), changed, group_id, game_id),
+        )  # fmt: skip
 
     def finish_game(
         self,
@@ -376,13 +443,10 @@ class GroupStore:
         result: GameResult,
         seats: Sequence[Player],
     ) -> None:
-        """A pending game's record, result and seats, now that it is over."""
-        self.db.execute(
-            "UPDATE group_games SET played = ?, record = ?, result = ?, seats = ? "
-            "WHERE group_id = ? AND id = ?",
-            (played, record, json.dumps(result.to_json(), separators=(",", ":")),
-             json.dumps([p.to_json() for p in seats], separators=(",", ":")), group_id, game_id),
-        )  # fmt: skip
+        """A pending game's record, result and seats, now that it is over (or a finished game's
+        seats corrected)."""
+        with self.db.transaction() as tx:
+            self._finish(tx, group_id, game_id, played, record, result, seats)
 
     def replace_game(
         self,
@@ -394,23 +458,61 @@ class GroupStore:
         seats: Sequence[Player],
     ) -> str | None:
         """The keeper evening ``source`` attached again (it went on): its id, or ``None`` if not attached."""
-        row = self.db.fetch_one(
-            "SELECT id FROM group_games WHERE group_id = ? AND kind = 'keeper' AND source = ?",
-            (group_id, source),
-        )
-        if row is None:
-            return None
-        self.finish_game(group_id, row[0], played, record, result, seats)
-        game_id: str = row[0]
+        with self.db.transaction() as tx:
+            rows = tx.fetch(
+                "SELECT id FROM group_games WHERE group_id = ? AND kind = 'keeper' AND source = ?",
+                (group_id, source),
+            )
+            if not rows:
+                return None
+            game_id: str = rows[0][0]
+            self._finish(tx, group_id, game_id, played, record, result, seats)
         return game_id
 
+    def changes(self, group_id: str) -> int:
+        """How many times the group's games were written (added, finished, replaced, seats corrected):
+        one indexed read that tells whether anything kept from an earlier read is still current."""
+        row = self.db.fetch_one("SELECT changes FROM group_groups WHERE id = ?", (group_id,))
+        return 0 if row is None else int(row[0])
+
     def games(self, group_id: str, *, records: bool = False) -> list[StoredGame]:
-        """The group's games in the order played (with their records' text when ``records``)."""
-        columns = _GAME_COLUMNS if records else _GAME_COLUMNS.replace("record", "NULL")
+        """The group's games in the order played (with their records' text when ``records``).
+
+        Without the records, the games are kept parsed in memory and only those written since the
+        last read are read again (by the group's count of writes, read first, so what is kept is
+        never older than the database: another process's write is seen at the next read). An
+        unchanged game is the same :class:`StoredGame` (and :class:`LeagueGame`) object from one read
+        to the next, which :class:`upriver.web.groups.league.StandingsCache` relies on. Games are
+        never deleted, so the games written since are all that can differ.
+        """
+        if records:
+            rows = self.db.fetch(
+                f"SELECT {_GAME_COLUMNS} FROM group_games WHERE group_id = ? ORDER BY played, id", (group_id,)
+            )
+            return [_game(row) for row in rows]
+        count = self.changes(group_id)
+        with self._lock:
+            kept = self._kept.get(group_id)
+            if kept is not None and kept.changes == count:
+                self._kept.move_to_end(group_id)
+                return list(kept.ordered)
+        since = -1 if kept is None or kept.changes > count else kept.changes
         rows = self.db.fetch(
-            f"SELECT {columns} FROM group_games WHERE group_id = ? ORDER BY played, id", (group_id,)
+            f"SELECT {_GAME_COLUMNS.replace('record', 'NULL')} FROM group_games "
+            "WHERE group_id = ? AND changed > ?",
+            (group_id, since),
         )
-        return [_game(row, with_record=records) for row in rows]
+        with self._lock:
+            known = {} if since < 0 or kept is None else dict(kept.by_id)
+            for row in rows:
+                game = _game(row, with_record=False)
+                known[game.id] = game
+            ordered = tuple(sorted(known.values(), key=lambda g: (g.played, g.id)))
+            self._kept[group_id] = _Kept(count, known, ordered)
+            self._kept.move_to_end(group_id)
+            while len(self._kept) > KEPT_GROUPS:
+                self._kept.popitem(last=False)
+        return list(ordered)
 
     def pending(self, group_id: str) -> list[tuple[str, str, float]]:
         """The group's web tables not yet finished: ``(game id, table id, when made)``."""
