@@ -9,15 +9,15 @@ engine (:mod:`upriver.keeper.evening` says how an evening becomes games).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from upriver.errors import IllegalActionError, RulesError
 from upriver.keeper import evening
 from upriver.keeper.entries import Join, Leave, SheetEntries, SitOut, Start
 from upriver.names import PlayerNameError, check_names
-from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Schedule
 
-__all__ = ["MOST_ROUNDS", "Between", "join", "leave", "reschedule", "sit_out"]
+__all__ = ["MOST_ROUNDS", "Between", "Preview", "join", "leave", "preview", "reschedule", "sit_out"]
 
 MOST_ROUNDS = 100
 """The most rounds a schedule edited on the sheet may leave to play."""
@@ -63,17 +63,85 @@ def playable(at: Between, entries: SheetEntries, rule: str) -> SheetEntries:
 
 
 def join(at: Between, name: str, start: Start) -> SheetEntries:
-    """A newcomer from round ``at.next`` on, seated after the last seat."""
+    """A newcomer from round ``at.next`` on, seated after the last seat.
+
+    The rounds not yet begun follow the rules for the new number of players
+    (:func:`upriver.keeper.evening.schedule`); a list of hand sizes keeps its sizes, but one the
+    deck cannot hold for the new number is dealt as the most it can, written into the entries.
+    """
     try:
         (name,) = check_names([*at.players, name])[-1:]
     except PlayerNameError as error:
         raise IllegalActionError(str(error), rule="roster") from None
+    return _arrival(at, name, start)
+
+
+def _arrival(at: Between, name: str, start: Start) -> SheetEntries:
+    """:func:`join` once the name is checked."""
     if len(at.playing(at.next)) >= MAX_PLAYERS:
         raise IllegalActionError(
             f"a game is for at most {MAX_PLAYERS} players: {name} cannot join", rule="roster"
         )
     joins = (*at.entries.joins, Join(name=name, round=at.next, start=start))
-    return playable(at, dataclasses.replace(at.entries, joins=joins), "roster")
+    return playable(at, _fitted(at, dataclasses.replace(at.entries, joins=joins)), "roster")
+
+
+def _fitted(at: Between, entries: SheetEntries) -> SheetEntries:
+    """``entries`` with a listed schedule's hands from ``at.next`` on no larger than the deck holds
+    for the players seated then (the rules' own river is worked out by the evening, never listed)."""
+    if entries.sizes is None and at.rules.schedule is not Schedule.EXPLICIT:
+        return entries
+    sizes = evening.schedule(at.rules, at.starters, entries)
+    seated = len(at.playing(at.next, dataclasses.replace(entries, sit_outs=())))
+    most = evening.deck_limit(at.rules, seated, explicit=True)
+    fitted = (*sizes[: at.next - 1], *(min(size, most) for size in sizes[at.next - 1 :]))
+    return entries if fitted == sizes else dataclasses.replace(entries, sizes=fitted)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Preview:
+    """What a change of players would make of the rounds not yet begun, before it is made: the hand
+    sizes from round ``start`` on as they stand, after an arrival, and after a departure (whoever
+    leaves, one fewer play). A change the engine would refuse has its sentence instead of sizes."""
+
+    start: int
+    sizes: tuple[int, ...]
+    arrival: tuple[int, ...] | str
+    departure: tuple[int, ...] | str
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data: ``{"from", "sizes", "arrival", "departure"}``, each change
+        ``{"sizes": [...]}`` or ``{"refused": sentence}``."""
+
+        def one(made: tuple[int, ...] | str) -> dict[str, object]:
+            return {"refused": made} if isinstance(made, str) else {"sizes": list(made)}
+
+        return {
+            "from": self.start,
+            "sizes": list(self.sizes),
+            "arrival": one(self.arrival),
+            "departure": one(self.departure),
+        }
+
+
+def preview(at: Between) -> Preview:
+    """The rounds not yet begun now, after an arrival, and after a departure (see :class:`Preview`)."""
+    seated = at.playing(at.next, dataclasses.replace(at.entries, sit_outs=()))
+    return Preview(
+        start=at.next,
+        sizes=at.schedule[at.next - 1 :],
+        arrival=_rest(at, lambda: _arrival(at, "a newcomer", Start.ZERO)),
+        departure=_rest(at, lambda: leave(at, seated[-1])),
+    )
+
+
+def _rest(at: Between, change: Callable[[], SheetEntries]) -> tuple[int, ...] | str:
+    """The hand sizes from ``at.next`` on once ``change`` is made, or the sentence refusing it."""
+    try:
+        entries = change()
+    except IllegalActionError as error:
+        return str(error)
+    return evening.schedule(at.rules, at.starters, entries)[at.next - 1 :]
 
 
 def leave(at: Between, seat: int) -> SheetEntries:

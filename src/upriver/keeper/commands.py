@@ -385,6 +385,8 @@ def evening_view(sheet: KeptSheet) -> dict[str, object]:
             {"seat": a.seat, "after": a.after, "points": a.points, "note": a.note}
             for a in entries.adjustments
         ],
+        # What an arrival or a departure would make of the rounds not yet begun, shown before it is made.
+        "changes": None if (preview := sheet.preview()) is None else preview.to_json(),
     }
 
 

@@ -10,11 +10,16 @@ the engine's.
 - The **seats** are the starting players in their seating order, then each newcomer in the
   order they came; a newcomer sits after the last seat (between it and the first).
 - The **schedule**: a preset's rising and falling schedule depends on the number of players
-  (:meth:`~upriver.rules.Rules` ``hand_sizes``). When a player joins or leaves from round
-  ``k``, the rounds from ``k`` on are those the same rules give for the new number of
-  players, from their round ``k``; rounds already played keep their size. An explicit
-  schedule, or one edited on the sheet, is kept as it stands and checked by the engine for
-  the new number. A sit-out changes no hand size: the others play the round as scheduled.
+  (:meth:`~upriver.rules.Rules` ``hand_sizes``): its largest hand (the peak of ``up-down``,
+  the start of ``down-up``) is the one the rules give for that many (:func:`largest_hand`).
+  When a player joins or leaves from round ``k``, the river keeps its course from round
+  ``k``'s hand towards the largest hand for the new number (:func:`river_from`): rising, it
+  climbs to it, plays it twice and falls to 1; falling, it falls from round ``k``'s hand
+  (no larger than the new largest) to 1 (and, ``down-up``, climbs back to the new largest).
+  Rounds already played keep their size. An explicit schedule, or one edited on the sheet,
+  keeps its sizes, but an arrival deals a hand the deck cannot hold for the new number as
+  the most it can (:mod:`upriver.keeper.changes` writes that into the entries). A sit-out
+  changes no hand size: the others play the round as scheduled.
 - The **dealer**: within a segment the engine passes the deal to the left. The first round
   of a new segment is dealt by the first player at the table after the last round's dealer
   (so a player sitting out, or gone, is skipped, and a newcomer takes a turn in their place).
@@ -33,15 +38,27 @@ from upriver.deal import rotating_trump
 from upriver.errors import IllegalActionError, RulesError
 from upriver.game import Game
 from upriver.keeper.entries import Adjustment, Flag, KeptRound, SheetEntries, Start
-from upriver.rules import MIN_PLAYERS, Rules, Schedule, Trump
+from upriver.rules import (
+    DECK_SIZE,
+    MIN_PLAYERS,
+    PRESETS,
+    Rules,
+    Schedule,
+    Trump,
+    default_max_cards,
+    most_cards,
+)
 from upriver.sheet import RowStatus, ScoreSheet, SheetCell, SheetRow
 
 __all__ = [
     "Segment",
     "adjustments_after",
+    "deck_limit",
+    "largest_hand",
     "next_at_table",
     "players_of",
     "replay",
+    "river_from",
     "roster",
     "schedule",
     "score_sheet",
@@ -81,9 +98,60 @@ def schedule(rules: Rules, starters: int, entries: SheetEntries) -> tuple[int, .
         seated = len(roster(starters, dataclasses.replace(entries, sit_outs=()), number))
         if seated < MIN_PLAYERS:
             raise RulesError(f"a game needs at least {MIN_PLAYERS} players, not {seated}", option="players")
-        again = rules.replace(player_count=seated).hand_sizes
-        sizes = sizes[: number - 1] + again[number - 1 :]
+        if number <= len(sizes):  # a change past the last round (a record's) leaves nothing to deal
+            sizes = sizes[: number - 1] + river_from(rules, sizes, number, seated)
     return sizes
+
+
+def deck_limit(rules: Rules, players: int, *, explicit: bool = False) -> int:
+    """The largest hand the deck holds for ``players``: one card kept to turn up for trump, unless
+    trump rotates or the schedule is a list (docs/rules.md §2.2, §2.3), where the whole deck may go."""
+    if explicit or rules.trump is Trump.ROTATE:
+        return DECK_SIZE // players
+    return most_cards(players)
+
+
+_STARTS = frozenset(p.start_cards for p in PRESETS.values() if p.start_cards is not None)
+"""The countdown family's first hand (10), which with more players is the deck's most instead."""
+
+
+def largest_hand(rules: Rules, players: int) -> int:
+    """The largest hand of the sheet's rules for ``players`` (docs/rules.md §2.3, §3): the peak of
+    ``up-down`` or the start of ``down-up``.
+
+    A peak the rules leave to the number of players (source 000's table: 11, 10, 8, 7 for 4–7,
+    the deck's most for 3 and 8; the countdown family's 10 or the deck's most) is the one for
+    ``players``; a peak the table chose stays, but never more than the deck holds for ``players``.
+    The stored rules name their peak (:meth:`Rules.options`), so a peak equal to the one the
+    number at the start would get is read as left to the number.
+    """
+    limit = deck_limit(rules, players)
+    chosen, starters = rules.max_cards, rules.player_count
+    if chosen is None or chosen == default_max_cards(starters):
+        return min(default_max_cards(players), limit)
+    if rules.schedule is Schedule.DOWN_UP:
+        for start in _STARTS:
+            if chosen == min(start, most_cards(starters)):
+                return min(start, limit)
+    return min(chosen, limit)
+
+
+def river_from(rules: Rules, sizes: Sequence[int], number: int, players: int) -> tuple[int, ...]:
+    """The hand sizes from round ``number`` on when ``players`` play them, the river keeping its
+    course (see the module's notes); ``sizes`` is the schedule as it stood."""
+    peak = largest_hand(rules, players)
+    if number == 1:
+        return rules.replace(player_count=players, max_cards=peak).hand_sizes
+    size = sizes[number - 1]
+    after = sizes[number] if number < len(sizes) else None
+    here = min(size, peak)
+    if rules.schedule is Schedule.UP_DOWN:
+        if after is not None and after >= size:  # still rising, or the first of the peak's two rounds
+            return (*range(here, peak + 1), *range(peak, 0, -1))
+        return tuple(range(here, 0, -1))
+    if after is not None and after < size:  # still falling towards the single card
+        return (*range(here, 1, -1), *range(1, peak + 1))
+    return tuple(range(here, peak + 1))
 
 
 def _changes(entries: SheetEntries) -> list[int]:

@@ -317,6 +317,15 @@ class KeptSheet(SheetState):
             rules=self.rules, starters=len(self.starters), players=self.players, entries=self.entries, next=k
         )
 
+    def preview(self) -> changes.Preview | None:
+        """What an arrival, or each departure, would make of the rounds not yet begun, before it is
+        made; ``None`` while no change of players can be made (a round begun or flagged, the game over)."""
+        try:
+            at = self._between("a change")
+        except IllegalActionError:
+            return None
+        return changes.preview(at)
+
     def join(self, name: str, start: Start = Start.ZERO) -> None:
         """A newcomer plays from the next round on, seated after the last seat, starting from ``start``."""
         at = self._between(f"{name} can join")
