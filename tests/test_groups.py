@@ -23,7 +23,7 @@ from upriver.actions import Phase
 from upriver.database import open_database
 from upriver.record import loads
 from upriver.web.app import create_app
-from upriver.web.groups.league import game_result
+from upriver.web.groups.league import Player, game_result
 from upriver.web.groups.routes import neutral_cell
 from upriver.web.groups.store import GroupStore
 
@@ -287,3 +287,44 @@ def test_the_next_game_night_is_shown_to_members(db: str) -> None:
         answer = ann.send("PUT", f"/api/groups/{group}/next", {"date": "2030-01-02", "link": "/t/abc"})
         assert answer.status_code == 200, answer.text
         assert bob.get(f"/api/groups/{group}").json()["next"] == {"date": "2030-01-02", "link": "/t/abc"}
+
+
+def test_standings_and_games_are_fresh_after_another_server_process_wrote(db: str) -> None:
+    with people(db, "Ann", "Bob") as (ann, bob):
+        group = group_with(ann, bob)
+        sheet = keeper_evening(ann, ["Ann", "Bob", "Gus", "Hal"])
+        seats = [{"kind": "member", "member": ann.id}, {"kind": "member", "member": bob.id},
+                 {"kind": "guest"}, {"kind": "guest"}]  # fmt: skip
+        ann.post(f"/api/groups/{group}/evenings", {"sheet": sheet, "seats": seats})
+        first = ann.get(f"/api/groups/{group}/games").json()["games"][0]
+        text = ann.get(first["record"]).text
+        result = game_result(loads(text))
+        assert {
+            r["name"]: r["games"] for r in ann.get(f"/api/groups/{group}/standings").json()["standings"]
+        } == {
+            "Ann": 1,
+            "Bob": 1,
+        }
+
+        other = GroupStore(open_database(db))  # another server process, on the same database
+        try:
+            bob_alone = (Player("guest"), Player("member", bob.id), Player("guest"), Player("guest"))
+            added = other.add_game(
+                group, "keeper", "another-sheet", first["played"] + 1, text, result, bob_alone
+            )
+            body = ann.get(f"/api/groups/{group}/standings").json()
+            rows = {row["name"]: row for row in body["standings"]}
+            assert (rows["Ann"]["games"], rows["Bob"]["games"]) == (1, 2)
+            assert rows["Bob"]["points"] == 2 * result.totals[1]
+            assert body["games"][-1]["id"] == added
+            assert ann.get(f"/api/groups/{group}/games").json()["games"][0]["id"] == added
+
+            swapped = (Player("member", bob.id), Player("member", ann.id), Player("guest"), Player("guest"))
+            other.finish_game(group, first["id"], first["played"], text, result, swapped)  # seats corrected
+            rows = {row["name"]: row for row in ann.get(f"/api/groups/{group}/standings").json()["standings"]}
+            assert rows["Ann"]["points"] == result.totals[1]
+            assert rows["Bob"]["points"] == result.totals[0] + result.totals[1]
+            players = ann.get(f"/api/groups/{group}/games").json()["games"][1]["players"]
+            assert [p["name"] for p in players[:2]] == ["Bob", "Ann"]
+        finally:
+            other.close()
