@@ -231,6 +231,7 @@ POSTGRES_TESTS = (
     "test_hosting.py",
     "test_i18n_web.py",
     "test_keep_api.py",
+    "test_keeper_conflicts.py",
     "test_keeper_evening.py",
     "test_keeper_growth.py",
     "test_name_lookalikes.py",

@@ -81,6 +81,7 @@ __all__ = [
     "SHEET_FIELDS",
     "BadEntryError",
     "apply",
+    "entered",
     "evening_view",
     "new_sheet",
     "rules_from",
@@ -357,9 +358,23 @@ def sheet_view(sheet: KeptSheet, *, read_only: bool = False) -> dict[str, object
             "facts": json_facts(flag.facts),
         },
         "can_undo": bool(sheet.history) and not read_only,
+        "entered": [] if read_only else entered(sheet),  # a reader sees no closed fist
         "evening": evening_view(sheet),
         "stats": statistics(scored),
     }
+
+
+def entered(sheet: KeptSheet) -> list[dict[str, object]]:
+    """Each round entered, its bids and tricks in seat order (``null``: none, or not playing): what
+    an entry for a round is made against (:mod:`upriver.keeper.conflicts`)."""
+    seats = range(len(sheet.players))
+    return [
+        {
+            "bids": [kept.bid(s) for s in seats],
+            "tricks": None if kept.tricks is None else [kept.trick(s) for s in seats],
+        }
+        for kept in sheet.entries.rounds
+    ]
 
 
 def evening_view(sheet: KeptSheet) -> dict[str, object]:

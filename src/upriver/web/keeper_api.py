@@ -10,7 +10,11 @@ whose ``"sheet"`` is :meth:`upriver.sheet.ScoreSheet.to_json`, the web table's s
 refusal is 400 ``{"error", "rule", "seat", "facts"}``: the engine's sentence, and the rule,
 seat and facts it is made of as data (:class:`~upriver.errors.IllegalActionError`), or for
 rules that cannot be played ``{"error", "rule": "rules", "option"}``. A write that names a
-``version`` older than the stored one is 409 (another phone, or the terminal, wrote first):
+``version`` older than the stored one is 409 (another phone, or the terminal, wrote first).
+An entry for a round may say what it was made against instead (``"against": {"round", "bids",
+"tricks"}``, with ``"device"``, ``"by"``, ``"queued"``: :mod:`upriver.keeper.conflicts`); if the
+round moved on meanwhile it is kept as a conflict on the sheet and answered 409 ``{"error", "rule":
+"conflict", "facts", "conflict", "sheet"}``. Every sheet lists its open ``"conflicts"``:
 
 - ``GET /options`` :func:`upriver.rules.rules_catalogue`, as the lobby's ``/api/options``;
   ``POST /`` ``{"players", "preset", …rule options as in the record
@@ -20,6 +24,9 @@ rules that cannot be played ``{"error", "rule": "rules", "option"}``. A write th
   for that action (``jack``, ``bid``, ``bids``, ``tricks``, ``trump``, ``dealer``, ``undo``, and for
   the evening ``join``, ``leave``, ``sit-out``, ``adjust``, ``schedule``); ``/rounds/{k}``
   ``{"bids"?, "tricks"?}`` edits round ``k``. Each takes an optional ``"version"``.
+- ``POST /{id}/conflicts/{conflict}`` ``{"pick": "current" | "entry", "version"}``: the table's
+  pick for a conflict (keep the sheet, or make the round what the entry wanted), a write of
+  ``version``; a conflict resolved already is 409 ``rule: "resolved"``.
 - ``GET /{id}/csv``, ``GET /{id}/record``; ``GET /shared/{share}`` (and its ``/csv``, ``/record``).
 
 A route names its sheet by its path and receives it through one look-up (:func:`sheet_lookup`,
@@ -40,8 +47,9 @@ from fastapi.routing import APIRoute
 from upriver.database import Target
 from upriver.errors import IllegalActionError, RecordError, RulesError
 from upriver.keeper import KeptSheet
-from upriver.keeper.commands import ACTIONS, BadEntryError, apply, new_sheet, rules_from, sheet_view, whole
-from upriver.keeper.store import SheetStore, StaleSheetError, StoredSheet, open_sheet_store
+from upriver.keeper.commands import ACTIONS, BadEntryError, new_sheet, rules_from, sheet_view, whole
+from upriver.keeper.conflicts import Pick, Verdict
+from upriver.keeper.store import ConflictGoneError, SheetStore, StaleSheetError, StoredSheet, open_sheet_store
 from upriver.names import PlayerNameError
 from upriver.record import RecordRuleError, dumps
 from upriver.rules import rules_catalogue
@@ -102,6 +110,8 @@ class SheetRoute(APIRoute):
                 return refusal(str(error), rule=error.rule, seat=error.seat, facts=error.facts_json())
             except StaleSheetError as error:
                 return refusal(f"{error}; here is the latest", 409, rule="stale")
+            except ConflictGoneError as error:
+                return refusal(str(error), 409, rule="resolved", facts={"conflict": error.conflict_id})
 
         return run
 
@@ -133,6 +143,7 @@ def sheet_json(stored: StoredSheet, *, read_only: bool = False) -> dict[str, obj
         "share": stored.share,
         "version": stored.version,
         **sheet_view(stored.sheet, read_only=read_only),
+        "conflicts": [] if read_only else [conflict.to_json() for conflict in stored.conflicts],
     }
 
 
@@ -251,13 +262,42 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
         """Make one entry (:func:`upriver.keeper.commands.apply`) on the stored sheet and save it."""
         body = await _body(request, limits)
         version = body.get("version")
-        if version is not None and whole(version, "'version'") != stored.version:
+        # An entry made against a round is checked against that round, not the whole sheet's version.
+        if (
+            body.get("against") is None
+            and version is not None
+            and whole(version, "'version'") != stored.version
+        ):
             raise StaleSheetError("the sheet changed since this page read it")
         sizes = body.get("sizes")
         if action == "schedule" and isinstance(sizes, list):  # this server's longest game, as at the start
             rounds_within(limits, stored.sheet.scored + len(sizes), "the sheet's game", "sizes")
-        sheet, label = apply(stored.sheet, action, {**body, **path})
-        return JSONResponse(sheet_json(store.save(stored, sheet, label)))
+        done = store.enter(stored, action, {**body, **path})
+        if done.verdict is Verdict.CONFLICT and done.conflict is not None:
+            conflict = done.conflict
+            message = f"{conflict.reason}: it is kept as a conflict for the table to resolve"
+            facts = {"round": conflict.round, "current": done.stored.sheet.current, "conflict": conflict.id}
+            return JSONResponse(
+                {
+                    "error": message,
+                    "rule": "conflict",
+                    "facts": facts,
+                    "conflict": conflict.to_json(),
+                    "sheet": sheet_json(done.stored),
+                },
+                status_code=409,
+            )
+        return JSONResponse(sheet_json(done.stored))
+
+    @api.post("/{sheet_id}/conflicts/{conflict_id}")
+    async def resolve(conflict_id: str, request: Request, stored: StoredSheet = found) -> JSONResponse:
+        body = await _body(request, limits)
+        pick = body.get("pick")
+        if pick not in {p.value for p in Pick}:
+            raise BadEntryError(f"'pick' must be one of {', '.join(p.value for p in Pick)}, not {pick!r}")
+        if whole(body.get("version"), "'version'") != stored.version:
+            raise StaleSheetError("the sheet changed since this page read it")
+        return JSONResponse(sheet_json(store.resolve(stored, conflict_id, Pick(pick))))
 
     @api.post("/{sheet_id}/rounds/{number}")
     async def edit(number: int, request: Request, stored: StoredSheet = found) -> JSONResponse:

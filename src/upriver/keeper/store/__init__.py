@@ -11,6 +11,8 @@ from pathlib import Path
 from upriver.database import Target, open_database
 from upriver.database.sqlite import SqliteDatabase
 from upriver.keeper.store.base import (
+    ConflictGoneError,
+    Entered,
     SheetStore,
     SheetSummary,
     StaleSheetError,
@@ -20,6 +22,8 @@ from upriver.keeper.store.base import (
 from upriver.keeper.store.sqlite import SqliteSheetStore
 
 __all__ = [
+    "ConflictGoneError",
+    "Entered",
     "SheetStore",
     "SheetSummary",
     "SqliteSheetStore",

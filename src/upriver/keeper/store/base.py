@@ -11,6 +11,12 @@ transaction committed before it returns, so a closed browser or a killed server 
 nothing, and the row number doubles as a version: a write based on an older version
 (another phone, or the terminal, got there first) is refused with :class:`StaleSheetError`.
 
+An entry made against a round (:mod:`upriver.keeper.conflicts`) goes through
+:meth:`SheetStore.enter`, which applies it only if the round is as the entry saw it, and
+otherwise keeps it in ``sheet_conflicts`` (one row per conflict, open until the table picks one
+with :meth:`SheetStore.resolve`, then kept with the pick): the conflicts survive a restart like
+every entry.
+
 :mod:`upriver.keeper.store.sqlite` (the default) and :mod:`upriver.keeper.store.postgres`
 differ only in their schema and their :class:`~upriver.database.Database`: every statement is
 the same. A failure of the database is a :class:`~upriver.database.StoreError` (one sentence).
@@ -29,19 +35,50 @@ import json
 import secrets
 import time
 from abc import ABC, abstractmethod
+from typing import Any
 
 from upriver.database import Database, Transaction
-from upriver.errors import RecordError
+from upriver.errors import IllegalActionError, RecordError
+from upriver.keeper.commands import apply
+from upriver.keeper.conflicts import (
+    META,
+    Conflict,
+    Made,
+    Pick,
+    Verdict,
+    decide,
+    made_of,
+    round_state,
+    use_entry,
+    wanted,
+    why,
+)
 from upriver.keeper.entries import SheetEntries
 from upriver.keeper.sheet import KeptSheet
 from upriver.record import Record, parse_record, to_json
 from upriver.record.decoding import printable
 
-__all__ = ["SheetStore", "SheetSummary", "StaleSheetError", "StoredSheet", "UnreadableSheetError"]
+__all__ = [
+    "ConflictGoneError",
+    "Entered",
+    "SheetStore",
+    "SheetSummary",
+    "StaleSheetError",
+    "StoredSheet",
+    "UnreadableSheetError",
+]
 
 
 class StaleSheetError(Exception):
     """The sheet changed since it was read; read it again and retry."""
+
+
+class ConflictGoneError(LookupError):
+    """The conflict named is not open on the sheet (resolved already, on this phone or another)."""
+
+    def __init__(self, conflict_id: str) -> None:
+        super().__init__(f"conflict {conflict_id} is not open on this sheet: it was resolved already")
+        self.conflict_id = conflict_id
 
 
 class UnreadableSheetError(RecordError):
@@ -76,6 +113,18 @@ class StoredSheet:
     first: int = 1
     """The number of the oldest entry kept (the sheet's history starts there): ``version`` is
     ``first + len(sheet.history)``."""
+    conflicts: tuple[Conflict, ...] = ()
+    """The entries kept as conflicts, not yet resolved, oldest first."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entered:
+    """What :meth:`SheetStore.enter` did with an entry: applied it, found it there already, or kept
+    it as ``conflict``; ``stored`` is the sheet after."""
+
+    verdict: Verdict
+    stored: StoredSheet
+    conflict: Conflict | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -189,7 +238,14 @@ class SheetStore(ABC):
             extras=record.extras,
         )
         first = rows[0][0]
-        return StoredSheet(sheet_id, share, first + len(states) - 1, sheet, first)
+        return StoredSheet(sheet_id, share, first + len(states) - 1, sheet, first, self._open(sheet_id))
+
+    def _open(self, sheet_id: str) -> tuple[Conflict, ...]:
+        rows = self.db.fetch(
+            "SELECT data FROM sheet_conflicts WHERE sheet_id = ? AND resolved IS NULL ORDER BY opened, id",
+            (sheet_id,),
+        )
+        return tuple(Conflict.from_json(json.loads(text)) for (text,) in rows)
 
     def load(self, sheet_id: str) -> StoredSheet | None:
         """The sheet with this edit id, or ``None``.
@@ -212,30 +268,155 @@ class SheetStore(ABC):
         ``stored.version``. Entries older than the newest :attr:`kept_entries` are deleted, and
         dropped from ``sheet``'s history.
         """
+        with self.db.transaction() as tx:
+            self._check(tx, stored)
+            version, first = self._write(tx, stored, sheet, action)
+        self._forget(sheet, stored.first, version)
+        return StoredSheet(stored.id, stored.share, version, sheet, first, stored.conflicts)
+
+    def _check(self, tx: Transaction, stored: StoredSheet) -> None:
+        """Lock the sheet's row, so two writers of one version are served one after the other, and
+        refuse with :class:`StaleSheetError` if it is no longer at ``stored.version``."""
+        tx.fetch("SELECT id FROM sheets WHERE id = ?" + self.db.row_lock, (stored.id,))
+        ((latest,),) = tx.fetch(
+            "SELECT COALESCE(MAX(seq), 0) FROM sheet_entries WHERE sheet_id = ?", (stored.id,)
+        )
+        if latest != stored.version:
+            raise StaleSheetError(
+                f"the sheet changed (version {latest}, not {stored.version}); read it again"
+            )
+
+    def _write(self, tx: Transaction, stored: StoredSheet, sheet: KeptSheet, action: str) -> tuple[int, int]:
+        """Write ``sheet`` as the entry after ``stored`` (:meth:`_check` first): its version, first entry."""
         version = stored.first + len(sheet.history)
         now = time.time()
+        if version > stored.version:
+            _insert(tx, stored.id, version, action, sheet.entries, now)
+        else:
+            tx.execute("DELETE FROM sheet_entries WHERE sheet_id = ? AND seq > ?", (stored.id, version))
+        tx.execute(
+            "UPDATE sheets SET updated = ?, summary = ? WHERE id = ?", (now, _summary(sheet), stored.id)
+        )
+        first = max(stored.first, version - self.kept_entries + 1)
+        if first > stored.first:
+            tx.execute("DELETE FROM sheet_entries WHERE sheet_id = ? AND seq < ?", (stored.id, first))
+        return version, first
+
+    # --------------------------------------------------- entries made against a round
+
+    def enter(self, stored: StoredSheet, action: str, body: dict[str, Any], *, attempts: int = 5) -> Entered:
+        """Make the entry ``action`` with ``body`` (:func:`upriver.keeper.commands.apply`'s, with how it
+        was made: ``against``, ``device``, ``by``, ``queued``, :mod:`upriver.keeper.conflicts`) and save it.
+
+        An entry made against a round applies only if the round is as it saw it; one the round
+        already holds changes nothing; any other is kept as a conflict on the sheet, and so is a
+        ``queued`` entry the engine refuses here (it was accepted on the phone that made it). A
+        write that crossed another is decided again on the latest sheet (up to ``attempts`` times).
+        An entry for no round, or made against nothing, is applied as it always was.
+
+        :raises BadEntryError: the body is not what the action takes (or its ``against`` is not).
+        :raises IllegalActionError: the engine refuses an entry that was not queued; nothing changes.
+        :raises StaleSheetError: the sheet kept changing under it.
+        """
+        made = made_of(stored.sheet, body)
+        entry = {key: value for key, value in body.items() if key not in META}
+        if made.against is None:
+            sheet, label = apply(stored.sheet, action, entry)
+            return Entered(Verdict.APPLY, self.save(stored, sheet, label))
+        for attempt in range(attempts):
+            try:
+                return self._enter(stored, action, entry, made)
+            except StaleSheetError:
+                again = self.load(stored.id)
+                if attempt == attempts - 1 or again is None:
+                    raise
+                stored = again
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _enter(self, stored: StoredSheet, action: str, entry: dict[str, Any], made: Made) -> Entered:
+        sheet, against = stored.sheet, made.against
+        assert against is not None
+        verdict = decide(sheet, action, entry, against)
+        if verdict is Verdict.SAME:
+            return Entered(verdict, stored)
+        if verdict is Verdict.CONFLICT:
+            return self._keep(stored, action, entry, made, why(sheet, against), "conflict")
+        try:
+            sheet, label = apply(sheet, action, entry)
+        except IllegalActionError as error:
+            if not made.queued:
+                raise
+            return self._keep(stored, action, entry, made, str(error), error.rule)
+        return Entered(verdict, self.save(stored, sheet, label))
+
+    def _keep(
+        self, stored: StoredSheet, action: str, entry: dict[str, Any], made: Made, reason: str, rule: str
+    ) -> Entered:
+        """Keep an entry as a conflict (the same entry kept already is not kept twice)."""
+        against = made.against
+        assert against is not None
+        conflict = Conflict(
+            id=secrets.token_hex(6),
+            round=against.round,
+            action=action,
+            body=entry,
+            seen=against.seen,
+            now=round_state(stored.sheet, against.round),
+            wanted=wanted(stored.sheet, action, entry, against),
+            device=made.device,
+            by=made.by,
+            at=time.time(),
+            reason=reason,
+            rule=rule,
+        )
         with self.db.transaction() as tx:
-            # Lock the sheet's row, so two writers of one version are served one after the other.
-            tx.fetch("SELECT id FROM sheets WHERE id = ?" + self.db.row_lock, (stored.id,))
-            ((latest,),) = tx.fetch(
-                "SELECT COALESCE(MAX(seq), 0) FROM sheet_entries WHERE sheet_id = ?", (stored.id,)
+            self._check(tx, stored)
+            rows = tx.fetch(
+                "SELECT data FROM sheet_conflicts WHERE sheet_id = ? AND resolved IS NULL", (stored.id,)
             )
-            if latest != stored.version:
-                raise StaleSheetError(
-                    f"the sheet changed (version {latest}, not {stored.version}); read it again"
-                )
-            if version > latest:
-                _insert(tx, stored.id, version, action, sheet.entries, now)
+            kept = [Conflict.from_json(json.loads(text)) for (text,) in rows]
+            same = [c for c in kept if c.key == conflict.key]
+            if same:
+                conflict = same[0]
             else:
-                tx.execute("DELETE FROM sheet_entries WHERE sheet_id = ? AND seq > ?", (stored.id, version))
-            tx.execute(
-                "UPDATE sheets SET updated = ?, summary = ? WHERE id = ?", (now, _summary(sheet), stored.id)
+                tx.execute(
+                    "INSERT INTO sheet_conflicts (sheet_id, id, opened, data) VALUES (?, ?, ?, ?)",
+                    (stored.id, conflict.id, conflict.at, json.dumps(conflict.to_json())),
+                )
+                tx.execute("UPDATE sheets SET updated = ? WHERE id = ?", (conflict.at, stored.id))
+                kept.append(conflict)
+        return Entered(Verdict.CONFLICT, dataclasses.replace(stored, conflicts=tuple(kept)), conflict)
+
+    def resolve(self, stored: StoredSheet, conflict_id: str, pick: Pick) -> StoredSheet:
+        """The table's pick for a conflict: keep the sheet as it is, or make the round what the entry
+        wanted (an edit, checked by the engine); a write of ``stored.version`` like any other.
+
+        :raises ConflictGoneError: the conflict is not open (resolved already, here or on another phone).
+        :raises IllegalActionError: the engine refuses the entry's values; nothing changes.
+        :raises StaleSheetError: the sheet changed since ``stored`` was read.
+        """
+        found = [c for c in stored.conflicts if c.id == conflict_id]
+        if not found:
+            raise ConflictGoneError(conflict_id)
+        sheet = stored.sheet
+        if pick is Pick.ENTRY:
+            use_entry(sheet, found[0])
+        with self.db.transaction() as tx:
+            self._check(tx, stored)
+            done = tx.execute(
+                "UPDATE sheet_conflicts SET resolved = ? WHERE sheet_id = ? AND id = ? AND resolved IS NULL",
+                (pick.value, stored.id, conflict_id),
             )
-            first = max(stored.first, version - self.kept_entries + 1)
-            if first > stored.first:
-                tx.execute("DELETE FROM sheet_entries WHERE sheet_id = ? AND seq < ?", (stored.id, first))
+            if done != 1:
+                raise ConflictGoneError(conflict_id)
+            if pick is Pick.ENTRY:
+                version, first = self._write(tx, stored, sheet, f"conflict {found[0].round}")
+            else:
+                version, first = stored.version, stored.first
+                tx.execute("UPDATE sheets SET updated = ? WHERE id = ?", (time.time(), stored.id))
         self._forget(sheet, stored.first, version)
-        return StoredSheet(stored.id, stored.share, version, sheet, first)
+        left = tuple(c for c in stored.conflicts if c.id != conflict_id)
+        return StoredSheet(stored.id, stored.share, version, sheet, first, left)
 
     def sheets(self) -> list[SheetSummary]:
         """Every sheet, the most recently changed first; one that cannot be opened says why."""

@@ -23,6 +23,14 @@ CREATE TABLE IF NOT EXISTS sheet_entries (
     at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (sheet_id, seq)
 );
+CREATE TABLE IF NOT EXISTS sheet_conflicts (
+    sheet_id TEXT COLLATE "C" NOT NULL REFERENCES sheets(id),
+    id TEXT COLLATE "C" NOT NULL,
+    opened DOUBLE PRECISION NOT NULL,
+    data TEXT NOT NULL,
+    resolved TEXT,
+    PRIMARY KEY (sheet_id, id)
+);
 """
 
 

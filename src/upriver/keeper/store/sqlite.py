@@ -27,6 +27,14 @@ CREATE TABLE IF NOT EXISTS sheet_entries (
     at REAL NOT NULL,
     PRIMARY KEY (sheet_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sheet_conflicts (
+    sheet_id TEXT NOT NULL REFERENCES sheets(id),
+    id TEXT NOT NULL,
+    opened REAL NOT NULL,
+    data TEXT NOT NULL,
+    resolved TEXT,
+    PRIMARY KEY (sheet_id, id)
+) WITHOUT ROWID;
 """
 
 
