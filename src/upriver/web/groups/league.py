@@ -22,6 +22,7 @@ import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -36,6 +37,7 @@ __all__ = [
     "LeagueGame",
     "MemberStanding",
     "Player",
+    "SeatRounds",
     "Standings",
     "StandingsCache",
     "game_result",
@@ -48,21 +50,64 @@ Cell = tuple[int, int, int] | None
 """One player's round: ``(bid, tricks, score)``, or ``None`` when they did not play it."""
 
 
+class SeatRounds(NamedTuple):
+    """One seat's scored rounds of a game, as the standings add them up: the rounds it played, its
+    exact bids and its scores among them, and its runs of exact bids (round after round, skipping
+    the rounds it did not play): the first (``leading``), the last (``trailing``) and the longest."""
+
+    rounds: int
+    exact: int
+    scores: int
+    leading: int
+    trailing: int
+    longest: int
+
+
+def _seat_rounds(rounds: tuple[tuple[Cell, ...], ...], seat: int) -> SeatRounds:
+    played = exact = scores = run = longest = 0
+    leading = -1
+    for row in rounds:
+        cell = row[seat]
+        if cell is None:
+            continue
+        bid, tricks, score = cell
+        played += 1
+        scores += score
+        if bid == tricks:
+            exact += 1
+            run += 1
+            if run > longest:
+                longest = run
+        else:
+            if leading < 0:
+                leading = run
+            run = 0
+    return SeatRounds(played, exact, scores, run if leading < 0 else leading, run, longest)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameResult:
-    """What the league reads of one game: its players, their totals, and every scored round."""
+    """What the league reads of one game: its players, their totals, and every scored round.
+
+    Its places and each seat's :class:`SeatRounds` are worked out once, as it is made (a group's
+    games are kept made between requests), not at every count of the standings.
+    """
 
     players: tuple[str, ...]
     totals: tuple[int, ...]
     rounds: tuple[tuple[Cell, ...], ...]
+    places: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    """Each seat's place by its total (ties share a place: 1, 1, 3)."""
+    seat_rounds: tuple[SeatRounds, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    """Each seat's scored rounds, summed."""
 
-    @property
-    def places(self) -> tuple[int, ...]:
-        """Each seat's place by its total (ties share a place: 1, 1, 3)."""
+    def __post_init__(self) -> None:
         places = [0] * len(self.totals)
         for place, seat, _total in standings_of(self.totals):
             places[seat] = place
-        return tuple(places)
+        object.__setattr__(self, "places", tuple(places))
+        summed = tuple(_seat_rounds(self.rounds, seat) for seat in range(len(self.totals)))
+        object.__setattr__(self, "seat_rounds", summed)
 
     def to_json(self) -> dict[str, object]:
         """``{"players", "totals", "rounds": [[[bid, tricks, score] | null, …], …]}``."""
@@ -75,13 +120,12 @@ class GameResult:
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> GameResult:
         """The result :meth:`to_json` wrote."""
-        rounds: list[tuple[Cell, ...]] = []
-        for row in data["rounds"]:  # type: ignore[attr-defined]
-            rounds.append(tuple(None if c is None else (int(c[0]), int(c[1]), int(c[2])) for c in row))
+        # The store reads every game of a group with this: the cells are taken as written (ints).
+        rows: list[list[list[int] | None]] = data["rounds"]  # type: ignore[assignment]
         return cls(
             players=tuple(str(p) for p in data["players"]),  # type: ignore[attr-defined]
             totals=tuple(int(t) for t in data["totals"]),  # type: ignore[attr-defined]
-            rounds=tuple(rounds),
+            rounds=tuple(tuple(None if c is None else (c[0], c[1], c[2]) for c in row) for row in rows),
         )
 
 
@@ -249,20 +293,16 @@ class _Fold:
             t.places += places[seat]
             if t.best is None or total > t.best:
                 t.best, t.best_id = total, game.id
-            for row in result.rounds:
-                cell = row[seat]
-                if cell is None:
-                    continue
-                bid, tricks, score = cell
-                t.rounds += 1
-                t.scores += score
-                if bid == tricks:
-                    t.exact += 1
-                    t.run += 1
-                    if t.run > t.longest:
-                        t.longest = t.run
-                else:
-                    t.run = 0
+            counted = result.seat_rounds[seat]
+            t.rounds += counted.rounds
+            t.exact += counted.exact
+            t.scores += counted.scores
+            if counted.exact == counted.rounds:  # every round exact: the run goes on through the game
+                t.run += counted.exact
+                t.longest = max(t.longest, t.run)
+            else:  # the run goes on to the game's first miss, and the game's last run starts another
+                t.longest = max(t.longest, t.run + counted.leading, counted.longest)
+                t.run = counted.trailing
         for member, line in running.items():
             line.append(tallies[member].points)
         if len(members) >= 2:
