@@ -69,6 +69,15 @@ const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the
  * @property {{seat: number, round: number}[]} leaves
  * @property {{seat: number, round: number}[]} sit_outs
  * @property {{seat: number, after: number, points: number, note: string | null}[]} adjustments
+ * @property {Preview | null} [changes] what an arrival or a departure would make of the rounds not yet begun
+ *   (null while a round is begun, flagged or the game is over): upriver.keeper.changes.Preview
+ */
+
+/**
+ * The hand sizes from round `from` on as they stand, after an arrival and after a departure; a change
+ * the engine would refuse has its sentence instead.
+ * @typedef {{sizes?: number[], refused?: string}} PreviewedChange
+ * @typedef {{from: number, sizes: number[], arrival: PreviewedChange, departure: PreviewedChange}} Preview
  */
 
 /**

@@ -13,6 +13,9 @@ import { WORDS as W } from "./keep-words.js";
 
 /** @typedef {import("./keep-api.js").SheetView} SheetView */
 
+/** The most and the fewest players of a game (upriver.rules.MAX_PLAYERS, MIN_PLAYERS; docs/rules.md §2.1). */
+const MOST_PLAYERS = 8, LEAST_PLAYERS = 3;
+
 /** @param {number} points */
 const signed = (points) => (points > 0 ? `+${points}` : `−${-points}`);
 
@@ -96,18 +99,43 @@ function openJoin(sheet, act, earlier) {
     el("label", {}, W.newcomer, name),
     el("datalist", { id: "earlier-names", "aria-label": W.earlierNames }, ...offered.map((n) => el("option", { value: n }))),
     el("fieldset", {}, el("legend", {}, W.startsWith), ...starts),
-    el("p", { class: "muted" }, W.joinHint(from, sheet.players[sheet.players.length - 1])));
+    el("p", { class: "muted" }, W.joinHint(from, sheet.players[sheet.players.length - 1])),
+    scheduleChange(sheet, "arrival"));
   ask(W.arrives, body, (say) => {
     const start = /** @type {HTMLInputElement | null} */ (body.querySelector("input[name=start]:checked"));
     return act("join", { name: name.value.trim(), start: start ? start.value : "zero" }, say);
   }, W.join);
 }
 
+/**
+ * The cards of each round from the next one on, as they stand and after the change, as the engine
+ * previews them (upriver.keeper.changes.preview): what an arrival or a departure does to the schedule,
+ * said before it is made.
+ * @param {SheetView} sheet
+ * @param {"arrival" | "departure"} kind
+ * @returns {HTMLElement | null}
+ */
+function scheduleChange(sheet, kind) {
+  const preview = sheet.evening.changes;
+  const after = preview ? preview[kind].sizes : undefined;
+  if (!preview || !after) return null;
+  const now = preview.sizes;
+  const list = (/** @type {number[]} */ sizes) => sizes.join(" ");
+  const same = after.length === now.length && after.every((size, i) => size === now[i]);
+  return el("div", { class: "schedule-change", id: "schedule-change", role: "note" },
+    el("p", {}, el("strong", {}, W.cardsFrom(preview.from))),
+    same ? el("p", { class: "same" }, W.restSame(list(now), now.length)) : [
+      el("p", { class: "was" }, W.restNow(list(now), now.length)),
+      el("p", { class: "will" }, (kind === "arrival" ? W.restArrival : W.restDeparture)(list(after), after.length)),
+    ]);
+}
+
 /** @param {SheetView} sheet @param {Act} act */
 function openLeave(sheet, act) {
   const from = nextRound(sheet);
   const pick = seatPicker(sheet.players, seated(sheet, from), W.whoLeaves);
-  ask(W.leaves, el("div", {}, el("p", {}, W.whoLeaves), pick.group, el("p", { class: "muted" }, W.leaveHint(from))),
+  ask(W.leaves, el("div", {}, el("p", {}, W.whoLeaves), pick.group, el("p", { class: "muted" }, W.leaveHint(from)),
+    scheduleChange(sheet, "departure")),
     (say) => act("leave", { seat: pick.chosen() }, say));
 }
 
@@ -186,15 +214,25 @@ export function eveningPanel(sheet, act, earlier) {
   const open = !sheet.read_only && sheet.phase !== "jack";
   const between = open && sheet.phase !== "over" && sheet.phase !== "flagged";
   if (!open && !notes) return null;
+  // The engine previews a change of players only between rounds: with none, a bid of this round is in.
+  const changes = sheet.evening.changes;
+  const begun = between && !changes;
+  const full = changes && changes.arrival.refused !== undefined;
+  const fewest = changes && changes.departure.refused !== undefined;
+  /** Why the buttons beside it wait, said under them. */
+  const why = begun ? W.roundBegun(sheet.current.number) : [full ? W.tableFull(MOST_PLAYERS) : "", fewest ? W.fewestPlayers(LEAST_PLAYERS) : ""].filter(Boolean).join(" ");
+  const button = (/** @type {string} */ id, /** @type {() => void} */ opens, /** @type {string} */ label, waits = begun) =>
+    el("button", { type: "button", id, onclick: opens, disabled: waits, "aria-describedby": waits ? "evening-wait" : null }, label);
   return el("section", { class: "card-box evening", id: "evening", "aria-label": W.evening },
     el("h2", {}, W.evening),
     open ? el("div", { class: "row" },
-      between ? el("button", { type: "button", id: "arrives", onclick: () => openJoin(sheet, act, earlier) }, W.arrives) : null,
-      between ? el("button", { type: "button", id: "sits-out", onclick: () => openSitOut(sheet, act) }, W.sitsOut) : null,
-      between ? el("button", { type: "button", id: "leaves", onclick: () => openLeave(sheet, act) }, W.leaves) : null,
+      between ? button("arrives", () => openJoin(sheet, act, earlier), W.arrives, begun || Boolean(full)) : null,
+      between ? button("sits-out", () => openSitOut(sheet, act), W.sitsOut) : null,
+      between ? button("leaves", () => openLeave(sheet, act), W.leaves, begun || Boolean(fewest)) : null,
       el("button", { type: "button", id: "adjust", onclick: () => openAdjust(sheet, act) }, W.adjust),
-      between ? el("button", { type: "button", id: "schedule", onclick: () => openSchedule(sheet, act) }, W.changeSchedule) : null)
+      between ? button("schedule", () => openSchedule(sheet, act), W.changeSchedule) : null)
       : null,
+    between && why ? el("p", { class: "muted", id: "evening-wait" }, why) : null,
     notes);
 }
 
