@@ -101,10 +101,10 @@ function fail(text) {
  * @param {number} seconds since 1970 */
 const day = (seconds) => new Date(seconds * 1000).toLocaleDateString(lang, { year: "numeric", month: "short", day: "numeric" });
 
-/** A number with at most `digits` decimals, as this language writes it.
+/** A number with `digits` decimals, as this language writes it (a column's figures line up).
  * @param {number} value
  * @param {number} digits */
-const fixed = (value, digits) => new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+const fixed = (value, digits) => new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
 
 /** A share as a whole percentage ("67 %" in French).
  * @param {number} value */
@@ -221,7 +221,7 @@ function drawNext(data, admin) {
   fill($("next"),
     when ? el("strong", {}, when) : el("span", { class: "hint" }, t("group.next_none")),
     link ? [" · ", el("a", { href: link }, t("group.next_open"))] : null);
-  $("next-form").hidden = !admin;
+  $("next-edit").hidden = !admin;
   if (admin) {
     $input("next-date").value = date || "";
     $input("next-link").value = link || "";
@@ -237,6 +237,7 @@ async function saveNext(event) {
   if (!answer.ok) return fail(refusalWords(answer.data));
   group = /** @type {Group} */ (answer.data);
   drawNext(group, true);
+  /** @type {HTMLDetailsElement} */ ($("next-edit")).open = false;
   say(t("group.next_saved"));
 }
 
@@ -412,9 +413,9 @@ async function loadGames() {
 /** @param {GamePlayer} player */
 function playerItem(player) {
   const tag = player.kind === "guest" ? t("group.guest") : player.kind === "bot" ? t("group.bot") : null;
-  return el("li", { class: `player ${player.kind}` },
+  return el("li", { class: `player ${player.kind}-seat` },
     el("span", { class: "place" }, t("group.place", { place: player.place })), " ",
-    el("span", { class: "who" }, player.kind === "bot" ? shownName(player.name) : player.name),
+    el("span", { class: "player-name" }, player.kind === "bot" ? shownName(player.name) : player.name),
     tag ? el("span", { class: "tag" }, tag) : null, " ",
     el("span", { class: "total" }, number(player.total)));
 }
@@ -442,14 +443,14 @@ function drawMembers(data, admin) {
   const gone = data.members.filter((m) => m.left !== null);
   fill($("members"),
     present.map((m) => el("li", { class: "member" },
-      el("span", { class: "who" }, m.id === data.me.id ? t("group.you", { name: m.name }) : m.name),
+      el("span", { class: "member-name" }, m.id === data.me.id ? t("group.you", { name: m.name }) : m.name),
       m.role === "admin" ? el("span", { class: "tag" }, t("group.admin")) : null,
       el("span", { class: "hint" }, t("group.joined_on", { date: day(m.joined) })),
       admin && m.id !== data.me.id
         ? el("button", { type: "button", onclick: () => removeMember(m), "aria-label": t("group.remove_named", { name: m.name }) }, t("group.remove"))
         : null)),
     gone.map((m) => el("li", { class: "member left" },
-      el("span", { class: "who" }, m.name),
+      el("span", { class: "member-name" }, m.name),
       el("span", { class: "hint" }, t("group.left_on", { date: day(/** @type {number} */ (m.left)) })))));
 }
 
@@ -482,10 +483,11 @@ async function leave() {
 
 // ------------------------------------------------------------------ invites (admins)
 
-/** @param {InviteInfo[]} invites */
+/** The invite links still open (a revoked or expired one opens nothing: it is not listed).
+ * @param {InviteInfo[]} invites */
 function drawInvites(invites) {
   const now = Date.now() / 1000;
-  fill($("invites"), invites.map((invite) => {
+  fill($("invites"), invites.filter((invite) => invite.revoked === null && invite.expires > now).map((invite) => {
     const open = invite.revoked === null && invite.expires > now;
     const state = invite.revoked !== null ? t("group.invite_revoked") : open ? t("group.invite_open", { date: day(invite.expires) }) : t("group.invite_expired");
     return el("li", { class: "member" },
