@@ -149,7 +149,9 @@ export function drawSheet(table, sheet, { onEdit = null, caption = false, colour
     el("th", { class: "trump", scope: "col", "aria-label": TEXT.trump }, TEXT.trump[0]),
     ...sheet.players.map((p, seat) => el("th", { scope: "col", class: "player" },
       colours ? swatch(seat, colours) : null, p)),
-    onEdit ? el("th", { scope: "col" }, el("span", { class: "muted" }, TEXT.fix)) : null);
+    // On a narrow screen the column's head is the pencil of its buttons, its word kept for screen readers.
+    onEdit ? el("th", { scope: "col", class: "fix" }, el("span", { class: "muted fix-word" }, TEXT.fix),
+      el("span", { class: "fix-mark", "aria-hidden": "true" }, "✎")) : null);
   const body = el("tbody", {});
   for (const row of sheet.rows) {
     const tr = el("tr", { class: row.status, "data-round": row.number, "data-status": row.status },
@@ -246,7 +248,10 @@ export function chartSeries(sheet) {
 function tiesAt(series, players, index) {
   /** @type {Map<number, string[]>} */
   const byTotal = new Map();
-  series.totals.forEach((line, seat) => byTotal.set(line[index], [...(byTotal.get(line[index]) || []), players[seat]]));
+  series.totals.forEach((line, seat) => {
+    const total = line[index];
+    if (total !== null) byTotal.set(total, [...(byTotal.get(total) || []), players[seat]]); // null: not at the table
+  });
   return [...byTotal].filter(([, names]) => names.length > 1);
 }
 
@@ -309,7 +314,7 @@ export function drawChart(target, sheet, { colours }) {
     return box;
   }
   const summary = TEXT.chartSummary(series.labels.length - 1,
-    sheet.players.map((p, seat) => `${p} ${series.totals[seat].at(-1)}`).join(", "));
+    sheet.players.map((p, seat) => `${p} ${sheet.totals[seat]}`).join(", "));
   const canvas = el("canvas", { role: "img", "aria-label": summary }, summary);
   box.replaceChildren(canvas);
   const ink = getComputedStyle(box).color;
@@ -369,7 +374,8 @@ export function drawChart(target, sheet, { colours }) {
   return box;
 }
 
-/** The chart's key: each player's full name and total beside a picture of their line (hidden until a round is scored).
+/** The chart's key: each player's full name and total (the sheet's, so a player who left keeps theirs)
+ * beside a picture of their line (hidden until a round is scored).
  * @param {Sheet} sheet
  * @param {{colours: string[]}} how */
 export function chartLegend(sheet, { colours }) {
@@ -378,5 +384,5 @@ export function chartLegend(sheet, { colours }) {
   return el("ul", { class: "sheet-legend", "aria-label": TEXT.legend, hidden: series.labels.length < 2 },
     ...sheet.players.map((p, seat) => el("li", {},
       swatch(seat, colours), el("span", {}, p), " ",
-      el("strong", {}, String(series.totals[seat].at(-1))))));
+      el("strong", {}, String(sheet.totals[seat])))));
 }
