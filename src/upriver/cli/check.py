@@ -1,4 +1,5 @@
-"""`upriver check FILE`: validate and score a game record (see docs/record.md §5).
+"""`upriver check FILE`: validate and score a game record (see docs/record.md §5), a score keeper's
+whole evening too (docs/keeper.md).
 
 Exit 0 with the score sheet (or ``--json`` summary) for a valid record, 1 with one
 line on standard error for a record that breaks a rule, 2 for a document that is
@@ -10,6 +11,7 @@ file name and message are escaped here once more.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +21,9 @@ from rich.console import Console
 from upriver.cli.root import app
 from upriver.cli.tui import sheet_table
 from upriver.errors import RecordError
-from upriver.record import RecordRuleError, loads, replay
+from upriver.keeper import KeptSheet
+from upriver.keeper.entries import EXTRA
+from upriver.record import Record, RecordRuleError, loads, replay
 from upriver.record.decoding import clipped, printable
 from upriver.sheet import ScoreSheet
 
@@ -27,6 +31,32 @@ __all__ = ["check"]
 
 RULE_BROKEN = 1
 NOT_A_RECORD = 2
+
+
+def _is_evening(record: Record) -> bool:
+    """Whether the record holds a score keeper's whole evening (docs/keeper.md), not only its game."""
+    kept = record.extras.get(EXTRA)
+    return isinstance(kept, Mapping) and isinstance(kept.get("evening"), Mapping)
+
+
+def _evening(record: Record) -> ScoreSheet:
+    """The evening's score sheet, as the keeper replays it through the engine.
+
+    :raises RecordError: when the evening is not what the keeper writes.
+    :raises RecordRuleError: when the engine refuses one of its rounds (naming it, as the sheet flags it).
+    """
+    sheet = KeptSheet.from_record(record)
+    flag = sheet.flag
+    if flag is not None:
+        player = None if flag.seat is None else sheet.players[flag.seat]
+        raise RecordRuleError(
+            f"the evening's {flag.message}",
+            round_number=flag.round,
+            rule=flag.rule,
+            seat=flag.seat,
+            player=player,
+        )
+    return sheet.score_sheet
 
 
 def _fail(file: Path, message: str, code: int) -> typer.Exit:
@@ -45,7 +75,11 @@ def check(
         bool, typer.Option("--json", help="Print the tricks, scores, totals and winners as JSON.")
     ] = False,
 ) -> None:
-    """Check that a game record is well formed and follows its rules, then print its score sheet."""
+    """Check that a game record is well formed and follows its rules, then print its score sheet.
+
+    The record of a score keeper's evening whose players changed is read whole: every run of
+    rounds, the arrivals, departures, sit-outs and adjustments, and the evening's result.
+    """
     try:
         text = file.read_bytes().decode("utf-8")
     except OSError as error:
@@ -53,12 +87,13 @@ def check(
     except UnicodeDecodeError as error:
         raise _fail(file, f"not a game record: not UTF-8 text (byte {error.start})", NOT_A_RECORD) from None
     try:
-        game = replay(loads(text))
+        record = loads(text)
+        game = replay(record)
+        sheet = _evening(record) if _is_evening(record) else ScoreSheet.of(game)
     except RecordError as error:
         raise _fail(file, f"not a game record: {error}", NOT_A_RECORD) from None
     except RecordRuleError as error:
         raise _fail(file, f"rule broken: {error}", RULE_BROKEN) from None
-    sheet = ScoreSheet.of(game)
     if as_json:
         typer.echo(json.dumps(sheet.summary()))
         return

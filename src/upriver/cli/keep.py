@@ -22,6 +22,7 @@ from rich.table import Table
 from upriver import record as records
 from upriver.cards import Suit
 from upriver.cli import tui
+from upriver.cli.keep_evening import evening_command, evening_notes, evening_table, names_of, seat_values
 from upriver.cli.lang import LangOption, translator
 from upriver.cli.options import (
     BiddingOption,
@@ -107,6 +108,22 @@ class Keeper:
         except (EOFError, KeyboardInterrupt):
             raise _QuitError from None
 
+    def ask(self, prompt: str) -> str:
+        """A line typed at ``prompt`` (the evening's questions, :mod:`upriver.cli.keep_evening`)."""
+        return self._read(prompt)
+
+    def apply(self, label: str, change: Callable[[], None]) -> bool:
+        """:meth:`_apply`, for the evening's commands."""
+        return self._apply(label, change)
+
+    def find(self, text: str) -> int | None:
+        """The seat ``text`` names, or ``None`` having said which names there are."""
+        seat = seat_of(self.sheet.players, text)
+        if seat is None:
+            said = self.t("keep.type_one_of", names=spoken_list(self.t.lang, self.sheet.players))
+            self.console.print(f"[red]{escape(said)}[/red]")
+        return seat
+
     def _apply(self, label: str, change: Callable[[], None]) -> bool:
         """Run ``change`` on the sheet and save it; show the engine's refusal instead."""
         try:
@@ -129,7 +146,7 @@ class Keeper:
         trump = sheet.trump
         t = self.t
         out.rule(
-            escape(t("keep.round", round=sheet.current, rounds=sheet.rules.rounds, size=sheet.hand_size))
+            escape(t("keep.round", round=sheet.current, rounds=len(sheet.schedule), size=sheet.hand_size))
         )
         noted = t("keep.trump_not_noted") if trump is None else tui.suit_text(trump, t).plain
         said = t(
@@ -149,9 +166,11 @@ class Keeper:
         self.console.print(line, highlight=False, markup=False)
 
     def show_sheet(self) -> None:
-        sheet = self.sheet.score_sheet
-        self.console.print(tui.sheet_table(sheet, self.t, dealers=True))
-        self.console.print(tui.headline(sheet, self.t), markup=False)
+        """The sheet as an evening (who sat out, who came and went), its changes, and who leads."""
+        self.console.print(evening_table(self.sheet, self.t))
+        for line in evening_notes(self.sheet, self.t):
+            self.console.print(f"  {escape(line)}", highlight=False)
+        self.console.print(tui.headline(self.sheet.score_sheet, self.t), markup=False)
 
     def run(self) -> None:
         """Ask for entries until the keeper quits or the input ends."""
@@ -194,10 +213,11 @@ class Keeper:
             headline = tui.headline(sheet.score_sheet, t)
             self.console.print(f"[bold]{escape(t('keep.game_over'))}[/bold] {escape(headline)}.")
             return t("keep.over_prompt")
+        playing = names_of(sheet, sheet.current)
         if sheet.phase == "tricks":
-            return t("keep.tricks_prompt", names=" ".join(names), size=sheet.hand_size)
+            return t("keep.tricks_prompt", names=playing, size=sheet.hand_size)
         if sheet.rules.bidding is Bidding.SIMULTANEOUS:
-            return t("keep.bids_together", names=" ".join(names), size=sheet.hand_size)
+            return t("keep.bids_together", names=playing, size=sheet.hand_size)
         seat = sheet.to_bid[0]
         restriction = sheet.bid_restriction()
         if restriction is not None:
@@ -225,10 +245,11 @@ class Keeper:
         if values is None:
             self.console.print(f"[red]{escape(self.t('keep.type_numbers'))}[/red]")
             return
+        spread = seat_values(sheet, sheet.current, values)
         if sheet.phase == "tricks":
-            self._apply("tricks", lambda: sheet.enter_tricks(values))
+            self._apply("tricks", lambda: sheet.enter_tricks(spread))
         elif sheet.rules.bidding is Bidding.SIMULTANEOUS or len(values) > 1:
-            self._apply("bids", lambda: sheet.enter_bids(values))
+            self._apply("bids", lambda: sheet.enter_bids(spread))
         else:
             seat = sheet.to_bid[0]
             if self._apply("bid", lambda: sheet.enter_bid(seat, values[0])):
@@ -243,6 +264,9 @@ class Keeper:
             raise _QuitError
         if command in ("help", "?"):
             self.console.print(self.t("keep.help"), highlight=False, markup=False)
+            self.console.print(self.t("keep.help_evening"), highlight=False, markup=False)
+        elif evening_command(self, command, rest):
+            pass
         elif command == "sheet":
             self.show_sheet()
         elif command == "undo":
@@ -289,17 +313,19 @@ class Keeper:
             return
         number = int(text)
         entered = rows[number - 1]
-        names = " ".join(sheet.players)
+        names = names_of(sheet, number)
+        playing = sheet.playing(number)
 
-        def ask(what: str, now: tuple[int | None, ...] | None) -> list[int] | None:
-            shown = "–" if now is None else " ".join("·" if v is None else str(v) for v in now)
+        def ask(what: str, now: tuple[int | None, ...] | None) -> list[int | None] | None:
+            values_now = None if now is None else [now[s] if s < len(now) else None for s in playing]
+            shown = "–" if values_now is None else " ".join("·" if v is None else str(v) for v in values_now)
             while True:
                 answer = self._read(self.t(f"keep.edit_{what}", number=number, names=names, shown=shown))
                 if not answer:
                     return None
                 values = _numbers(answer)
                 if values is not None:
-                    return values
+                    return seat_values(sheet, number, values)
                 self.console.print(f"[red]{escape(self.t('keep.seat_order'))}[/red]")
 
         bids = ask("bids", entered.bids)

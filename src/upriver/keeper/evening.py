@@ -32,6 +32,7 @@ the engine's.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from upriver.deal import rotating_trump
@@ -189,8 +190,14 @@ class Segment:
         return None if local is None else self.seats[local]
 
     def refusal(self, error: IllegalActionError) -> IllegalActionError:
-        """The engine's refusal with its seat as the sheet's seat."""
-        return IllegalActionError(str(error), rule=error.rule, seat=self.seat(error.seat), facts=error.facts)
+        """The engine's refusal with its seat as the sheet's seat, and its round as the sheet's round
+        (the segment's game counts its rounds from 1)."""
+        facts, message = dict(error.facts), str(error)
+        local = facts.get("round")
+        if isinstance(local, int) and not isinstance(local, bool) and self.first > 1:
+            facts["round"] = number = self.first + local - 1
+            message = re.sub(rf"\bround {local}\b", f"round {number}", message, count=1)
+        return IllegalActionError(message, rule=error.rule, seat=self.seat(error.seat), facts=facts)
 
 
 def starting_score(start: Start, totals: Sequence[int], seats: Sequence[int]) -> int:
