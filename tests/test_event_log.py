@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.webclient import Room
+from upriver.state import Phase
 from upriver.web import eventlog
 from upriver.web.app import create_app
 from upriver.web.hosts import HostPolicy
@@ -110,3 +111,34 @@ def test_serve_with_the_event_log_writes_json_lines_from_start_to_stop_and_witho
     assert [line["event"] for line in lines] == ["started", "created", "applied", "stopped"]
     assert len({line["worker"] for line in lines}) == 1
     assert body["token"] not in json.dumps(lines)
+
+
+def test_a_simultaneous_bid_is_logged_sealed_until_every_seat_has_bid_then_revealed(
+    db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="upriver.events")
+    app = create_app(db, bot_delay=0.0, hosts=HostPolicy.of(("testserver",), "127.0.0.1"))
+    with TestClient(app) as client, contextlib.ExitStack() as stack:
+        room = Room(client, stack, schedule=[2, 2], bidding="simultaneous", dealer_bid="free")
+        made: list[list[int | None]] = []
+        while not room.game.is_over:
+            if room.game.phase is Phase.BIDDING:
+                seat = room.game.awaiting[-1]  # the last pending bidder first: not seat order
+                bid = room.game.legal_bids(seat)[-1]
+                if not made or None not in made[-1]:
+                    made.append([None] * len(room.game.players))
+                made[-1][seat] = bid
+                room.clients[seat].act("bid", bid)
+                room.settle_all()
+            else:
+                room.move()
+    lines = _lines(caplog)
+    bids = [line for line in lines if line.get("kind") == "bid"]
+    assert len(bids) == 8
+    assert all(line["sealed"] is True and "value" not in line for line in bids)
+    revealed = [line for line in lines if line["event"] == "revealed"]
+    assert [line["bids"] for line in revealed] == made
+    assert [line["round"] for line in revealed] == [1, 2]
+    for line in revealed:  # right after the round's last bid
+        before = lines[lines.index(line) - 1]
+        assert (before["kind"], before["version"]) == ("bid", line["version"])

@@ -8,8 +8,11 @@ Every line is ``{"at": unix seconds, "worker": process id, "event": …}`` and t
 - ``created``: a table, with its ``table`` id and its seats' ``kinds`` (``human`` or a bot's kind);
 - ``applied``: an event this process committed and applied: ``table``, ``version``, ``seat`` and
   ``kind`` (``join``, ``bot``, ``revoke``, ``bid``, ``play``, ``claim``, ``standin`` — the seat's
-  person left and a stand-in plays —, ``back``, …); a bid's or a card's ``value`` too, since every
-  seat sees it once made;
+  person left and a stand-in plays —, ``back``, …); a card's ``value`` too, and a bid's, since every
+  seat sees it once made — but under simultaneous bidding ("closed fists") no seat sees another's bid
+  until every seat has bid, so such a bid's line says only ``"sealed": true``;
+- ``revealed``: the simultaneous bids of a round, once the last is made: ``table``, ``version`` (the
+  last bid's), ``round`` and ``bids`` (seat by seat);
 - ``refused``: a refusal answered, by its ``rule`` (:mod:`upriver.web.refusals`).
 
 No line holds a seat's token or invite, a table's key, a player's name, a sheet's id or a card still
@@ -24,14 +27,22 @@ import logging
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
-__all__ = ["PUBLIC_VALUES", "enable", "lines_to_stderr", "note"]
+from upriver.rules import Bidding
+from upriver.state import Phase
+
+if TYPE_CHECKING:
+    from upriver.state import GameState
+
+__all__ = ["PUBLIC_VALUES", "applied", "enable", "lines_to_stderr", "note"]
 
 log = logging.getLogger("upriver.events")
 _STDERR = "upriver.stderr"
 
 PUBLIC_VALUES = ("bid", "play")
-"""The event kinds whose value is logged: what every seat sees once it is made."""
+"""The event kinds whose value is logged: what every seat sees once it is made (a simultaneous bid
+only once every seat has bid: :func:`applied`)."""
 
 
 def enable() -> None:
@@ -56,3 +67,18 @@ def note(event: str, **facts: object) -> None:
     if log.isEnabledFor(logging.INFO):
         line = {"at": round(time.time(), 3), "worker": os.getpid(), "event": event, **facts}
         log.info(json.dumps(line))
+
+
+def applied(table_id: str, version: int, seat: int, kind: str, value: str, game: GameState | None) -> None:
+    """Log the ``applied`` line of an event this process committed, ``game`` the table's game after it
+    (``None``: not started). A bid made under simultaneous bidding is logged sealed (no value: the other
+    seats do not see it yet); the last of a round's such bids adds the ``revealed`` line of them all."""
+    if not log.isEnabledFor(logging.INFO):
+        return
+    sealed = kind == "bid" and game is not None and game.rules.bidding is Bidding.SIMULTANEOUS
+    facts: dict[str, object] = {}
+    if kind in PUBLIC_VALUES:
+        facts = {"sealed": True} if sealed else {"value": value}
+    note("applied", table=table_id, version=version, seat=seat, kind=kind, **facts)
+    if sealed and game is not None and game.phase is not Phase.BIDDING and None not in game.bids:
+        note("revealed", table=table_id, version=version, round=game.round_number, bids=list(game.bids))

@@ -12,11 +12,15 @@ from __future__ import annotations
 import os
 import time
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from prometheus_client import Counter, Histogram
 
 from upriver.web import eventlog
 from upriver.web.store import Event
+
+if TYPE_CHECKING:
+    from upriver.state import GameState
 
 __all__ = ["ACTIONS", "COMMIT_SECONDS", "MESSAGE_SECONDS", "UPDATE_SECONDS", "applied", "timed", "worker"]
 
@@ -57,14 +61,14 @@ def worker() -> str:
     return str(os.getpid())
 
 
-def applied(table_id: str, event: Event, arrived: float) -> None:
+def applied(table_id: str, event: Event, arrived: float, game: GameState | None = None) -> None:
     """``event``, which arrived at ``arrived`` (``time.perf_counter()``), was committed, applied and
-    announced at ``table_id``: count it, time it, and log it (:mod:`upriver.web.eventlog`)."""
+    announced at ``table_id`` (whose game is ``game`` now): count it, time it, and log it
+    (:mod:`upriver.web.eventlog`, which keeps a bid sealed until every seat may see it)."""
     me = worker()
     ACTIONS.labels(me, event.kind).inc()
     UPDATE_SECONDS.labels(me).observe(time.perf_counter() - arrived)
-    value = {"value": event.value} if event.kind in eventlog.PUBLIC_VALUES else {}
-    eventlog.note("applied", table=table_id, version=event.version, seat=event.seat, kind=event.kind, **value)
+    eventlog.applied(table_id, event.version, event.seat, event.kind, event.value, game)
 
 
 class timed:  # noqa: N801 - used as a context manager, like a function

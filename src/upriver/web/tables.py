@@ -391,7 +391,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
                     if token is not None and event.kind in ("join", "rekey"):  # to this connection only
                         joiner.push(protocol.seat_message(table.version, event.seat, token))
                 self._announce(table)
-                instruments.applied(table.id, event, arrived)
+                instruments.applied(table.id, event, arrived, table.game)
             return
         raise self._commit_error(table, event, "other server processes kept storing moves first")
 
