@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.webclient import Room
-from upriver.state import Phase
+from upriver.actions import Phase
 from upriver.web import eventlog
 from upriver.web.app import create_app
 from upriver.web.hosts import HostPolicy

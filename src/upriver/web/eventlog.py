@@ -29,8 +29,8 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from upriver.actions import Phase
 from upriver.rules import Bidding
-from upriver.state import Phase
 
 if TYPE_CHECKING:
     from upriver.state import GameState
