@@ -326,5 +326,11 @@ def test_standings_and_games_are_fresh_after_another_server_process_wrote(db: st
             assert rows["Bob"]["points"] == result.totals[0] + result.totals[1]
             players = ann.get(f"/api/groups/{group}/games").json()["games"][1]["players"]
             assert [p["name"] for p in players[:2]] == ["Bob", "Ann"]
+
+            other.leave(group, bob.id, former=True)  # the numbers kept, the name as it is now
+            rows = {
+                row["member"]: row for row in ann.get(f"/api/groups/{group}/standings").json()["standings"]
+            }
+            assert (rows[bob.id]["name"], rows[bob.id]["games"]) == ("a former member", 2)
         finally:
             other.close()

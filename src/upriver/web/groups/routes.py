@@ -34,6 +34,7 @@ from upriver.web.accounts.routes import AccountRoute
 from upriver.web.groups.league import (
     LeagueGame,
     Player,
+    Standings,
     StandingsCache,
     check_seats,
     game_result,
@@ -132,6 +133,11 @@ def _name(value: str, field: str, longest: int = 60) -> str:
         return text_line(value, longest)
     except TextError as error:
         raise AccountError(f"'{field}': {error}", 400, field=field) from None
+
+
+def _encoded(data: dict[str, object]) -> bytes:
+    """``data`` as :class:`JSONResponse` encodes it."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 def _seats(given: list[_SeatOf]) -> tuple[Player, ...]:
@@ -239,20 +245,48 @@ def group_router(
             ]
         return data
 
-    def standings_json(group_id: str, season: str | None) -> dict[str, object]:
+    def counted(
+        group_id: str, season: str | None
+    ) -> tuple[dict[str, object], Standings, list[LeagueGame], tuple[str, float, float]]:
+        """The season and its standings with the members' names, the standings as counted, the
+        group's games, and the key they are kept under."""
         season_id, season_name, start, end = season_of(group_id, season)
         games = league(group_id)
-        table = kept_standings.standings((group_id, start, end), games, start, end)
-        who = names(group_id)
-        by_id = {g.id: g for g in games}
-        return {
+        key = (group_id, start, end)
+        table = kept_standings.standings(key, games, start, end)
+        who = names(group_id)  # names are applied to the numbers as they are now: never kept
+        head: dict[str, object] = {
             "season": {"id": season_id, "name": season_name, "start": start, "end": end},
             "standings": [{**row.to_json(), "name": who.get(row.member, FORMER)} for row in table.members],
+        }
+        return head, table, games, key
+
+    def chart(table: Standings, games: list[LeagueGame]) -> dict[str, object]:
+        by_id = {g.id: g for g in games}
+        return {
             "games": [
                 {"id": gid, "played": by_id[gid].played, "kind": by_id[gid].kind} for gid in table.games
             ],
             "running": {member: list(line) for member, line in table.running.items()},
         }
+
+    def standings_json(group_id: str, season: str | None) -> dict[str, object]:
+        head, table, games, _key = counted(group_id, season)
+        return {**head, **chart(table, games)}
+
+    # The chart's part of the answer (the season's games and everyone's points after each: most of
+    # its bytes, and no names) encoded once for each count of the standings.
+    charts: dict[tuple[str, float, float], tuple[Standings, bytes]] = {}
+
+    def standings_body(group_id: str, season: str | None) -> bytes:
+        """:func:`standings_json` encoded as a JSON answer is."""
+        head, table, games, key = counted(group_id, season)
+        kept = charts.get(key)
+        if kept is None or kept[0] is not table:
+            kept = charts[key] = (table, _encoded(chart(table, games))[1:-1])
+            while len(charts) > 64:
+                del charts[next(iter(charts))]
+        return _encoded(head)[:-1] + b"," + kept[1] + b"}"
 
     def game_json(group_id: str, game: LeagueGame, who: dict[str, str], source: str) -> dict[str, object]:
         places = game.result.places
@@ -471,9 +505,9 @@ def group_router(
         return JSONResponse({"game": game_id})
 
     @router.get("/api/groups/{group_id}/standings")
-    async def table_of_standings(group_id: str, request: Request, season: str | None = None) -> JSONResponse:
+    async def table_of_standings(group_id: str, request: Request, season: str | None = None) -> Response:
         group, _me = member_of(request, group_id, csrf=False)
-        return JSONResponse(standings_json(group.id, season))
+        return Response(standings_body(group.id, season), media_type="application/json")
 
     @router.get("/api/groups/{group_id}/standings.csv")
     async def standings_csv(group_id: str, request: Request, season: str | None = None) -> Response:
