@@ -131,6 +131,7 @@ BROWSER_TESTS = (
     "test_house_rules_browser.py",
     "test_i18n_browser.py",
     "test_keep_browser.py",
+    "test_keep_conflicts_browser.py",
     "test_keep_layout_browser.py",
     "test_keep_arrival_browser.py",
     "test_keep_evening_browser.py",

@@ -39,6 +39,7 @@ TYPED = frozenset(
         "i18n.js",
         "keep.js",
         "keep-api.js",
+        "keep-conflicts.js",
         "keep-evening.js",
         "keep-fix.js",
         "keep-house.js",

@@ -209,7 +209,7 @@ def api(page: Page, path: str, body: dict[str, Any] | None = None) -> Any:
     )
 
 
-def test_an_entry_made_offline_for_a_round_entered_elsewhere_meanwhile_is_kept_on_the_phone_with_why(
+def test_an_entry_made_offline_for_a_round_entered_elsewhere_meanwhile_is_kept_on_the_sheet_as_a_conflict(
     browser: Browser, tmp_path: Path
 ) -> None:
     db, port = tmp_path / "upriver.sqlite3", free_port()
@@ -239,19 +239,24 @@ def test_an_entry_made_offline_for_a_round_entered_elsewhere_meanwhile_is_kept_o
 
         merged = api(page, f"/api/sheets/{sheet}")
         assert merged["offline"]["pending"] == 0
-        assert [c["error"] for c in merged["offline"]["conflicts"]] == [
-            "Bob: 1 — meant for round 1, which was entered on another phone meanwhile"
-        ]
+        assert merged["offline"]["merged"] == {"merged": 1, "conflicts": 1, "refused": 0}
+        assert merged["offline"]["conflicts"] == []  # nothing left on the phone alone
+        (conflict,) = merged["conflicts"]  # kept on the sheet, for every phone
+        assert (conflict["round"], conflict["action"], conflict["body"]) == (1, "bid", {"seat": 1, "bid": 1})
+        assert conflict["reason"] == "meant for round 1, which was finished on another phone since"
         assert merged["current"]["number"] == 2
         assert merged["current"]["bids"] == [None, None, None, None]  # Bob's bid went to no other round
         assert merged["sheet"]["rows"][0]["trump"] == "H"  # the trump noted for round 1 did apply
         assert httpx.get(f"{url}/api/sheets/{sheet}").json()["version"] == merged["version"]
         page.goto(f"{url}/keep/{sheet}")
-        expect(page.locator(".offline-strip")).to_contain_text("which was entered on another phone meanwhile")
-        shot(page, "4-kept-with-why")
-        page.get_by_role("button", name="Dismiss").click()
-        expect(page.locator(".offline-strip")).to_be_hidden()
-        assert kept_on_phone(page, sheet)["conflicts"] == []
+        card = page.locator(f"[data-conflict='{conflict['id']}']")
+        expect(card).to_contain_text("Round 1: a bid")
+        expect(card.locator("[data-now='1']")).to_have_text("bid 0took 0")
+        expect(card.locator("[data-wanted='1']")).to_have_text("bid 1")
+        shot(page, "4-kept-as-a-conflict")
+        card.get_by_role("button", name="Keep the sheet").click()
+        expect(page.locator("#conflicts")).to_have_count(0)
+        assert httpx.get(f"{url}/api/sheets/{sheet}").json()["conflicts"] == []
         page.context.close()
 
 
@@ -336,7 +341,7 @@ def on_server(client: TestClient, entries: list[tuple[str, dict[str, Any]]]) -> 
 def comparable(answer: dict[str, Any]) -> dict[str, Any]:
     if "error" in answer:
         return {"error": answer["error"], "rule": answer.get("rule")}
-    return {k: v for k, v in answer.items() if k not in ("id", "share", "version", "read_only")}
+    return {k: v for k, v in answer.items() if k not in ("id", "share", "version", "read_only", "conflicts")}
 
 
 @settings(

@@ -9,8 +9,10 @@ Everything here speaks JSON text, so the worker passes strings both ways:
   a key, so each later entry costs one replay, not one per entry so far.
 - :func:`act` applies one entry through :func:`upriver.keeper.commands.apply` — the very
   function the server's API applies — and answers the sheet's JSON view
-  (:func:`upriver.keeper.commands.sheet_view`) and its record, or the engine's refusal as the
-  API gives it (``{"error", "rule", "seat", "facts"}``), the sheet unchanged.
+  (:func:`upriver.keeper.commands.sheet_view`), its record and the entry as the page keeps it
+  to merge later (its body, a bid's seat pinned, and the round it was made against:
+  :mod:`upriver.keeper.conflicts`), or the engine's refusal as the API gives it (``{"error",
+  "rule", "seat", "facts"}``), the sheet unchanged.
 - :func:`warm` loads, as the worker starts, what the first entry would otherwise wait for.
 - :func:`start` and :func:`import_record` make a new sheet, as ``POST /api/sheets`` and
   ``POST /api/sheets/import``; :func:`options` is ``GET /api/sheets/options``.
@@ -25,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from upriver.errors import IllegalActionError, RecordError, RulesError
-from upriver.keeper import KeptSheet, commands
+from upriver.keeper import KeptSheet, commands, conflicts
 from upriver.names import PlayerNameError, check_names
 from upriver.record import RecordRuleError, dumps, loads
 from upriver.rules import rules_catalogue
@@ -93,8 +95,15 @@ def act(key: str, action: str, body: str = "{}") -> str:
     sheet = _SHEETS.get(key)
     if sheet is None:
         return json.dumps(_refusal("no such sheet on this phone", "sheet"))
-    answer = _apply(sheet, action, json.loads(body))
-    return json.dumps(answer) if answer is not None else _answer(sheet)
+    data = json.loads(body)
+    entry = conflicts.entry_of(sheet, action, data) if isinstance(data, dict) else data
+    made = conflicts.against(sheet, action, entry) if isinstance(entry, dict) else None
+    refused = _apply(sheet, action, entry)
+    if refused is not None:
+        return json.dumps(refused)
+    answer = json.loads(_answer(sheet))
+    answer["entry"] = {"body": entry, "against": None if made is None else made.to_json()}
+    return json.dumps(answer)
 
 
 def _started(key: str, sheet: KeptSheet) -> str:

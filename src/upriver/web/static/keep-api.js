@@ -11,14 +11,18 @@
 //   running upriver's Python in Pyodide). A sheet started there lives on the phone ("local-…").
 // - back online: the entries made on the phone are merged into the server's sheet before anything
 //   else (`merge`). The rule: the phone's entries are replayed, in order, on the server's latest
-//   sheet. When nobody else wrote meanwhile they all apply. When the sheet moved on elsewhere, an
-//   entry for the round in play (a bid, the bids, the tricks) applies only if that round is still
-//   the one in play there; an entry that does not apply, or that the engine refuses there, is kept
-//   on the phone beside the sheet with the reason (`offline.conflicts`), never dropped, for the
-//   keeper to enter again or dismiss. A sheet started on the phone is backed up whole (imported as
-//   a record) and from then on shared like any other.
+//   sheet. An entry for a round (a bid, the bids, the tricks, a correction) carries the round as the
+//   phone saw it (`against`, worked out by the engine on the phone, upriver.keeper.conflicts), and the
+//   server applies it only if that round is still so; otherwise it keeps it on the sheet as a
+//   conflict, which every phone on the sheet shows until the table picks one (keep-conflicts.js).
+//   Any other entry the engine refuses there is kept on the phone with the reason
+//   (`offline.conflicts`), never dropped. The page then says what the merge did (`offline.merged`).
+//   A sheet started on the phone is backed up whole (imported as a record) and from then on shared
+//   like any other.
+// - online, an entry for a round carries the round as the page last saw it too (`against`), so a
+//   correction made on two phones at once is kept as a conflict, not written over.
 
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { WORDS as W } from "./keep-words.js";
 
 const STATIC_SITE = document.querySelector('meta[name="upriver-keeper"]')?.getAttribute("content") === "static";
@@ -26,11 +30,15 @@ const LOCAL = "local-"; // the id of a sheet started on the phone
 const UNDO_KEPT = 50; // a sheet kept only on the phone keeps its last entries to undo
 const DB_NAME = "upriver-keeper";
 const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the round in play
+const MADE_AGAINST = new Set([...ROUND_BOUND, "edit"]); // entries for one round: they carry it as seen
+const DEVICE = "upriver.device"; // this browser's id, so a conflict says which phone made it
 
 /**
  * A sheet as kept on the phone.
- * @typedef {{path: string, sent: object, action: string, body: object, round: number | null, before: string}} Entry
+ * @typedef {{path: string, sent: object, action: string, body: object, round: number | null, before: string, against?: Against | null}} Entry
  * @typedef {{path: string, sent: object, round: number | null, error: string, at: number}} Conflict
+ * @typedef {{round: number, bids: (number | null)[], tricks: (number | null)[] | null}} Against
+ * @typedef {{merged: number, conflicts: number, refused: number}} Merged
  * @typedef {{
  *   key: string,
  *   server: {id: string, share: string, version: number} | null,
@@ -39,6 +47,8 @@ const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the
  *   log: Entry[],
  *   view: SheetView | null,
  *   conflicts: Conflict[],
+ *   open?: import("./keep-conflicts.js").SheetConflict[],
+ *   merged?: Merged | null,
  * }} Kept
  * @typedef {Error & {status?: number, rule?: string, unreachable?: boolean}} ApiError
  */
@@ -95,7 +105,7 @@ const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the
 /**
  * What waits on the phone for a sheet (`present`): whether the server answered, whether the sheet lives
  * only on the phone, the entries not yet merged and those that could not be.
- * @typedef {{online: boolean, on_phone: boolean, pending: number, conflicts: Conflict[]}} Offline
+ * @typedef {{online: boolean, on_phone: boolean, pending: number, conflicts: Conflict[], merged: Merged | null}} Offline
  */
 
 /**
@@ -120,6 +130,8 @@ const ROUND_BOUND = new Set(["bid", "bids", "tricks"]); // entries meant for the
  * @property {boolean} can_undo
  * @property {Evening} evening
  * @property {Stats[]} stats
+ * @property {{bids: (number | null)[], tricks: (number | null)[] | null}[]} [entered] each round entered
+ * @property {import("./keep-conflicts.js").SheetConflict[]} [conflicts] entries kept for the table to settle
  * @property {Offline} [offline]
  */
 
@@ -294,6 +306,9 @@ function parse(path, body) {
   const { version: _version, ...sent } = /** @type {any} */ (body);
   if (parts.length === 0) return { kind: "create", body: sent };
   if (parts[0] === "import" && parts.length === 1) return { kind: "import", body: sent };
+  if (parts.length === 3 && parts[1] === "conflicts") {
+    return { kind: "act", id: parts[0], action: "resolve", body: sent, sub: `conflicts/${parts[2]}` };
+  }
   if (parts.length === 3 && parts[1] === "rounds") {
     return { kind: "act", id: parts[0], action: "edit", body: { ...sent, round: Number(parts[2]) }, sub: `rounds/${parts[2]}` };
   }
@@ -307,14 +322,18 @@ function parse(path, body) {
  * @returns {SheetView}
  */
 function present(view, kept, online) {
+  const merged = kept.merged || null;
   const shown = {
     ...view,
     id: kept.key,
     share: kept.server ? kept.server.share : null,
     version: (kept.server ? kept.server.version : 0) + kept.log.length,
     read_only: false,
-    offline: { online, on_phone: !kept.server, pending: kept.log.length, conflicts: kept.conflicts },
+    // The server's conflicts: with no server, those it last listed (the engine on the phone keeps none).
+    conflicts: view.conflicts || kept.open || [],
+    offline: { online, on_phone: !kept.server, pending: kept.log.length, conflicts: kept.conflicts, merged },
   };
+  if (merged) { kept.merged = null; save(kept).catch(() => { /* said once is enough */ }); }
   dispatchEvent(new CustomEvent("upriver-sheet", { detail: shown.offline }));
   return shown;
 }
@@ -366,6 +385,7 @@ async function onPhone(route, kept, players) {
     ensureOpen(kept).catch(() => { /* drawn from the kept view; an entry will say why it cannot be made */ });
     return present(kept.view, kept, false);
   }
+  if (route.action === "resolve") throw unreachable(t("keeper.conflictNeedsServer"));
   await ensureOpen(kept);
   if (route.action === "trump" && route.body.round == null && kept.view.current) {
     // Pinned to the round it was noted for, so a merge cannot give it to a later round.
@@ -377,7 +397,10 @@ async function onPhone(route, kept, players) {
   else {
     const before = /** @type {string} */ (kept.current);
     const round = kept.view.current ? kept.view.current.number : null;
-    kept.log.push({ path: route.sub, sent: stripRound(route), action: route.action, body: route.body, round, before });
+    // The entry as the engine on the phone made it (a bid's seat pinned) and the round it was made against.
+    if (answer.entry) route.body = answer.entry.body;
+    const against = answer.entry ? answer.entry.against : null;
+    kept.log.push({ path: route.sub, sent: stripRound(route), action: route.action, body: route.body, round, before, against });
     if (!kept.server && kept.log.length > UNDO_KEPT) kept.log = kept.log.slice(-UNDO_KEPT);
   }
   kept.current = answer.record;
@@ -400,9 +423,37 @@ function stripRound(route) {
 function described(entry, players) {
   const body = /** @type {any} */ (entry.sent);
   if (entry.action === "bid" && body.seat != null) return W.nameBid(players[body.seat] ?? `#${body.seat + 1}`, body.bid);
+  const kind = entryKind(entry.action, entry.round);
   const values = body.bids || body.tricks;
-  if (Array.isArray(values)) return `${entry.path} ${values.map((v, seat) => W.nameBid(players[seat] ?? `#${seat + 1}`, v)).join(", ")}`;
-  return entry.path;
+  if (Array.isArray(values)) return `${kind}: ${values.map((v, seat) => W.nameBid(players[seat] ?? `#${seat + 1}`, v ?? "–")).join(", ")}`;
+  return kind;
+}
+
+/** What kind of entry it was, in the page's words. @param {string} action @param {number | null} round */
+function entryKind(action, round) {
+  const key = `keeper.entryKind.${action}`;
+  return has(key) ? t(key, { round: round ?? "?" }) : action;
+}
+
+/** This browser's id (made once), so a conflict on the sheet says whether this phone made it. */
+export function deviceId() {
+  let id = localStorage.getItem(DEVICE);
+  if (!id) {
+    id = crypto.randomUUID().slice(0, 13);
+    localStorage.setItem(DEVICE, id);
+  }
+  return id;
+}
+
+/**
+ * What an entry for a round is made against: the round as `view` shows it (null: not for a round).
+ * @param {SheetView | null | undefined} view @param {string} action @param {any} body @returns {Against | null}
+ */
+export function againstFor(view, action, body) {
+  if (!view || !view.current || !MADE_AGAINST.has(action)) return null;
+  const round = action === "edit" ? Number(body.round) : view.current.number;
+  const seen = (view.entered || [])[round - 1];
+  return seen ? { round, bids: seen.bids, tricks: seen.tricks } : { round, bids: view.players.map((/** @type {string} */ _) => /** @type {number | null} */ (null)), tricks: null };
 }
 
 /**
@@ -422,22 +473,35 @@ async function merge(kept, players) {
   const id = kept.server.id;
   let latest = await server(`/api/sheets/${id}`, undefined, players);
   const moved = latest.version !== kept.server.version;
+  const merged = kept.merged || { merged: 0, conflicts: 0, refused: 0 };
   while (kept.log.length) {
     const entry = kept.log[0];
-    const elsewhere = moved && ROUND_BOUND.has(entry.action) && entry.round !== latest.current.number;
+    // An entry kept before entries carried their round: the old rule, the round in play or nothing.
+    const elsewhere = !entry.against && moved && ROUND_BOUND.has(entry.action) && entry.round !== latest.current.number;
+    const sent = entry.against ? { ...entry.sent, against: entry.against, device: deviceId(), queued: true } : entry.sent;
     try {
       if (elsewhere) throw refused({ error: t("keeper.offlineEnteredElsewhere", { round: entry.round }) }, 409, players);
-      latest = await server(`/api/sheets/${id}/${entry.path}`, entry.sent, players);
+      latest = await server(`/api/sheets/${id}/${entry.path}`, sent, players);
+      merged.merged += 1;
     } catch (err) {
       const error = /** @type {ApiError} */ (err);
       if (error.unreachable) throw error;
-      const what = described(entry, players.length ? players : (kept.view && kept.view.players) || []);
-      kept.conflicts.push({ path: entry.path, sent: entry.sent, round: entry.round, error: `${what} — ${error.message}`, at: Date.now() });
+      if (error.rule === "conflict") {
+        merged.conflicts += 1; // kept on the sheet, for every phone to see and the table to settle
+      } else {
+        merged.refused += 1;
+        const what = described(entry, players.length ? players : (kept.view && kept.view.players) || []);
+        kept.conflicts.push({ path: entry.path, sent: entry.sent, round: entry.round, error: `${what} — ${error.message}`, at: Date.now() });
+      }
     }
     kept.log.shift();
-    kept.server.version = latest.version;
+    kept.merged = merged;
+    if (latest.version) kept.server.version = latest.version;
     await save(kept);
   }
+  latest = await server(`/api/sheets/${id}`, undefined, players); // with the conflicts kept meanwhile
+  kept.server.version = latest.version;
+  kept.open = latest.conflicts || [];
   kept.view = latest;
   opened.delete(kept.key);
   await save(kept);
@@ -450,6 +514,7 @@ async function merge(kept, players) {
 async function keepAnswer(kept, data) {
   kept.server = { id: data.id, share: data.share, version: data.version };
   kept.view = data;
+  kept.open = data.conflicts || [];
   opened.delete(kept.key);
   await save(kept);
   fetchRecord(kept).catch(() => { /* the next answer tries again */ });
@@ -471,7 +536,12 @@ export async function api(path, body, players = []) {
     if (kept && merging) await merge(kept, players);
     const target = kept && kept.server && route.id ? path.replace(route.id, kept.server.id) : path;
     // After a merge the page's version is the phone's, not the server's: the entry follows the merged ones.
-    const data = await server(target, merging && body ? { ...body, version: undefined } : body, players);
+    let sent = merging && body ? { ...body, version: undefined } : body;
+    // An entry for a round says what it was made against: the round as the page last had it.
+    const made = route.kind === "act" && sent && !(/** @type {any} */ (sent).against)
+      ? againstFor(kept && kept.view, /** @type {string} */ (route.action), route.body) : null;
+    if (made) sent = { ...sent, against: made, device: deviceId() };
+    const data = await server(target, sent, players);
     if (route.kind === "options") await remember("options", data);
     if (route.kind === "shared") await remember(`shared:${route.share}`, data);
     if (!data.id || data.read_only) return data;

@@ -2,6 +2,7 @@
 // dealer changed. Every change is re-checked by the engine, which re-scores everything after it.
 
 import { el, fill } from "./dom.js";
+import { againstFor } from "./keep-api.js";
 import { WORDS as W } from "./keep-words.js";
 
 /**
@@ -46,6 +47,8 @@ export function openEdit(sheet, number, act) {
     tricks: tricksKnown ? row.cells.map((c, /** @type {number} */ s) => (absent.includes(s) ? null : c.tricks)) : null,
   };
   const dialog = el("dialog", { "aria-label": W.editRound(number) });
+  // The round as this dialog opened on it: a correction made meanwhile on another phone is not written over.
+  const against = againstFor(sheet, "edit", { round: number });
   const draw = () => {
     const body = el("div", {});
     body.append(el("p", { class: "muted" }, W.dealt(row.hand_size, name(row.dealer))));
@@ -74,7 +77,7 @@ export function openEdit(sheet, number, act) {
       el("div", { class: "row dialog-actions" },
         el("button", { type: "button", class: "primary", "aria-disabled": String(!adds), onclick: async () => {
           if (!adds) return say(W.tricksDontAddUp(number, sum, row.hand_size));
-          if (await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks }, say)) close();
+          if (await act(`rounds/${number}`, { bids: values.bids, tricks: values.tricks, against }, say)) close();
         } }, W.saveRound),
         el("button", { type: "button", onclick: close }, W.cancel),
         said));

@@ -9,6 +9,7 @@ import { WORDS as W } from "./keep-words.js";
 import { rotatingTrump } from "./keep-house.js";
 import { eveningPanel, markEvening, statistics } from "./keep-evening.js";
 import { openDealer, openEdit, stepper } from "./keep-fix.js";
+import { conflictPanel } from "./keep-conflicts.js";
 import { gameLink, isGameLink, readGameLink } from "./keep-share.js";
 import { earlierNames, home, readKeptNames } from "./keep-start.js";
 import { paperSheet } from "./paper.js";
@@ -124,7 +125,9 @@ async function loadSheet(url) {
       // An answer older than the sheet on screen (the poll crossed an entry just made) is dropped.
       const newer = typeof latest.version === "number" && typeof sheet.version === "number"
         ? latest.version > sheet.version : latest.version !== sheet.version;
-      if (newer) { sheet = latest; draft = null; render(); }
+      // A conflict kept, or settled, on another phone changes no entry: it is seen by its list.
+      const ids = (/** @type {SheetView} */ s) => (s.conflicts || []).map((c) => c.id).join();
+      if (newer || (latest.version === sheet.version && ids(latest) !== ids(sheet))) { sheet = latest; draft = null; render(); }
     } catch { /* offline for a moment: try again later */ }
   }, POLL_MS);
 }
@@ -143,7 +146,7 @@ async function act(action, body = {}, say = showError) {
       sheet = await api(`/api/sheets/${sheet.id}`);
       draft = null;
       render();
-      say(W.changedElsewhere);
+      say(err.rule === "conflict" ? err.message : W.changedElsewhere);
     } else {
       say(err.message);
     }
@@ -162,6 +165,7 @@ function render() {
     el("h1", {}, sheet.title || W.scoreSheet, sheet.read_only ? el("span", { class: "muted" }, W.readOnly) : null),
     sheet.from_link ? el("p", { class: "muted" }, W.sharedGame) : null,
     entryPanel(),
+    sheet.read_only ? null : conflictPanel(sheet, act),
     standings(),
     over ? statistics(sheet) : null,
     sheetTable(),

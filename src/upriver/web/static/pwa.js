@@ -48,9 +48,16 @@ install.addEventListener("click", async () => {
 });
 addEventListener("appinstalled", () => { install.hidden = true; });
 
-/** @param {{online: boolean, on_phone: boolean, pending: number, conflicts: {error: string}[]}} state */
+const MERGED_SHOWN_MS = 60_000;
+/** @type {{text: string, at: number} | null} */
+let merged = null;
+
+/** @param {{online: boolean, on_phone: boolean, pending: number, conflicts: {error: string}[], merged?: {merged: number, conflicts: number, refused: number} | null}} state */
 function show(state) {
   const lines = [];
+  // What the merge of the entries made with no server did: said for a minute, whatever is drawn meanwhile.
+  if (state.merged) merged = { text: t("keeper.mergedSummary", { merged: state.merged.merged, conflicts: state.merged.conflicts }), at: Date.now() };
+  if (merged && Date.now() - merged.at < MERGED_SHOWN_MS) lines.push(merged.text);
   if (!state.online) lines.push(t(staticSite() ? "keeper.offlineOnPhone" : "keeper.offlineNoServer"));
   else if (state.on_phone) lines.push(t("keeper.offlineOnPhone"));
   if (state.pending) lines.push(t("keeper.offlinePending", { count: state.pending }));
