@@ -327,6 +327,7 @@ def measure(target: str, games: Pool, count: int, members: int, loads_n: int, se
             "standings_rows": len(body["standings"]),
             "build_s": round(built, 1),
             "first_load_ms": round(sum(first[name] for name in PAGE), 2),
+            "first_load_cpu_ms": round(sum(first[f"{name}_cpu"] for name in PAGE), 2),
             **{key: value for name, spent in loads_ms.items() for key, value in summary(name, spent).items()},
             "reference_standings_from_scratch_ms": round(statistics.median(reference), 2),
         }
