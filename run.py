@@ -230,6 +230,7 @@ def compiled_kernel(again: str, args: Sequence[str]) -> None:
 
 POSTGRES_TESTS = (
     "test_accounts.py",
+    "test_chat_rules.py",
     "test_event_log.py",
     "test_groups.py",
     "test_hosting.py",

@@ -281,10 +281,13 @@ def test_the_chat_shows_hostile_text_as_text_refuses_past_its_limits_and_mutes_p
             "A line may not hold control or text-direction characters."
         )
         expect(host.locator("#chat-input")).to_have_value("evil \u202e text")
-        # 200 characters at most: the input stops there and counts them.
+        # 200 characters at most: a longer paste is kept whole, counted, and refused in words.
         host.fill("#chat-input", "x" * 10_000)
-        assert len(host.input_value("#chat-input")) == 200
-        expect(host.locator("#chat-count")).to_have_text("200/200")
+        expect(host.locator("#chat-count")).to_have_text("10000/200")
+        host.click("#chat-form button[type=submit]")
+        expect(host.locator("#chat-error")).to_have_text("A line has at most 200 characters.")
+        assert host.input_value("#chat-input") == "x" * 10_000
+        host.fill("#chat-input", "")
         # A reaction shows on the sender's seat for a few seconds, in the viewer's words.
         guest.click(".reactions button[data-reaction='well-played']")
         bubble = label(host, 1).locator(".reaction")

@@ -4,7 +4,12 @@ A name is typed at a web table, in the score keeper or the terminal, or read fro
 game record. Everywhere it must be text a person can read back and that every
 output (a terminal line, a JSON export, an error message) can carry: valid Unicode,
 no control or bidirectional-override characters, 1 to :data:`MAX_NAME_LENGTH`
-characters once the spaces around it are trimmed. Names at one table differ in more
+characters once the spaces around it are trimmed, at least one of them visible. Characters that
+show nothing where they stand (zero width spaces, word joiners, soft hyphens, byte order marks,
+Hangul fillers, Unicode tags, …) are dropped; those that shape what is shown are kept: a zero width
+joiner or non-joiner between two visible characters (👨‍👩‍👧, Persian and Indic words), a variation
+selector after one (❤️), the tags of a region's flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿) — :func:`visible_text`. The same rules hold
+for a line of table talk (:func:`text_line`). Names at one table differ in more
 than case, spacing, invisible characters and letters that look alike, so "Ann" and " ann "
 cannot both sit down, nor "Host" and "Ηost" (a Greek capital Eta) or "H\u200bost" (a zero width
 space): names are compared by their Unicode confusable skeletons (UTS #39, from the
@@ -43,6 +48,7 @@ __all__ = [
     "quoted",
     "text_line",
     "unique_name",
+    "visible_text",
 ]
 
 MAX_NAME_LENGTH = 24
@@ -101,17 +107,21 @@ def _shown(value: object, what: str, limit: int, refuse: Callable[[str, str], Ex
                 "surrogate",
             )
     text = unicodedata.normalize("NFC", value).strip()
-    if not text:
-        raise refuse(f"{what} must have at least one letter or sign, not only spaces", "empty")
-    if len(text) > limit:
-        raise refuse(
-            f"{what} may have at most {limit} characters, not {len(text)} ({quoted(text)})", "too long"
-        )
     for char in text:
         if char in _BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Zl", "Zp"):
             raise refuse(
                 f"{what} may not hold control characters such as {char!r}: {quoted(text)}", "control"
             )
+    text = visible_text(text)
+    if not any(_shows(char) for char in text):
+        raise refuse(
+            f"{what} must have at least one letter or sign, not only spaces or invisible characters",
+            "empty",
+        )
+    if len(text) > limit:
+        raise refuse(
+            f"{what} may have at most {limit} characters, not {len(text)} ({quoted(text)})", "too long"
+        )
     return text
 
 
@@ -169,6 +179,75 @@ nothing (zero width space and joiners, word joiner, soft hyphen, variation selec
 def _ignorable(char: str) -> bool:
     point = ord(char)
     return any(low <= point <= high for low, high in _DEFAULT_IGNORABLE)
+
+
+_JOINERS = frozenset("\u200c\u200d")
+"""Zero width non-joiner and joiner: between two visible characters they join or part them."""
+_TAG_BASE = "\U0001f3f4"
+"""The waving black flag, which tags (U+E0020–U+E007E, ended by the cancel tag) make a region's flag."""
+_TAGS = range(0xE0020, 0xE007F)
+_CANCEL_TAG = "\U000e007f"
+_BLANK = frozenset("\u2800")
+"""Characters that are neither spaces nor ignorable but show nothing (the blank braille pattern)."""
+
+
+def _selector(char: str) -> bool:
+    """A variation selector: after a visible character it picks how that character looks."""
+    point = ord(char)
+    return (
+        0xFE00 <= point <= 0xFE0F
+        or 0xE0100 <= point <= 0xE01EF
+        or 0x180B <= point <= 0x180D
+        or point == 0x180F
+    )
+
+
+def _shows(char: str) -> bool:
+    """Whether ``char`` shows something by itself: neither a space, nor a control, format or
+    ignorable character, nor a blank one."""
+    return not (
+        char.isspace()
+        or char in _BLANK
+        or _ignorable(char)
+        or unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zs", "Zl", "Zp")
+    )
+
+
+def visible_text(text: str) -> str:
+    """``text`` without the default ignorable characters (Unicode's DerivedCoreProperties.txt) that show
+    nothing where they stand, trimmed, in NFC form. Kept, as they change what is shown: a zero width
+    joiner or non-joiner between two characters that show (:func:`_shows`), a variation selector right
+    after one, and a region's flag: the tags after a waving black flag up to and with the cancel tag.
+
+    >>> visible_text("\u200bwell\u00ad played\ufeff\U000e0041\u3164")
+    'well played'
+    >>> rainbow = "\U0001f3f3\ufe0f\u200d\U0001f308"  # a flag, a selector, a joiner, a rainbow
+    >>> visible_text(f" {rainbow} ") == rainbow
+    True
+    """
+    kept: list[str] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char == _TAG_BASE:
+            end = at + 1
+            while end < len(text) and ord(text[end]) in _TAGS:
+                end += 1
+            if end > at + 1 and end < len(text) and text[end] == _CANCEL_TAG:
+                kept.append(text[at : end + 1])  # the flag of a region, whole
+                at = end + 1
+                continue
+        if not _ignorable(char):
+            kept.append(char)
+        elif char in _JOINERS:
+            before = kept[-1][-1] if kept else ""
+            following = next((c for c in text[at + 1 :] if not _ignorable(c) or c == _TAG_BASE), "")
+            if before and following and (_shows(before) or _selector(before)) and _shows(following):
+                kept.append(char)
+        elif _selector(char) and kept and _shows(kept[-1][-1]):
+            kept.append(char)
+        at += 1
+    return unicodedata.normalize("NFC", "".join(kept)).strip()
 
 
 @functools.cache

@@ -1,8 +1,9 @@
 """Table talk: a chat beside the table, quick reactions on a seat, and the table's own notices.
 
 A line is text only, never markup: it is checked as a name is (:func:`upriver.names.text_line`:
-valid Unicode, no control or bidirectional characters, trimmed), at most :data:`MAX_LINE`
-characters, then stored verbatim and sent as a JSON string, so ``<b>`` reaches a page as those
+valid Unicode, no control or bidirectional characters, trimmed, something visible in it, without the
+invisible characters that show nothing), at most :data:`MAX_LINE` characters (a longer one is refused,
+never cut), then stored verbatim and sent as a JSON string, so ``<b>`` reaches a page as those
 three characters, for the page to show as text. A person seated writes under their seat's name;
 a spectator reads always, and writes only at a table whose ``spectator_chat`` option is on,
 under a name they give, checked as a player's and unlike every seated one's. Senders are
@@ -320,13 +321,16 @@ class ChatRoom:
         """The ``reaction`` message of ``conn``'s seat, sent to this process's connections; the
         caller tells the other processes.
 
-        :raises ChatRefusalError: a spectator, a reaction not in :data:`REACTIONS`, or too many.
+        :raises ChatRefusalError: a spectator, a seat not taken yet (as a line is), a reaction not in
+            :data:`REACTIONS`, or too many.
         """
         seat = conn.seat
         if seat is None:
             raise ChatRefusalError(
                 "a reaction shows on a seat: spectators have none", case="spectator", seat=None
             )
+        if self.place.names[seat] is None or self.place.invited(seat):
+            raise ChatRefusalError("take your seat first (join), then react", case="join", seat=seat)
         if reaction not in REACTIONS:
             raise ChatRefusalError(
                 f"a reaction is one of {', '.join(REACTIONS)}",

@@ -3,7 +3,8 @@
 // sender's seat for a few seconds, and mute per viewer (kept in this browser only).
 //
 // Text only: every line is put in with textContent, never as HTML. The server keeps the chat, checks
-// its text and limits how fast people write; the page keeps the input to 200 characters, says the
+// its text and limits how fast people write; the page refuses a line over 200 characters in words and
+// keeps it in the box (a paste is never cut), says the
 // table's notices (someone left, came back, was given to a bot) in its own language from `event` and
 // `facts`, and lets screen readers hear each new line politely.
 
@@ -153,13 +154,14 @@ function build() {
   } catch {
     // no storage: typed each time
   }
-  const input = el("input", { id: "chat-input", maxLength: LIMIT, autocomplete: "off", placeholder: WORDS.placeholder() });
+  const input = el("input", { id: "chat-input", autocomplete: "off", placeholder: WORDS.placeholder() });
   input.setAttribute("aria-label", WORDS.inputLabel(LIMIT));
   input.setAttribute("aria-describedby", "chat-count");
   const count = el("span", { id: "chat-count", className: "chat-count", textContent: WORDS.counter(0, LIMIT) });
   input.addEventListener("input", () => {
-    count.textContent = WORDS.counter(input.value.length, LIMIT);
-    count.classList.toggle("full", input.value.length >= LIMIT);
+    const length = [...input.value].length; // characters as the server counts them
+    count.textContent = WORDS.counter(length, LIMIT);
+    count.classList.toggle("full", length >= LIMIT);
   });
   const submit = el("button", { type: "submit", className: "primary", textContent: WORDS.send() });
   const form = el("form", { id: "chat-form", className: "chat-form" }, name, input, count, submit);
@@ -167,6 +169,10 @@ function build() {
     event.preventDefault();
     const text = input.value.trim();
     if (!text) return;
+    if ([...text].length > LIMIT) { // refused here in the server's words, the line left to shorten
+      $("chat-error").textContent = refusalText({ rule: "chat", facts: { case: "too long", limit: LIMIT } });
+      return;
+    }
     const id = `chat-${++counter}`;
     /** @type {{type: string, text: string, id: string, name?: string}} */
     const message = { type: "chat", text, id };
@@ -204,6 +210,7 @@ function build() {
 function openChat(open) {
   $("chat").classList.toggle("open", open);
   document.body.classList.toggle("chat-open", open);
+  document.body.classList.toggle("chat-closed", !open); // a wide screen folds its column away (style.css)
   const toggle = $("chat-toggle");
   if (toggle) toggle.setAttribute("aria-expanded", String(open));
   if (open) {
