@@ -355,6 +355,7 @@ function renderGame(game) {
   const ctx = { canAct: canAct(), blocked, act, notice };
   renderBids(drawn, ctx);
   renderHand(drawn, ctx);
+  yieldChatSheet(drawn);
   renderLastTrick(game);
   renderSummary(game, holding);
   renderSheet(game);
@@ -385,6 +386,20 @@ function roundEnd(game, held) {
     bid_options: [],
     bid_restriction: null,
   };
+}
+
+// A phone's chat sheet covers the bids, the hand and this seat's clock: when this seat's turn comes,
+// the sheet folds away (the line being written stays in its input), so nobody times out typing.
+let myTurnWas = false;
+/** @param {Game} game the game as drawn */
+function yieldChatSheet(game) {
+  const turn = Boolean(game.my_turn && !game.over && canAct());
+  const starts = turn && !myTurnWas;
+  myTurnWas = turn;
+  const chat = $("chat");
+  if (starts && chat && chat.classList.contains("open") && matchMedia("(max-width: 1099px)").matches) {
+    $("chat-close")?.click();
+  }
 }
 
 // The bids so far against the tricks ("Bids 3 of 4 — under"); under closed fists, how many have bid.

@@ -165,6 +165,8 @@ export function renderHand(game, ctx) {
   const first = drawn.hand === "";
   if (unchanged("hand", [game.hand, game.phase, ctx.canAct, game.foreheads])) return;
   rememberFocus();
+  // How many cards: style.css overlaps them by as much as the hand's column needs.
+  $("hand").style.setProperty("--n", String(Math.max(1, game.hand.length)));
   // A blind one-card round: this seat's card is on its forehead, a back it may not see or choose.
   if (!game.hand.length && blindRound(game)) {
     $("hand").replaceChildren(foreheadOwn());
