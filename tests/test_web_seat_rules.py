@@ -206,7 +206,7 @@ def test_hints_take_at_most_two_of_the_bots_threads_at_once(
         pages = [Connection(seat) for seat in range(3) for _tab in range(2)]  # two tabs a seat
         for page in pages:
             hints.ask_hint(table, page, ClientMessage("hint"))
-        while hints._tasks:
+        while hints.queue().jobs:
             await asyncio.sleep(0.02)
         return pages
 

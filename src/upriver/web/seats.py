@@ -92,6 +92,8 @@ class Connection:
     seat: int | None
     token: str | None = None
     limit: int = 100
+    address: str = "?"
+    """The client's address, as the server's other per-address limits count it (hints are capped by it)."""
     """How many messages may wait for a client that does not read; one more and it is disconnected."""
     wake: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     outbox: collections.deque[str] = dataclasses.field(default_factory=collections.deque)

@@ -300,7 +300,9 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
             await websocket.send_text(full)
             await websocket.close(CLOSE_FULL)
             return
-        conn = Connection(seat, token=token if seat is not None else None, limit=limits.outbox)
+        conn = Connection(
+            seat, token=token if seat is not None else None, limit=limits.outbox, address=_client(websocket)
+        )
         await serve_socket(manager, table, websocket, conn, social)
 
     return router
