@@ -125,7 +125,7 @@ class GameResult:
         return cls(
             players=tuple(str(p) for p in data["players"]),  # type: ignore[attr-defined]
             totals=tuple(int(t) for t in data["totals"]),  # type: ignore[attr-defined]
-            rounds=tuple(tuple(None if c is None else (c[0], c[1], c[2]) for c in row) for row in rows),
+            rounds=tuple(tuple([None if c is None else (c[0], c[1], c[2]) for c in row]) for row in rows),
         )
 
 

@@ -20,6 +20,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import orjson
+
 from upriver.database import Database, Row, Target, Transaction, open_database
 from upriver.database.sqlite import SqliteDatabase
 from upriver.web.groups.league import GameResult, LeagueGame, Player
@@ -192,8 +194,9 @@ def _game(row: Row, *, with_record: bool = True) -> StoredGame:
     game_id, kind, source, played = row[0], row[1], row[2], float(row[3])
     league = None
     if row[5] is not None and row[6] is not None:
-        seats = tuple(Player.from_json(p) for p in json.loads(row[6]))
-        league = LeagueGame(game_id, kind, played, GameResult.from_json(json.loads(row[5])), seats)
+        # orjson: a group's every result is parsed as the first request reads it (and kept).
+        seats = tuple(Player.from_json(p) for p in orjson.loads(row[6]))
+        league = LeagueGame(game_id, kind, played, GameResult.from_json(orjson.loads(row[5])), seats)
     return StoredGame(game_id, kind, source, played, row[4] if with_record else None, league)
 
 
