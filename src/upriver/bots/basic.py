@@ -2,9 +2,11 @@
 
 Bidding counts sure tricks (top trumps), likely ones (other trumps, side aces and
 kings) and ruffs (short side suits with spare trumps), then picks the legal bid
-closest to that estimate, never below its sure tricks when it can help it. Play
+closest to that estimate, never below its sure tricks when it can help it
+(:func:`upriver.bots.sure.best_bid`, where every level's bid is chosen). Play
 wins tricks only while the bid still needs them, as cheaply as it can, and once
-the bid is made sheds its most dangerous cards on tricks it cannot win. It knows
+the bid is made sheds its most dangerous cards on tricks it cannot win; so it does while
+the top trumps it holds cover the tricks still needed, keeping those trumps. It knows
 the scoring: under "1 a trick + 10 if exact", a seat already over its bid or
 needing more tricks than are left takes every trick it can, since each is a point
 and the bonus is gone (under "10 + bid" such a seat scores nothing whatever it
@@ -17,7 +19,8 @@ from __future__ import annotations
 from upriver.actions import beats, winning_play
 from upriver.bots import thumb
 from upriver.bots.base import Bot
-from upriver.cards import DECK, Card, Rank, Suit
+from upriver.bots.sure import best_bid, sure_tricks, unseen_cards
+from upriver.cards import Card, Rank, Suit
 from upriver.scoring import tricks_pay_past_the_bid
 from upriver.view import SeatView
 
@@ -29,33 +32,16 @@ def _danger(card: Card, trump: Suit | None) -> tuple[bool, Rank]:
     return (card.suit is trump, card.rank)
 
 
-def _unseen(view: SeatView) -> frozenset[Card]:
-    """Cards this seat has not seen: not in its hand, not turned up, not played this round."""
-    seen = set(view.hand)
-    seen.update(card for _, card in view.played)
-    if view.turned is not None:
-        seen.add(view.turned)
-    return frozenset(card for card in DECK if card not in seen)
-
-
 def _higher_unseen(card: Card, unseen: frozenset[Card]) -> int:
     """How many unseen cards of the same suit outrank ``card``."""
     return sum(1 for other in unseen if other.suit is card.suit and other.rank > card.rank)
-
-
-def _sure_tricks(view: SeatView) -> int:
-    """Trumps no unseen card outranks: each wins the trick it is played to."""
-    if view.trump is None:
-        return 0
-    unseen = _unseen(view)
-    return sum(1 for card in view.hand if card.suit is view.trump and _higher_unseen(card, unseen) == 0)
 
 
 def estimate_tricks(view: SeatView) -> float:
     """The tricks this hand is expected to take, by rule of thumb (its numbers: :mod:`upriver.bots.thumb`)."""
     hand, trump, size = view.hand, view.trump, view.hand_size
     others = view.player_count - 1
-    unseen = _unseen(view)
+    unseen = unseen_cards(view)
     # Chance that a given unseen card sits in some opponent's hand rather than in the stock.
     dealt = min(1.0, others * size / max(1, len(unseen)))
     suits: dict[Suit, list[Card]] = {suit: [] for suit in Suit}
@@ -86,7 +72,7 @@ def estimate_tricks(view: SeatView) -> float:
             elif higher == 1:
                 total += thumb.SECOND_SINGLE * (1 - dealt) * (1 - risk)
     if trump is not None and size >= 2:
-        spare = max(0, len(trumps) - _sure_tricks(view))
+        spare = max(0, len(trumps) - sure_tricks(view, unseen))
         for suit in Suit:
             if suit is trump or spare <= 0:
                 continue
@@ -105,11 +91,12 @@ class BasicBot(Bot):
     kind = "basic"
 
     def choose_bid(self, view: SeatView) -> int:
-        """The legal bid closest to :func:`estimate_tricks`, not below the sure tricks if possible."""
+        """The legal bid closest to :func:`estimate_tricks`, not below the sure tricks if possible;
+        ties to the lower. (The estimate is never below the sure tricks, so the bid nearest it is
+        the one nearest them too: the compiled rule of thumb's bid, which :func:`best_bid` keeps.)"""
         estimate = estimate_tricks(view)
-        sure = _sure_tricks(view)
-        choices = [bid for bid in view.legal_bids if bid >= sure] or list(view.legal_bids)
-        return min(choices, key=lambda bid: (abs(bid - estimate), bid))
+        bids = view.legal_bids
+        return best_bid(view, bids, [-abs(bid - estimate) for bid in bids])
 
     def choose_card(self, view: SeatView) -> Card:
         """Win a trick cheaply while the bid needs tricks; otherwise lose it, shedding high cards."""
@@ -122,18 +109,28 @@ class BasicBot(Bot):
         if tricks_pay_past_the_bid(view.rules.scoring) and (need < 0 or need > left):
             need = left  # the exact bonus is out of reach, and every trick is still a point
         danger = lambda card: _danger(card, trump)  # noqa: E731  (one sort key, used many times)
+        unseen = unseen_cards(view)
+        # The top trumps in hand take their tricks whenever they are played: once they cover what
+        # the bid still needs, every other card should lose, and the top trumps wait for later.
+        covered = 0 < need < left and sure_tricks(view, unseen) >= need
+        boss = [card for card in legal if card.suit is trump and _higher_unseen(card, unseen) == 0]
         if not view.trick:
+            spare = [card for card in legal if card not in boss]
+            if covered and spare:
+                return min(spare, key=danger)
             return self._lead(view, need, left)
         _, best = winning_play(view.trick, trump)
         winners = [card for card in legal if beats(card, best, trump)]
         losers = [card for card in legal if card not in winners]
         last = len(view.trick) == view.player_count - 1
+        spare = [card for card in losers if card not in boss]
+        if covered and spare:
+            return max(spare, key=danger)
         if need > 0:
             if not winners:
                 return min(legal, key=danger)
             if last:
                 return min(winners, key=danger)
-            unseen = _unseen(view)
             # A winner no unseen card of its suit outranks is likely to hold (bar a ruff).
             safe = [card for card in winners if _higher_unseen(card, unseen) == 0]
             if safe:
@@ -150,7 +147,7 @@ class BasicBot(Bot):
             return min(legal, key=danger)
         if need >= left:
             return max(legal, key=danger)
-        unseen = _unseen(view)
+        unseen = unseen_cards(view)
         masters = [card for card in legal if _higher_unseen(card, unseen) == 0]
         side = [card for card in masters if card.suit is not trump]
         if side:

@@ -104,10 +104,12 @@ class IpimcBot(SearchBot):
         self._plays_mask = 0
 
     def choose_bid(self, view: SeatView) -> int:
-        """With the bid model, the legal bid of best expected score; else the rollouts' best."""
+        """With the bid model, the legal bid of best expected score; else the rollouts' best. Either
+        way never a bid the hand cannot make when it can make one (:func:`upriver.bots.sure.best_bid`)."""
         if not self.config.bid_model or len(view.legal_bids) == 1:
             return super().choose_bid(view)
         from upriver.bots.bidmodel import bid_table, default_model, expected_scores
+        from upriver.bots.sure import best_bid
 
         # A bot on a time budget reads its table from as many deals as its kind would search.
         iterations = self.config.iterations or type(self).defaults.iterations or 2000
@@ -116,7 +118,7 @@ class IpimcBot(SearchBot):
         scores = expected_scores(table, model, view.rules.scoring, view.round_number)
         made = model.make_probability(table.features)
         self.last_bid_estimates = {bid: float(p) for bid, p in zip(table.bids, made, strict=True)}
-        return table.bids[int(np.argmax(scores))]
+        return best_bid(view, table.bids, [float(score) for score in scores])
 
     def analyse(self, view: SeatView) -> Analysis:
         """The search of :class:`SearchBot`, remembering the round's plays in order for :meth:`draw`."""

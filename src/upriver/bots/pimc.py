@@ -27,8 +27,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from upriver.bots.base import Bot
+from upriver.bots.basic import BasicBot
 from upriver.bots.knowledge import Knowledge, knowledge_of
 from upriver.bots.rivalry import blend
+from upriver.bots.sure import best_bid
 from upriver.cards import Card
 from upriver.view import SeatView
 
@@ -143,7 +145,8 @@ class SearchBot(Bot):
     # ------------------------------------------------------------------ moves
 
     def choose_bid(self, view: SeatView) -> int:
-        """The legal bid with the best mean score over the sampled deals."""
+        """The legal bid with the best mean score over the sampled deals, never one the hand
+        cannot make when it can make one (:func:`upriver.bots.sure.best_bid`)."""
         if len(view.legal_bids) == 1:
             return view.legal_bids[0]
         analysis = self.analyse(view)
@@ -239,7 +242,7 @@ class SearchBot(Bot):
                     break
             if config.prune and len(alive) > 2:
                 alive = _survivors(values, alive)
-        return _analysis(choices, values, made, tricks)
+        return _analysis(choices, values, made, tricks, view)
 
 
 def _survivors(values: list[list[NDArray[np.float64]]], alive: list[int]) -> list[int]:
@@ -258,13 +261,33 @@ def _survivors(values: list[list[NDArray[np.float64]]], alive: list[int]) -> lis
 
 
 def _analysis(
-    choices: tuple[Choice, ...], values: list[list[NDArray[np.float64]]], made: list[int], tricks: list[int]
+    choices: tuple[Choice, ...],
+    values: list[list[NDArray[np.float64]]],
+    made: list[int],
+    tricks: list[int],
+    view: SeatView,
 ) -> Analysis:
     counts = [sum(len(v) for v in vs) for vs in values]
     # A pruned candidate met fewer deals; compare every candidate on the deals all were tried in.
     means = [float(np.concatenate(vs).mean()) if vs else float("-inf") for vs in values]
     top = max(counts)
-    best = max(range(len(choices)), key=lambda i: (counts[i] == top, means[i], -i))
+    kept = [i for i in range(len(choices)) if counts[i] == top]
+    if view.legal_bids:
+        # Bids go through the one rule of every level: a few deals often miss every bid alike,
+        # and such a tie must not fall to a bid below the sure tricks.
+        bids = [choice for i in kept if isinstance(choice := choices[i], int)]
+        bid = best_bid(view, bids, [means[i] for i in kept])
+        best = choices.index(bid)
+    else:
+        high = max(means[i] for i in kept)
+        tied = [i for i in kept if means[i] == high]
+        best = tied[0]
+        if len(tied) > 1:
+            # The deals cannot tell these cards apart: play the rule of thumb's card if it is one of
+            # them (it leads the top trump when every trick is needed, the higher of two needed
+            # trumps), as the rollouts assume the seat plays on.
+            thumb = BasicBot(0).choose_card(view)
+            best = next((i for i in tied if choices[i] == thumb), best)
     return Analysis(
         choices=choices,
         value=tuple(means),

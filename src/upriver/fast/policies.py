@@ -243,7 +243,13 @@ def basic_card(
     if counts_tricks and (need < 0 or need > left):
         need = left
     tmask = SUIT[trump] if trump >= 0 else ZERO
+    # The top trumps in hand take their tricks whenever played: once they cover the tricks still
+    # needed, every other card should lose (upriver.bots.basic keeps the same rule).
+    boss = masters(hand & tmask, unseen)
+    covered = 0 < need < left and int(popcount(boss)) >= need
     if best < 0:
+        if covered and legal & ~boss != ZERO:
+            return least(legal & ~boss, trump)
         if need <= 0:
             return least(legal, trump)
         if need >= left:
@@ -256,6 +262,8 @@ def basic_card(
         return least(legal, trump)
     winners = winners_of(legal, best, trump)
     losers = legal & ~winners
+    if covered and losers & ~boss != ZERO:
+        return most(losers & ~boss, trump)
     if need > 0:
         if winners == ZERO:
             return least(legal, trump)
