@@ -211,7 +211,6 @@ function openChat(open) {
   $("chat").classList.toggle("open", open);
   document.body.classList.toggle("chat-open", open);
   document.body.classList.toggle("chat-closed", !open); // a wide screen folds its column away (style.css)
-  document.body.classList.toggle("chat-closed", !open); // a wide screen folds its column away (style.css)
   const toggle = $("chat-toggle");
   if (toggle) toggle.setAttribute("aria-expanded", String(open));
   if (open) {
