@@ -357,3 +357,19 @@ def test_every_entry_of_two_phones_ends_applied_or_kept_as_a_conflict_never_lost
 def against_of(made: dict[str, Any]) -> Against:
     tricks = made["tricks"]
     return Against(made["round"], RoundState(tuple(made["bids"]), None if tricks is None else tuple(tricks)))
+
+
+def test_two_phones_entering_different_players_bids_in_one_round_both_apply(client: TestClient) -> None:
+    body = {"players": FIVE[:4], "preset": "classic", "schedule": [2] * 4, "dealer": 0}
+    sheet = post(client, "/api/sheets", body, 201)
+    base = f"/api/sheets/{sheet['id']}"
+    seen = client.get(base).json()  # both phones read the round with no bid yet: Bob bids first
+    post(client, f"{base}/bid", {"seat": 1, "bid": 1, **made_against(seen, 1)})  # phone B: Bob
+    post(client, f"{base}/bid", {"seat": 2, "bid": 0, **made_against(seen, 1)})  # phone A: Cid, not a clash
+    after = client.get(base).json()
+    assert after["current"]["bids"][1:3] == [1, 0]
+    assert after["conflicts"] == []
+    # A bid for a seat the other phone already entered differently is a conflict, not an overwrite.
+    refused = post(client, f"{base}/bid", {"seat": 1, "bid": 2, **made_against(seen, 1)}, 409)
+    assert refused["facts"]["round"] == 1
+    assert client.get(base).json()["current"]["bids"][1] == 1

@@ -6,7 +6,8 @@ against: the round's number and that round's bids and tricks as the phone saw th
 (:class:`Against`, the body's ``"against"``). The sheet decides (:func:`decide`):
 
 - the round is as the entry saw it (and, for a bid or the tricks, still the round in play):
-  the entry applies, through the engine like any other;
+  the entry applies, through the engine like any other; so does a bid whose round has moved
+  on only by other players' bids, its own seat's still open (two phones at a busy table);
 - the round already holds what the entry wanted (a retry, or the same entry made on both
   phones): nothing to do, and no conflict;
 - otherwise the round moved on (another phone entered or corrected it differently, or finished
@@ -243,11 +244,20 @@ def decide(sheet: KeptSheet, action: str, body: Mapping[str, Any], made: Against
     now = round_state(sheet, made.round)
     if now.holds(wanted(sheet, action, body, made)):
         return Verdict.SAME
-    if now != made.seen:
+    if now != made.seen and not (action == "bid" and _only_others_bid(made.seen, now, body.get("seat"))):
         return Verdict.CONFLICT
     if action in IN_PLAY and sheet.current != made.round:
         return Verdict.CONFLICT  # the round is no longer (or not yet) the one in play
     return Verdict.APPLY
+
+
+def _only_others_bid(seen: RoundState, now: RoundState, seat: object) -> bool:
+    """Whether the round moved on only by other players' bids, with this seat's still open: a bid
+    then changes nothing anyone entered (the engine still checks it against the bids now made)."""
+    if seen.tricks is not None or now.tricks is not None or not isinstance(seat, int):
+        return False
+    kept = all(was is None or was == is_ for was, is_ in zip(seen.bids, now.bids, strict=True))
+    return kept and 0 <= seat < len(now.bids) and now.bids[seat] is None
 
 
 def why(sheet: KeptSheet, made: Against) -> str:
