@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -136,8 +137,9 @@ def _name(value: str, field: str, longest: int = 60) -> str:
 
 
 def _encoded(data: dict[str, object]) -> bytes:
-    """``data`` as :class:`JSONResponse` encodes it."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    """``data`` as :class:`JSONResponse` encodes it (orjson writes the same compact UTF-8 text,
+    several times faster: a season's chart is some 60,000 numbers)."""
+    return orjson.dumps(data)
 
 
 def _seats(given: list[_SeatOf]) -> tuple[Player, ...]:
