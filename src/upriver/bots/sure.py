@@ -40,10 +40,11 @@ def unseen_cards(view: SeatView) -> frozenset[Card]:
 def sure_tricks(view: SeatView, unseen: frozenset[Card] | None = None) -> int:
     """The trumps in hand that no unseen card outranks: each takes the trick it is played to.
 
-    >>> from upriver import Card, DealerBid, Game, Rules, Schedule
+    >>> from upriver import Card, Game, Rules, Schedule
     >>> rules = Rules(player_count=3, schedule=Schedule.EXPLICIT, explicit_sizes=(3,))
     >>> game = Game(rules, seed=0, dealer=2, auto_deal=False)
-    >>> _ = game.deal([["AS", "QS", "2H"], ["3C", "4C", "5C"], ["6D", "7D", "8D"]], Card.parse("KS"))
+    >>> hands = [["AS", "QS", "2H"], ["3C", "4C", "5C"], ["6D", "7D", "8D"]]
+    >>> _ = game.deal([[Card.parse(card) for card in hand] for hand in hands], Card.parse("KS"))
     >>> sure_tricks(game.view(0))  # the ace, and the queen with the king turned up
     2
     """
