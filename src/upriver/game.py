@@ -79,6 +79,10 @@ class Game(GameState):
     ``FirstDealer.LEFT_OF_KEEPER`` the ``keeper`` seat (default: the last seat)
     keeps score and the seat to its left deals. With ``auto_deal`` off the game
     waits in :attr:`Phase.DEALING` for :meth:`deal` or :meth:`deal_at_table`.
+    ``first_round`` numbers the game's first round within a longer evening (the score
+    keeper's runs of rounds between two changes of players): what counts the round,
+    the ``anderson`` scoring's value and the rotating trump, counts from it; the game's
+    own rounds and actions are still numbered from 1.
 
     :raises RulesError: when the number of names is not the rules' player count.
     :raises ValueError: when ``dealer`` or ``keeper`` is not a seat.
@@ -95,6 +99,7 @@ class Game(GameState):
         dealer: int | None = None,
         keeper: int | None = None,
         auto_deal: bool = True,
+        first_round: int = 1,
     ) -> None:
         if not isinstance(rules, Rules):
             raise TypeError(f"a game needs Rules, not {type(rules).__name__}")
@@ -105,6 +110,8 @@ class Game(GameState):
         for seat in (dealer, keeper):
             if seat is not None:
                 self._check_seat(seat, n)
+        if isinstance(first_round, bool) or not isinstance(first_round, int) or first_round < 1:
+            raise ValueError(f"first_round is a round's number (1 or more), not {first_round!r}")
         self._rules = rules
         self._players = names
         self._seed = secrets.randbits(63) if seed is None else seed
@@ -127,6 +134,7 @@ class Game(GameState):
         self._log = []
         self._last_finished = None
         self._round = -1
+        self._counted_from = first_round
         self._size = 0
         self._phase = Phase.DEALING
         self._over = False
@@ -237,9 +245,8 @@ class Game(GameState):
         self._hands = masks
         self._dealt = tuple(masks)
         self._turned = turned
-        self._set_trump(
-            rotating_trump(self._round + 1) if self._rotate else None if turned is None else turned.suit
-        )
+        rotated = rotating_trump(self._round + self._counted_from) if self._rotate else None
+        self._set_trump(rotated if self._rotate else None if turned is None else turned.suit)
         self._deal_hands = tuple(map(cards_in, masks))
         action = DealAction(
             round=self._round + 1,
@@ -266,7 +273,7 @@ class Game(GameState):
         When trump rotates, the round's trump follows the rotation and ``trump`` is ignored.
         """
         self.check_deal()
-        self._trump = rotating_trump(self._round + 1) if self._rotate else trump
+        self._trump = rotating_trump(self._round + self._counted_from) if self._rotate else trump
         action = DealAction(
             round=self._round + 1, dealer=self._dealer, hands=None, turned=None, trump=self._trump
         )
@@ -576,7 +583,7 @@ class Game(GameState):
     def _finish_round(self) -> None:
         bids = cast(tuple[int, ...], tuple(self._bids))  # every seat has bid when a round ends
         tricks = tuple(self._tricks)
-        number = repeat(self._round + 1, self._n)
+        number = repeat(self._round + self._counted_from, self._n)
         scores = tuple(map(round_score, repeat(self._scoring, self._n), bids, tricks, number))
         totals = self._totals
         for seat, score in enumerate(scores):

@@ -30,6 +30,7 @@ class GameState:
         "_blind",
         "_blocked",
         "_broken",
+        "_counted_from",
         "_deal_hands",
         "_dealer",
         "_dealer_draw",
@@ -78,6 +79,8 @@ class GameState:
     _after_first: bool
     _blind: bool
     _rotate: bool
+    _counted_from: int
+    """The number the game's first round counts as (its own rounds are numbered from 1)."""
     _players: tuple[str, ...]
     _seed: int
     _auto_deal: bool

@@ -35,7 +35,6 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from upriver.deal import rotating_trump
 from upriver.errors import IllegalActionError, RulesError
 from upriver.game import Game
 from upriver.keeper.entries import Adjustment, Flag, KeptRound, SheetEntries, Start
@@ -260,11 +259,8 @@ def score_sheet(
                 for seat in roster(starters, dataclasses.replace(entries, sit_outs=()), number):
                     if seat not in segment.seats:
                         cells[seat] = SheetCell(bid=None, tricks=None, score=None, total=running[seat])
-            trump = rotating_trump(number) if rules.trump is Trump.ROTATE else row.trump
             rows.append(
-                dataclasses.replace(
-                    row, number=number, trump=trump, dealer=segment.seats[row.dealer], cells=tuple(cells)
-                )
+                dataclasses.replace(row, number=number, dealer=segment.seats[row.dealer], cells=tuple(cells))
             )
             if scored:
                 for made in adjustments_after(entries, number):
@@ -331,7 +327,7 @@ def replay(
         except RulesError as error:
             return tuple(segments), Flag(number, f"round {number}: {error}", "roster", None)
         first = seats.index(next_at_table(dealer, seats, count))
-        game = Game(rules, [names[s] for s in seats], dealer=first, auto_deal=False)
+        game = Game(rules, [names[s] for s in seats], dealer=first, auto_deal=False, first_round=number)
         segment = Segment(first=number, seats=seats, sizes=tuple(sizes[number - 1 : end]), game=game)
         segments.append(segment)
         # The last segment also takes any round past the schedule's end, for the engine to refuse.
