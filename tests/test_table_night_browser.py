@@ -231,14 +231,27 @@ def test_an_away_seat_is_given_to_a_bot_by_another_person_once_the_server_allows
         game = live.game(table_id)
         play_until(host, live, table_id, 0, lambda: 1 in game.awaiting, "Bea's turn never came")
         give = host.locator("#seat-tools button.handover[data-seat='1']")
-        expect(give).to_have_text("Give Bea's seat to a bot")  # away at her turn, at a table without a clock
+        # Away at her turn, at a table without a clock: offered only once the server would take it,
+        # after two minutes of her turn (the state says when), never at once to be refused.
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away")
+        host.wait_for_timeout(500)
+        expect(give).to_have_count(0)
+        shifted.offset = 130.0  # her turn has lasted two minutes
+        live.state(table_id)  # a spectator comes and goes: each page gets a state sent now
+        expect(give).to_have_text("Give Bea's seat to a bot")
+        # Had the server's clock disagreed, its refusal says why in words and how long to wait...
+        shifted.offset = 0.0
         give.click()
         host.click("#confirm-yes")
-        # Too soon: the server says why in a sentence and nothing changes.
-        expect(host.locator("#error")).not_to_be_empty()
-        assert table.standin_status(1) is None
+        expect(host.locator("#error")).to_have_text(
+            re.compile(r"^Bea has been away \d+ s: the seat can go to a bot in \d+ s\.$")
+        )
+        assert table.standin_reason(1) is None
         shot(host, "night-handover-refused-desktop")
-        shifted.offset = 130.0  # her turn has lasted two minutes
+        # ... and the refusal goes once it no longer holds.
+        shifted.offset = 130.0
+        live.state(table_id)
+        expect(host.locator("#error")).to_be_empty()
         give.click()
         host.click("#confirm-yes")
         wait_until(lambda: table.standin_status(1) == "bot", "the seat was never given to a bot")
@@ -532,11 +545,13 @@ def test_an_away_label_says_for_how_long_and_a_minute_away_offers_the_seat_to_a_
         host.goto(live.url + body["url"])
         guest_context.close()
         expect(label(host, 1).locator(".presence")).to_have_text("◌away 2 min")
-        # Away more than a minute (by this page's clock): her seat may go to a bot.
+        # Away more than a minute by this page's clock, but the server's rule is the one rule.
         give = host.locator("#seat-tools button.handover[data-seat='1']")
+        expect(give).to_have_count(0)  # not by the server's clock yet, which decides
+        shifted.offset = 125.0  # and by the server's
+        live.state(body["table"])  # a spectator comes and goes: the page gets a state sent now
         expect(give).to_be_visible()
         shot(host, "night-away-two-minutes-phone")
-        shifted.offset = 125.0  # and by the server's
         give.click()
         host.click("#confirm-yes")
         wait_until(lambda: table.standin_status(1) == "bot", "the seat was never given to a bot")

@@ -324,7 +324,8 @@ def test_a_seat_is_never_handed_to_a_bot_while_its_person_is_connected(
     host.send_text(json.dumps({"type": "handover", "seat": 1}))
     refusal = error_of(host)
     assert refusal["rule"] == "handover"
-    assert "is connected" in refusal["message"]
+    assert refusal["facts"] == {"case": "here", "who": table.names[1]}  # they are here: said so
+    assert "is back" in refusal["message"]
     assert table.standin_reason(1) is None
     # Once they are gone, at a table without a clock, two minutes of their turn are enough.
     guest.close()
@@ -347,8 +348,16 @@ def test_an_away_persons_seat_is_handed_to_a_bot_after_a_minute_and_they_take_it
     refusal = error_of(host)
     assert refusal["rule"] == "handover"
     assert "after 60 s away" in refusal["message"]
+    assert refusal["facts"] == {"case": "wait", "who": table.names[1], "away": 30, "seconds": 30}
     assert table.standin_reason(1) is None
-    now.advance(61)
+    # Every state says when the server will allow it: the page offers it then, not before.
+    watcher = stack.enter_context(client.websocket_connect(f"/ws/{table.id}"))
+    assert 29_000 <= json.loads(watcher.receive_text())["handover"]["1"] <= 30_000
+    now.advance(30)
+    watcher.close()
+    watcher = stack.enter_context(client.websocket_connect(f"/ws/{table.id}"))
+    assert json.loads(watcher.receive_text())["handover"] == {"1": 0}
+    now.advance(31)
     host.send_text(json.dumps({"type": "handover", "seat": 1}))
     wait_for(lambda: table.standin_reason(1) == "handover:0")
     # Their own link still opens the seat, and they take it back.

@@ -33,7 +33,8 @@ read none).
 - ``{"type": "back"}`` — "I'm back": the person takes their seat back from its stand-in bot.
 - ``{"type": "handover", "seat": 2}`` — hand another person's seat to a bot: only while that person
   has no connection and has been away 60 s, or (at a table without a clock) it has been their turn
-  120 s while they are away; refused with rule ``handover`` and a sentence saying why.
+  120 s while they are away (the state's ``handover`` says when); refused with rule ``handover``,
+  a sentence and facts saying why (``case``: ``wait`` with ``seconds``, ``here``, ``bot``, …).
 - ``{"type": "chat", "text": "well played"}`` — a line in the table's chat, text only, at most 200
   characters (a spectator also gives its ``name``, and writes only at a table whose
   ``spectator_chat`` option is on); ``{"type": "react", "reaction": "oops"}`` — a reaction shown on
@@ -76,7 +77,9 @@ Server → client, each with ``v``, the table's state version (the number of eve
   ``spectator_chat``), ``automatic`` (the clock's moves of the current round and the one before:
   ``{"seat", "v", "round", "kind"}`` and the move, ``bid`` or ``card``) and ``clock``: ``null``
   at a table without one, else ``{"seconds": 30, "left_ms": {"<seat>": ms}}``, the time left of
-  each person whose turn it is, computed as the message is sent (:mod:`upriver.web.clock`).
+  each person whose turn it is, computed as the message is sent (:mod:`upriver.web.clock`), and
+  ``handover``: ``{"<seat>": ms}``, for each away person-seat another may hand to a bot, the time
+  until the server allows it (0: now), computed as the message is sent.
   Every state carries ``presence``, one per seat: ``{"status": "online" | "away" | "bot" | "left",
   "away_since": <unix seconds> | null, "auto": <automatic moves in a row>}`` (a person in two tabs is
   online once; a bot's seat is ``bot``), and ``watching``, how many spectators are connected

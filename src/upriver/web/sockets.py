@@ -152,7 +152,9 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
             )
         elif isinstance(error, TableRefusalError):  # stale, duplicate, a seat that cannot be taken, …
             conn.push(
-                protocol.error_message(table.version, error.rule, str(error), message.id, seat=error.seat)
+                protocol.error_message(
+                    table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts
+                )
             )
             if error.rule == "stale":
                 conn.refresh()

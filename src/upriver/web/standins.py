@@ -23,6 +23,7 @@ in :data:`SERVER_IDS` are the server's, so a person's move may not use them.
 from __future__ import annotations
 
 import logging
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -30,7 +31,16 @@ from upriver.errors import IllegalActionError
 from upriver.game import Game, Move
 from upriver.web.seats import Connection
 from upriver.web.store import Event, TableStore
-from upriver.web.table import HUMAN, AutoMove, CommitError, Table, TableRefusalError, event_of
+from upriver.web.table import (
+    AWAY_BEFORE_HANDOVER,
+    HUMAN,
+    TURN_BEFORE_HANDOVER,
+    AutoMove,
+    CommitError,
+    Table,
+    TableRefusalError,
+    event_of,
+)
 
 log = logging.getLogger("upriver.web")
 
@@ -52,10 +62,6 @@ CONTROL_KINDS = ("confirm", "standin", "back", "start")
 """The stored events of this module (the others are ``join``, ``bot``, ``revoke``, ``bid``, ``play``)."""
 SERVER_IDS = frozenset({"clock", "standin"})
 """Client ids of the moves the server makes for a person: the clock's, and a stand-in bot's."""
-AWAY_BEFORE_HANDOVER = 60.0
-"""Seconds a person must have been away before another may hand their seat to a bot."""
-TURN_BEFORE_HANDOVER = 120.0
-"""At a table without a clock, seconds of a person's turn (while away) before it may be handed over."""
 _REASONS = ("left", "clock", "away")
 
 
@@ -174,41 +180,49 @@ def own_move_refusal(table: Table, seat: int, client_id: str | None) -> TableRef
     return None
 
 
-def handover_refusal(table: Table, by: int, seat: int, now: float) -> str | None:
-    """Why seat ``by`` may not hand ``seat`` to a bot now (a sentence), or ``None``: it may."""
+def handover_refusal(table: Table, by: int, seat: int, now: float) -> TableRefusalError | None:
+    """Why seat ``by`` may not hand ``seat`` to a bot now, or ``None``: it may. The refusal (rule
+    ``handover``) says it as data: its ``case`` (``off``: the game is not on; ``seat``: no such
+    seat; ``own``: their own; ``by``: a bot's seat or one that left asks; ``bot``: a bot plays
+    there already; ``here``: its person is connected again; ``wait``: not away long enough, with
+    ``seconds`` to go), ``who`` the person's name, and ``away`` their seconds away."""
+
+    def refuse(case: str, sentence: str, **facts: object) -> TableRefusalError:
+        return TableRefusalError(sentence, rule="handover", seat=seat, facts={"case": case, **facts})
+
     game = table.game
     if game is None or game.is_over:
-        return "a seat can be handed to a bot only while the game is on"
+        return refuse("off", "a seat can be handed to a bot only while the game is on")
     if not 0 <= seat < table.seats:
-        return f"there is no seat {seat} at this table"
+        return refuse("seat", f"there is no seat {seat} at this table")
     if seat == by:
-        return "this is your own seat: to let a bot play for you, leave the table"
+        return refuse("own", "this is your own seat: to let a bot play for you, leave the table")
     if table.kinds[by] != HUMAN:
-        return "only a person at the table can hand a seat to a bot"
+        return refuse("by", "only a person at the table can hand a seat to a bot")
     if table.standin_reason(by) == "left":
-        return "you left the table: say you are back before handing another seat to a bot"
+        return refuse("by", "you left the table: say you are back before handing another seat to a bot")
     who = _who(table, seat)
     if table.kinds[seat] != HUMAN:
-        return f"{who} is a bot already"
+        return refuse("bot", f"{who} is a bot already", who=who)
     if table.standin_reason(seat) is not None:
-        return f"a bot plays for {who} already"
-    presence = table.presence
-    if presence.online(seat):
-        return f"{who} is connected: a seat is handed to a bot only when its player is away"
-    since = presence.away_since(seat)
-    away = 0.0 if since is None else max(0.0, now - since)
-    if away >= AWAY_BEFORE_HANDOVER:
+        return refuse("bot", f"a bot plays for {who} already", who=who)
+    at = table.handover_from(seat)
+    if at is None:
+        return refuse(
+            "here", f"{who} is back: a seat is handed to a bot only while its player is away", who=who
+        )
+    if now >= at:
         return None
-    turn = now - table.control.turn_started[seat]
-    if not table.clock_seconds and seat in game.awaiting and turn >= TURN_BEFORE_HANDOVER:
-        return None  # their turn has lasted two minutes, and they are away now
-    wait = (
-        f"{who} has been away {int(away)} s: their seat can be handed to a bot "
+    since = table.presence.away_since(seat)
+    away = 0 if since is None else int(max(0.0, now - since))
+    seconds = math.ceil(at - now)
+    sentence = (
+        f"{who} has been away {away} s: their seat can be handed to a bot "
         f"after {int(AWAY_BEFORE_HANDOVER)} s away"
     )
     if not table.clock_seconds:
-        wait += f", or after {int(TURN_BEFORE_HANDOVER)} s of their turn while away"
-    return wait
+        sentence += f", or after {int(TURN_BEFORE_HANDOVER)} s of their turn while away"
+    return refuse("wait", f"{sentence} (in {seconds} s)", who=who, away=away, seconds=seconds)
 
 
 def automatic_extra(table: Table, rounds: int) -> dict[str, object] | None:
@@ -278,7 +292,7 @@ class SeatActions(ABC):
         def event() -> Event:
             refusal = handover_refusal(table, by, seat, self.now())
             if refusal is not None:
-                raise TableRefusalError(refusal, rule="handover", seat=seat)
+                raise refusal
             return Event(table.version + 1, "standin", seat, f"handover:{by}", None)
 
         self._accept(table, event)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import math
 import time
 from collections.abc import Callable, Sequence
 
@@ -29,9 +30,11 @@ from upriver.web.states import SeatStates, encode
 from upriver.web.store import Event
 
 __all__ = [
+    "AWAY_BEFORE_HANDOVER",
     "BOT_NAMES",
     "HUMAN",
     "SEATING_KINDS",
+    "TURN_BEFORE_HANDOVER",
     "AutoMove",
     "CommitError",
     "Refused",
@@ -52,6 +55,10 @@ HUMAN = "human"
 SEATING_KINDS = ("join", "revoke", "bot")
 """The lobby's events: a person takes a seat, the host revokes an open seat's invite or gives it to a bot."""
 BOT_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+AWAY_BEFORE_HANDOVER = 60.0
+"""Seconds a person must have been away before another may hand their seat to a bot."""
+TURN_BEFORE_HANDOVER = 120.0
+"""At a table without a clock, seconds of a person's turn (while away) before it may be handed over."""
 
 
 class TableError(Exception):
@@ -64,10 +71,14 @@ class TableRefusalError(TableError):
     ``name``, ``event``; ``turn order`` before the start), ``seat`` the seat concerned or ``None``.
     The engine's refusals stay :class:`~upriver.errors.IllegalActionError`."""
 
-    def __init__(self, message: str, *, rule: str, seat: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, rule: str, seat: int | None = None, facts: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.seat = seat
+        self.facts: dict[str, object] = dict(facts or {})
+        """What the refusal is made of, as JSON data (a page words it again from ``rule`` and these)."""
 
 
 class CommitError(TableError):
@@ -266,6 +277,34 @@ class Table:
         """Whether a person (not a bot, not a stand-in) decides ``seat``'s moves."""
         return self.kinds[seat] == HUMAN and seat not in self.control.standins
 
+    def handover_from(self, seat: int) -> float | None:
+        """When (unix seconds) another person may hand ``seat`` to a bot, its person being away: a
+        minute (:data:`AWAY_BEFORE_HANDOVER`) after they went, or, at a table without a clock, two
+        (:data:`TURN_BEFORE_HANDOVER`) after their turn began while they are away; ``None`` while it
+        cannot be (the game is not on, the seat is a bot's, a stand-in plays it, its person is here).
+        The one rule the refusal (:func:`upriver.web.standins.handover_refusal`) and the state's
+        ``handover`` follow."""
+        game = self.game
+        if game is None or game.is_over or not self.plays_for_person(seat):
+            return None
+        since = self.presence.away_since(seat)
+        if since is None:
+            return None
+        at = since + AWAY_BEFORE_HANDOVER
+        if not self.clock_seconds and seat in game.awaiting:
+            at = min(at, self.control.turn_started[seat] + TURN_BEFORE_HANDOVER)
+        return at
+
+    def handover_left(self) -> dict[str, int]:
+        """Per away person-seat that may be handed to a bot, the milliseconds until it may (0: now)."""
+        now = self.now()
+        left: dict[str, int] = {}
+        for seat in range(self.seats):
+            at = self.handover_from(seat)
+            if at is not None:
+                left[str(seat)] = max(0, math.ceil((at - now) * 1000))
+        return left
+
     def clock_left(self) -> dict[str, int]:
         """Per person-seat whose turn it is, the milliseconds its clock has left (never below 0)."""
         game = self.game
@@ -405,12 +444,13 @@ class Table:
     def state(self, conn: Connection, base_url: str) -> str:
         """The newest state message for this connection's seat, as JSON text (:mod:`upriver.web.states`:
         built once per version and seat; the score sheet only when the connection's is out of date),
-        with the clock's time left as of this send (``clock``: never cached, never a timestamp)."""
+        with the clock's time left as of this send (``clock``: never cached, never a timestamp) and
+        the time until each away seat may be handed to a bot (``handover``: :meth:`handover_left`)."""
         text, conn.sheet_sent = self.states.message(self, conn.seat, conn.sheet_sent, base_url)
         clock = (
             None if not self.clock_seconds else {"seconds": self.clock_seconds, "left_ms": self.clock_left()}
         )
-        return f'{text[:-1]},"clock":{encode(clock)}}}'
+        return f'{text[:-1]},"clock":{encode(clock)},"handover":{encode(self.handover_left())}}}'
 
     def automatic_json(self, seat: int | None) -> list[dict[str, object]]:
         """The automatic moves of the current round and the one before (a page shows the last trick of

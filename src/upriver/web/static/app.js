@@ -158,6 +158,7 @@ function receive(message) {
     waiting = false;
     const words = refusalText(message);
     $("error").textContent = words;
+    $("error").dataset.rule = String(message.rule || ""); // a hand-over's goes once it no longer holds
     $("lobby-error").textContent = words;
     if (message.rule === "reinvite") reinviteRefused();
     if (message.rule === "token" || message.rule === "table") {

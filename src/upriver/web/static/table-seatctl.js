@@ -5,10 +5,8 @@
 // decides each one; a refusal comes back as an `error` and is shown as any other.
 
 import { cardName, cardSymbol, number, parts, t } from "/static/i18n.js";
-import { awaySeconds, presenceOf } from "./table-presence.js";
+import { presenceOf } from "./table-presence.js";
 import { $, all, el } from "./dom.js";
-
-const HANDOVER_AWAY_S = 60; // the server's rule: away a minute, or (no clock) their turn two minutes
 
 // Every word this module shows, in one place, from the page's language catalogue (i18n.js).
 const WORDS = {
@@ -83,22 +81,57 @@ export function ask(question, yes) {
 
 // ------------------------------------------------------------------ the buttons
 
-// The seats whose person is away long enough (or, with no clock, away at their turn) to be given to a bot.
+// The seats whose person another may hand to a bot now: the state's `handover` says, per away
+// seat, how long until the server allows it (measured as it was sent), counted down here on this
+// browser's monotonic clock from the state's arrival. The server's rule is the one rule.
+/** @type {WeakMap<object, number>} when each state arrived (performance.now()) */
+const arrivals = new WeakMap();
+
+/**
+ * Per away seat, the milliseconds until it may be handed to a bot (0: now).
+ * @param {import("./table-socket.js").TableState} state
+ * @returns {[number, number][]}
+ */
+function handoverLeft(state) {
+  const left = state && state.handover && typeof state.handover === "object" ? state.handover : {};
+  if (!arrivals.has(state)) arrivals.set(state, performance.now());
+  const since = performance.now() - (arrivals.get(state) || 0);
+  return Object.entries(left).map(([seat, ms]) => [Number(seat), Math.max(0, Number(ms) - since)]);
+}
+
 /**
  * @param {import("./table-socket.js").TableState} state
  * @returns {number[]}
  */
 export function handoverSeats(state) {
   if (state.seat === null || !started(state)) return [];
-  const clockOn = Boolean(state.options && state.options.clock);
-  return state.game.players
-    .map((/** @type {string} */ _, /** @type {number} */ seat) => seat)
-    .filter((/** @type {number} */ seat) => {
-      if (seat === state.seat) return false;
-      const entry = presenceOf(state, seat);
-      if (!entry || entry.status !== "away") return false;
-      return awaySeconds(entry) >= HANDOVER_AWAY_S || (!clockOn && state.game.awaiting.includes(seat));
-    });
+  return handoverLeft(state)
+    .filter(([seat, ms]) => seat !== state.seat && ms <= 0 && presenceOf(state, seat)?.status === "away")
+    .map(([seat]) => seat);
+}
+
+let handoverTimer = 0;
+/** @type {number[] | null} the seats offered at the last drawing */
+let offered = null;
+
+// Draw the tools again when the next away seat may be handed to a bot; a refusal of a hand-over
+// shown under the felt goes once what it said no longer holds (the offer changed).
+/**
+ * @param {import("./table-socket.js").TableState} state
+ * @param {number[]} seats the seats offered now
+ * @param {() => void} redraw
+ */
+function followHandover(state, seats, redraw) {
+  clearTimeout(handoverTimer);
+  const waits = handoverLeft(state).map(([, ms]) => ms).filter((ms) => ms > 0);
+  if (waits.length) handoverTimer = setTimeout(redraw, Math.min(...waits) + 50);
+  const changed = offered !== null && JSON.stringify(offered) !== JSON.stringify(seats);
+  offered = seats;
+  const error = $("error");
+  if (changed && error && error.dataset.rule === "handover") {
+    error.textContent = "";
+    delete error.dataset.rule;
+  }
 }
 
 /**
@@ -128,6 +161,7 @@ export function renderSeatTools(state, ctx) {
   const mine = state.seat === null ? null : presenceOf(state, state.seat);
   const game = state.game;
   const handover = handoverSeats(state);
+  followHandover(state, handover, () => renderSeatTools(state, ctx));
   const myStatus = mine ? mine.status : null;
   const offBot = myStatus === "bot" || myStatus === "left";
   const showClaim = Boolean(game && game.can_claim && !game.over && !offBot);
