@@ -164,7 +164,7 @@ def test_changes_of_players_wait_for_the_round_in_progress_and_keep_three_at_the
         apply(sheet, "sit-out", {"seat": 1})
     with pytest.raises(IllegalActionError, match=r"differs from|already") as refused:
         apply(sheet, "join", {"name": "ann"})
-    assert refused.value.rule == "roster"
+    assert (refused.value.rule, refused.value.facts["case"]) == ("name", "taken")
     with pytest.raises(BadEntryError, match="'start' must be one of zero, lowest, average"):
         apply(sheet, "join", {"name": "Eve", "start": "half"})
     with pytest.raises(IllegalActionError, match="a bonus or a penalty of 1 to 1000 points, not 0"):

@@ -63,7 +63,7 @@ def _apply(sheet: KeptSheet, action: str, body: Mapping[str, Any]) -> dict[str, 
     except IllegalActionError as error:
         return _illegal(error)
     except commands.BadEntryError as error:
-        return _refusal(str(error), "request", field=error.field)
+        return _refusal(str(error), error.rule, field=error.field, facts=error.facts_json())
     return None
 
 
@@ -116,7 +116,7 @@ def start(key: str, body: str) -> str:
     try:
         sheet = commands.new_sheet(json.loads(body))
     except commands.BadEntryError as error:
-        return json.dumps(_refusal(str(error), "request", field=error.field))
+        return json.dumps(_refusal(str(error), error.rule, field=error.field, facts=error.facts_json()))
     except PlayerNameError as error:
         return json.dumps(_refusal(str(error), "name", seat=error.seat, field="players"))
     except RulesError as error:

@@ -43,7 +43,7 @@ class Between:
         try:
             return evening.schedule(self.rules, self.starters, self.entries)
         except RulesError as error:
-            raise IllegalActionError(str(error), rule="roster") from None
+            raise IllegalActionError(str(error), rule="roster", facts={"case": "unplayable"}) from None
 
     def playing(self, number: int, entries: SheetEntries | None = None) -> tuple[int, ...]:
         """The seats playing round ``number``."""
@@ -52,14 +52,32 @@ class Between:
 
 def playable(at: Between, entries: SheetEntries, rule: str) -> SheetEntries:
     """``entries``, unless a round from ``at.next`` on cannot be played by those at the table then."""
-    number = at.next
+    number, sizes = at.next, tuple[int, ...]()
     try:
         sizes = evening.schedule(at.rules, at.starters, entries)
         for number in range(at.next, len(sizes) + 1):
             evening.segment_rules(at.rules, len(at.playing(number, entries)), [sizes[number - 1]])
     except RulesError as error:
-        raise IllegalActionError(f"round {number}: {error}", rule=rule) from None
+        raise IllegalActionError(
+            f"round {number}: {error}", rule=rule, facts=_unplayable(at, entries, number, sizes)
+        ) from None
     return entries
+
+
+def _unplayable(at: Between, entries: SheetEntries, number: int, sizes: Sequence[int]) -> dict[str, object]:
+    """Why round ``number`` cannot be played, as facts: too few players, no cards, or more cards than
+    the deck holds for the players then (``case``), with the numbers the sentence names."""
+    players = len(at.playing(number, entries))
+    if players < MIN_PLAYERS:
+        return {"case": "few players", "round": number, "players": players, "least": MIN_PLAYERS}
+    if number > len(sizes):
+        return {"case": "unplayable", "round": number}
+    size, most = sizes[number - 1], evening.deck_limit(at.rules, players, explicit=True)
+    if size < 1:
+        return {"case": "no cards", "round": number, "size": size}
+    if size > most:
+        return {"case": "deck", "round": number, "players": players, "size": size, "most": most}
+    return {"case": "unplayable", "round": number}
 
 
 def join(at: Between, name: str, start: Start) -> SheetEntries:
@@ -72,7 +90,7 @@ def join(at: Between, name: str, start: Start) -> SheetEntries:
     try:
         (name,) = check_names([*at.players, name])[-1:]
     except PlayerNameError as error:
-        raise IllegalActionError(str(error), rule="roster") from None
+        raise IllegalActionError(str(error), rule="name", facts={"case": error.reason}) from None
     return _arrival(at, name, start)
 
 
@@ -80,7 +98,9 @@ def _arrival(at: Between, name: str, start: Start) -> SheetEntries:
     """:func:`join` once the name is checked."""
     if len(at.playing(at.next)) >= MAX_PLAYERS:
         raise IllegalActionError(
-            f"a game is for at most {MAX_PLAYERS} players: {name} cannot join", rule="roster"
+            f"a game is for at most {MAX_PLAYERS} players: {name} cannot join",
+            rule="roster",
+            facts={"case": "full", "player": name, "most": MAX_PLAYERS},
         )
     joins = (*at.entries.joins, Join(name=name, round=at.next, start=start))
     return playable(at, _fitted(at, dataclasses.replace(at.entries, joins=joins)), "roster")
@@ -149,10 +169,15 @@ def leave(at: Between, seat: int) -> SheetEntries:
     name = at.players[seat]
     seated = at.playing(at.next, dataclasses.replace(at.entries, sit_outs=()))
     if seat not in seated:
-        raise IllegalActionError(f"{name} has already left", rule="roster", seat=seat)
+        raise IllegalActionError(
+            f"{name} has already left", rule="roster", seat=seat, facts={"case": "gone", "player": name}
+        )
     if len(seated) <= MIN_PLAYERS:
         raise IllegalActionError(
-            f"a game needs at least {MIN_PLAYERS} players: {name} cannot leave", rule="roster", seat=seat
+            f"a game needs at least {MIN_PLAYERS} players: {name} cannot leave",
+            rule="roster",
+            seat=seat,
+            facts={"case": "fewest", "player": name, "least": MIN_PLAYERS},
         )
     sit_outs = tuple(s for s in at.entries.sit_outs if s.seat != seat or s.round < at.next)
     leaves = (*at.entries.leaves, Leave(seat=seat, round=at.next))
@@ -168,15 +193,22 @@ def sit_out(at: Between, seat: int, number: int | None) -> SheetEntries:
             f"{name} can sit out round {at.next} or a later one up to {last}, not round {number}",
             rule="roster",
             seat=seat,
+            facts={"case": "sit round", "player": name, "next": at.next, "last": last, "round": number},
         )
     playing = at.playing(number)
     if seat not in playing:
-        raise IllegalActionError(f"{name} does not play round {number}", rule="roster", seat=seat)
+        raise IllegalActionError(
+            f"{name} does not play round {number}",
+            rule="roster",
+            seat=seat,
+            facts={"case": "not playing", "player": name, "round": number},
+        )
     if len(playing) <= MIN_PLAYERS:
         raise IllegalActionError(
             f"round {number} needs at least {MIN_PLAYERS} players: {name} cannot sit it out",
             rule="roster",
             seat=seat,
+            facts={"case": "sit fewest", "player": name, "round": number, "least": MIN_PLAYERS},
         )
     sit_outs = (*at.entries.sit_outs, SitOut(seat=seat, round=number))
     return playable(at, dataclasses.replace(at.entries, sit_outs=sit_outs), "roster")
@@ -186,9 +218,13 @@ def reschedule(at: Between, sizes: Sequence[int]) -> SheetEntries:
     """The hand sizes from round ``at.next`` on replaced by ``sizes``; the rounds before stay."""
     if len(sizes) > MOST_ROUNDS:
         raise IllegalActionError(
-            f"at most {MOST_ROUNDS} rounds may be left to play, not {len(sizes)}", rule="schedule"
+            f"at most {MOST_ROUNDS} rounds may be left to play, not {len(sizes)}",
+            rule="schedule",
+            facts={"case": "too many", "most": MOST_ROUNDS, "count": len(sizes)},
         )
     schedule = (*at.schedule[: at.next - 1], *sizes)
     if not schedule:
-        raise IllegalActionError("the game needs at least one round", rule="schedule")
+        raise IllegalActionError(
+            "the game needs at least one round", rule="schedule", facts={"case": "empty"}
+        )
     return playable(at, dataclasses.replace(at.entries, sizes=schedule), "schedule")

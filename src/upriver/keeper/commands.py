@@ -68,11 +68,11 @@ from typing import Any
 
 from upriver.cards import Suit
 from upriver.deal import rules_json
-from upriver.errors import NotationError, json_facts
+from upriver.errors import NotationError, RefusalError, json_facts
 from upriver.keeper.changes import MOST_ROUNDS
 from upriver.keeper.entries import JACK_FROM, Start
 from upriver.keeper.sheet import KeptSheet
-from upriver.names import check_names
+from upriver.names import check_names, quoted
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.sheet import RowStatus, ScoreSheet
 
@@ -92,11 +92,20 @@ __all__ = [
 ]
 
 
-class BadEntryError(ValueError):
-    """A request body that is not what its action takes; the message says what would be."""
+class BadEntryError(RefusalError):
+    """A request body that is not what its action takes; the message says what would be.
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
+    Its rule is ``"request"``; its facts are the ``field`` at fault (``""``: the body as a whole),
+    the ``case`` that words it for a person (``reason.request.<case>`` in the catalogues: what the
+    field should be) and the values that sentence names.
+    """
+
+    def __init__(
+        self, message: str, *, field: str | None = None, case: str | None = None, **facts: object
+    ) -> None:
+        super().__init__(
+            message, rule="request", facts={"case": case or field or "entry", "field": field or "", **facts}
+        )
         self.field = field
         """The body's key at fault, when there is one."""
 
@@ -104,15 +113,20 @@ class BadEntryError(ValueError):
 def whole(value: object, what: str) -> int:
     """``value`` as a whole number (never a bool), or :class:`BadEntryError` naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadEntryError(f"{what} must be a whole number, not {value!r}", field=what.strip("'"))
+        field = what.strip("'")
+        shown = "nothing" if value is None else quoted(value)
+        raise BadEntryError(f"{what} must be a whole number, not {shown}", field=field)
     return value
 
 
 def wholes(value: object, what: str, *, nulls: bool = False) -> list[Any]:
     """``value`` as a list of whole numbers (``None`` allowed with ``nulls``)."""
+    field = what.strip("'")
     if not isinstance(value, list):
-        raise BadEntryError(f"{what} must be a list of whole numbers", field=what.strip("'"))
-    return [None if nulls and v is None else whole(v, what) for v in value]
+        raise BadEntryError(f"{what} must be a list of whole numbers", field=field)
+    if not all((nulls and v is None) or (isinstance(v, int) and not isinstance(v, bool)) for v in value):
+        raise BadEntryError(f"{what} must be a list of whole numbers", field=field)
+    return list(value)
 
 
 def _suit(value: object) -> Suit | None:
@@ -122,8 +136,8 @@ def _suit(value: object) -> Suit | None:
         raise BadEntryError("'suit' must be C, D, H, S or null", field="suit")
     try:
         return Suit.parse(value)
-    except NotationError as error:
-        raise BadEntryError(str(error), field="suit") from None
+    except NotationError:
+        raise BadEntryError(f"'suit' must be C, D, H, S or null, not {quoted(value)}", field="suit") from None
 
 
 SHEET_FIELDS = ("players", "dealer", "first_jack", "title", "version")
@@ -154,14 +168,25 @@ def new_sheet(body: Mapping[str, Any]) -> KeptSheet:
         raise BadEntryError("'players' must be a list of names in seating order", field="players")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:  # before the names: a long list is refused now
         raise BadEntryError(
-            f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names):,}", field="players"
+            f"a sheet is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names):,}",
+            field="players",
+            case="player count",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            count=len(names),
         )
     names = list(check_names(names))
     title = body.get("title") or ""
     if not isinstance(title, str):
         raise BadEntryError("'title' must be text", field="title")
     if len(title) > 80:
-        raise BadEntryError(f"'title' has at most 80 characters, not {len(title):,}", field="title")
+        raise BadEntryError(
+            f"'title' has at most 80 characters, not {len(title):,}",
+            field="title",
+            case="title long",
+            limit=80,
+            length=len(title),
+        )
     dealer = body.get("dealer")
     rules = rules_from(body, len(names))
     return KeptSheet.start(
@@ -224,14 +249,19 @@ def _undo(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     return "undo"
 
 
-def _text(value: object, what: str, longest: int) -> str:
+def _text(value: object, field: str, longest: int | None = None) -> str:
+    """``value`` as text (``None``: none), at most ``longest`` characters when given."""
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise BadEntryError(f"{what} must be text", field=what.strip("'"))
-    if len(value) > longest:
+        raise BadEntryError(f"'{field}' must be text", field=field)
+    if longest is not None and len(value) > longest:
         raise BadEntryError(
-            f"{what} has at most {longest} characters, not {len(value):,}", field=what.strip("'")
+            f"'{field}' has at most {longest} characters, not {len(value):,}",
+            field=field,
+            case=f"{field} long",
+            limit=longest,
+            length=len(value),
         )
     return value
 
@@ -240,9 +270,9 @@ def _join(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     start = body.get("start", Start.ZERO.value)
     if start not in {s.value for s in Start}:
         raise BadEntryError(
-            f"'start' must be one of {', '.join(s.value for s in Start)}, not {start!r}", field="start"
+            f"'start' must be one of {', '.join(s.value for s in Start)}, not {quoted(start)}", field="start"
         )
-    sheet.join(_text(body.get("name"), "'name'", 200), Start(start))
+    sheet.join(_text(body.get("name"), "name", 200), Start(start))
     return "join"
 
 
@@ -261,7 +291,7 @@ def _adjust(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     sheet.adjust(
         whole(body.get("seat"), "'seat'"),
         whole(body.get("points"), "'points'"),
-        _text(body.get("note"), "'note'", 80),
+        _text(body.get("note"), "note"),  # read as any typed line is, by the sheet
     )
     return "adjust"
 
@@ -270,7 +300,11 @@ def _schedule(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     sizes = body.get("sizes")
     if isinstance(sizes, list) and len(sizes) > MOST_ROUNDS:  # counted before each is read
         raise BadEntryError(
-            f"at most {MOST_ROUNDS} rounds may be left to play, not {len(sizes):,}", field="sizes"
+            f"at most {MOST_ROUNDS} rounds may be left to play, not {len(sizes):,}",
+            field="sizes",
+            case="sizes long",
+            most=MOST_ROUNDS,
+            count=len(sizes),
         )
     sheet.set_schedule(wholes(sizes, "'sizes'"))
     return "schedule"
@@ -303,10 +337,10 @@ def apply(sheet: KeptSheet, action: str, body: Mapping[str, Any]) -> tuple[KeptS
     handler = ACTIONS.get(action)
     if handler is None:
         raise BadEntryError(
-            f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}", field="action"
+            f"unknown action {quoted(action)}: expected one of {', '.join(ACTIONS)}", field="action"
         )
     if not isinstance(body, Mapping):
-        raise BadEntryError("the request must be a JSON object")
+        raise BadEntryError("the request must be a JSON object", case="object")
     return sheet, handler(sheet, body)
 
 

@@ -372,7 +372,7 @@ def use_entry(sheet: KeptSheet, conflict: Conflict) -> None:
         raise IllegalActionError(
             f"round {k} cannot be entered now: the sheet is at round {sheet.current}",
             rule="conflict",
-            facts={"round": k, "current": sheet.current},
+            facts={"case": "not now", "round": k, "current": sheet.current},
         )
     depth = len(sheet.history)
     try:

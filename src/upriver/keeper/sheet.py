@@ -62,10 +62,13 @@ from upriver.keeper.entries import (
     Waiting,
 )
 from upriver.keeper.state import SheetState
-from upriver.names import check_names
+from upriver.names import TextError, check_names, text_line
 from upriver.rules import FirstDealer, Rules
 
-__all__ = ["KeptSheet", "Waiting"]
+__all__ = ["NOTE_LENGTH", "KeptSheet", "Waiting"]
+
+NOTE_LENGTH = 80
+"""The most characters of an adjustment's note."""
 
 _UNSET = object()
 
@@ -136,9 +139,9 @@ class KeptSheet(SheetState):
     def _fix_first(flag: Flag) -> IllegalActionError:
         return IllegalActionError(
             f"round {flag.round} must be fixed first (edit it, or undo): {flag.message}",
-            rule=flag.rule,
+            rule="fix first",
             seat=flag.seat,
-            facts={**flag.facts, "round": flag.round},
+            facts={"round": flag.round, "flagged": flag.rule},
         )
 
     # ----------------------------------------------------------- entering
@@ -161,7 +164,9 @@ class KeptSheet(SheetState):
     def _seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.players):
             raise IllegalActionError(
-                f"seat {seat} does not exist: seats are 0 to {len(self.players) - 1}", rule="seat"
+                f"this sheet has no player {seat + 1}: its players are {', '.join(self.players)}",
+                rule="seat",
+                facts={"case": "no player", "players": list(self.players)},
             )
 
     def enter_bid(self, seat: int | None, bid: int) -> None:
@@ -172,16 +177,29 @@ class KeptSheet(SheetState):
             seat = waiting[0]
         self._seat(seat)
         current = rounds[-1]
+        name = self.players[seat]
         if seat not in self.playing(k):
             raise IllegalActionError(
-                f"{self.players[seat]} does not play round {k}", rule="roster", seat=seat
+                f"{name} does not play round {k}",
+                rule="roster",
+                seat=seat,
+                facts={"case": "not playing", "player": name, "round": k},
             )
         if current.bid(seat) is not None:
             raise IllegalActionError(
-                f"{self.players[seat]} has already bid {current.bid(seat)} in round {k}; "
+                f"{name} has already bid {current.bid(seat)} in round {k}; "
                 f"to change it, edit round {k} or undo",
                 rule="one bid",
                 seat=seat,
+                facts={"case": "already", "player": name, "bid": current.bid(seat), "round": k},
+            )
+        waiting = self.to_bid
+        if waiting and seat not in waiting:
+            raise IllegalActionError(
+                f"it is {self.players[waiting[0]]}'s turn to bid, not {name}'s",
+                rule="turn order",
+                seat=seat,
+                facts={"case": "keeper", "player": name, "next": self.players[waiting[0]]},
             )
         bids = [current.bid(s) for s in range(len(self.players))]
         bids[seat] = bid
@@ -196,6 +214,7 @@ class KeptSheet(SheetState):
             raise IllegalActionError(
                 f"some bids of round {k} are already entered; enter the others one by one, or edit round {k}",
                 rule="one bid",
+                facts={"case": "some entered", "round": k},
             )
         rounds[-1] = dataclasses.replace(current, bids=self._checked(bids, "bids", k))
         self._commit(self._with_rounds(rounds), k)
@@ -222,17 +241,26 @@ class KeptSheet(SheetState):
         nothing for the others (``partial``: bids not yet entered may be missing too)."""
         n, playing = len(self.players), self.playing(k)
         if len(values) != n:
-            raise IllegalActionError(f"round {k} needs {what} for {n} players, not {len(values)}", rule=what)
+            raise IllegalActionError(
+                f"round {k} needs {what} for {n} players, not {len(values)}",
+                rule=what,
+                facts={"case": "count", "round": k, "players": n, "given": len(values)},
+            )
         for seat, value in enumerate(values):
+            name = self.players[seat]
             if seat not in playing and value is not None:
                 raise IllegalActionError(
-                    f"{self.players[seat]} does not play round {k}: leave that entry empty",
+                    f"{name} does not play round {k}: leave that entry empty",
                     rule="roster",
                     seat=seat,
+                    facts={"case": "not playing entry", "player": name, "round": k},
                 )
             if seat in playing and value is None and not partial:
                 raise IllegalActionError(
-                    f"round {k} needs {what} for {self.players[seat]}", rule=what, seat=seat
+                    f"round {k} needs {what} for {name}",
+                    rule=what,
+                    seat=seat,
+                    facts={"case": "missing", "player": name, "round": k},
                 )
         return tuple(values)
 
@@ -259,6 +287,9 @@ class KeptSheet(SheetState):
                 if rounds
                 else "no round has been entered yet",
                 rule="edit",
+                facts={"case": "not entered", "round": number, "last": len(rounds)}
+                if rounds
+                else {"case": "none"},
             )
         entry = rounds[number - 1]
         if bids is not None:
@@ -281,7 +312,9 @@ class KeptSheet(SheetState):
         """Record who was dealt the first Jack: that seat deals the first round."""
         if not self.jack_procedure:
             raise IllegalActionError(
-                "this sheet's first dealer was chosen, not found by the first Jack", rule="first jack"
+                "this sheet's first dealer was chosen, not found by the first Jack",
+                rule="first jack",
+                facts={"case": "chosen"},
             )
         self.set_first_dealer(seat)
 
@@ -301,12 +334,16 @@ class KeptSheet(SheetState):
         if self.flag is not None:
             raise self._fix_first(self.flag)
         if self.is_over:
-            raise IllegalActionError(f"the game is over: {what} no longer", rule="roster")
+            raise IllegalActionError(
+                f"the game is over: {what} no longer", rule="roster", facts={"case": "over"}
+            )
         rounds = self.entries.rounds
         if rounds and rounds[-1].tricks is None and any(b is not None for b in rounds[-1].bids):
             k = len(rounds)
             raise IllegalActionError(
-                f"round {k} has begun: {what} from round {k + 1}, once round {k} is scored", rule="roster"
+                f"round {k} has begun: {what} from round {k + 1}, once round {k} is scored",
+                rule="roster",
+                facts={"case": "begun", "round": k, "next": k + 1},
             )
         return len(rounds) if rounds and rounds[-1].tricks is None else len(rounds) + 1
 
@@ -349,18 +386,29 @@ class KeptSheet(SheetState):
         self._commit(changes.reschedule(at, sizes), at.next)
 
     def adjust(self, seat: int, points: int, note: str = "") -> None:
-        """A bonus (``points`` > 0) or a penalty (< 0) for ``seat``, with the table's note of why."""
+        """A bonus (``points`` > 0) or a penalty (< 0) for ``seat``, with the table's note of why.
+
+        The note is read as every line a person types is (:func:`upriver.names.text_line`): one line of
+        readable text of at most :data:`NOTE_LENGTH` characters, no control or text-direction characters;
+        a note of spaces only is no note."""
         self._seat(seat)
         self._game()
+        name = self.players[seat]
         if points == 0 or abs(points) > 1000:
             raise IllegalActionError(
                 f"an adjustment is a bonus or a penalty of 1 to 1000 points, not {points}",
                 rule="adjustment",
                 seat=seat,
+                facts={"case": "points", "points": points, "player": name},
             )
-        if len(note) > 80:
+        try:
+            note = text_line(note, NOTE_LENGTH) if note.strip() else ""
+        except TextError as error:
             raise IllegalActionError(
-                f"a note has at most 80 characters, not {len(note)}", rule="adjustment", seat=seat
-            )
-        made = Adjustment(seat=seat, after=self.scored, points=points, note=note.strip())
+                f"the note for {name}: {error}",
+                rule="adjustment",
+                seat=seat,
+                facts={"case": f"note {error.reason}", "limit": error.limit, "player": name},
+            ) from None
+        made = Adjustment(seat=seat, after=self.scored, points=points, note=note)
         self._commit(dataclasses.replace(self.entries, adjustments=(*self.entries.adjustments, made)), 0)

@@ -105,7 +105,7 @@ class SheetRoute(APIRoute):
             except InputError as error:
                 return refusal(str(error), error.status, rule="request", field=error.field)
             except BadEntryError as error:
-                return refusal(str(error), rule="request")
+                return refusal(str(error), rule=error.rule, field=error.field, facts=error.facts_json())
             except IllegalActionError as error:
                 return refusal(str(error), rule=error.rule, seat=error.seat, facts=error.facts_json())
             except StaleSheetError as error:
