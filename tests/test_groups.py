@@ -22,9 +22,9 @@ from tests.webclient import ORIGIN, created
 from upriver.actions import Phase
 from upriver.database import open_database
 from upriver.record import loads
+from upriver.sheet import spreadsheet_cell
 from upriver.web.app import create_app
 from upriver.web.groups.league import Player, game_result
-from upriver.web.groups.routes import neutral_cell
 from upriver.web.groups.store import GroupStore
 
 
@@ -251,7 +251,8 @@ def test_the_csv_export_neutralises_cells_a_spreadsheet_would_run(db: str) -> No
         assert rows[0][0] == "name"
         assert "'=HYPERLINK(1)" in [row[0] for row in rows[1:]]
         assert all(not cell.startswith(("=", "+", "@")) for row in rows for cell in row)
-    assert [neutral_cell(v) for v in ("+1", "-x", "@a", "ok", -3)] == ["'+1", "'-x", "'@a", "ok", "-3"]
+    cells = [spreadsheet_cell(v) for v in ("+x", "-x", "@a", "=1+1", "ok", "-3", "-1.5")]
+    assert cells == ["'+x", "'-x", "'@a", "'=1+1", "ok", "-3", "-1.5"]
 
 
 def test_a_keeper_evening_maps_each_member_once(db: str) -> None:

@@ -22,6 +22,7 @@ import csv
 import dataclasses
 import enum
 import io
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -313,15 +314,15 @@ class ScoreSheet:
 
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 
 def spreadsheet_cell(value: str) -> str:
     """``value`` as a CSV cell no spreadsheet reads as a formula (OWASP's CSV-injection advice):
     text beginning with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading ``'``;
-    a whole number (``-10``) is left as it is, so it stays a number.
+    a number (``-10``, ``-1.5``) is left as it is, so it stays a number.
 
     >>> [spreadsheet_cell(text) for text in ("=SUM(A1:A9)", "@cmd", "-10", "Ann")]
     ["'=SUM(A1:A9)", "'@cmd", '-10', 'Ann']
     """
-    number = value[:1] in "+-" and value[1:].isascii() and value[1:].isdigit()
-    return "'" + value if value.startswith(_FORMULA_STARTS) and not number else value
+    return "'" + value if value.startswith(_FORMULA_STARTS) and not _NUMBER.fullmatch(value) else value

@@ -29,6 +29,7 @@ from upriver.errors import IllegalActionError, RecordError, RulesError
 from upriver.keeper.store import open_sheet_store
 from upriver.names import PlayerNameError, TextError, text_line
 from upriver.record import dumps, loads
+from upriver.sheet import spreadsheet_cell
 from upriver.web.accounts import AccountStore, sessions
 from upriver.web.accounts.errors import AccountError
 from upriver.web.accounts.routes import AccountRoute
@@ -46,7 +47,7 @@ from upriver.web.guard import read_body, refusal
 from upriver.web.limits import Limits
 from upriver.web.tables import Manager, TableError
 
-__all__ = ["FORMER", "GroupRouter", "group_router", "neutral_cell"]
+__all__ = ["FORMER", "GroupRouter", "group_router"]
 
 FORMER = "a former member"
 """How a member who asked for it is shown in the group's history and standings."""
@@ -102,15 +103,6 @@ class _Evening(_Body):
 
 class _Seats(_Body):
     seats: list[_SeatOf] = Field(max_length=64)
-
-
-def neutral_cell(value: object) -> str:
-    """A CSV cell a spreadsheet will not read as a formula: text beginning with ``= + - @`` (or a tab
-    or carriage return) gets a leading ``'``. Numbers are written as they are."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _day(value: str, field: str) -> float:
@@ -524,7 +516,7 @@ def group_router(
             values = [row["name"], row["games"], row["firsts"], row["points"], row["average_place"],
                       row["exact_rate"], row["average_round"], row["best_game"]["points"],
                       row["longest_streak"], row["rating"]["mu"], row["rating"]["sigma"]]  # fmt: skip
-            writer.writerow([neutral_cell(v) for v in values])
+            writer.writerow([spreadsheet_cell(str(v)) for v in values])
         return Response(
             out.getvalue(),
             media_type="text/csv; charset=utf-8",
