@@ -268,7 +268,7 @@ def _text(value: object, field: str, longest: int | None = None) -> str:
 
 def _join(sheet: KeptSheet, body: Mapping[str, Any]) -> str:
     start = body.get("start", Start.ZERO.value)
-    if start not in {s.value for s in Start}:
+    if not isinstance(start, str) or start not in {s.value for s in Start}:
         raise BadEntryError(
             f"'start' must be one of {', '.join(s.value for s in Start)}, not {quoted(start)}", field="start"
         )

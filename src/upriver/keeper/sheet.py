@@ -152,7 +152,9 @@ class KeptSheet(SheetState):
         if self.flag is not None:
             raise self._fix_first(self.flag)
         if self.is_over:
-            self._game().check_deal()  # the engine's refusal of a round after the last
+            raise IllegalActionError(
+                "the game is over: every round is entered (to change one, edit it)", rule="game over"
+            )
         rounds = list(self.entries.rounds)
         if not rounds or rounds[-1].tricks is not None:
             rounds.append(KeptRound(bids=(None,) * len(self.players)))
@@ -164,7 +166,7 @@ class KeptSheet(SheetState):
     def _seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.players):
             raise IllegalActionError(
-                f"this sheet has no player {seat + 1}: its players are {', '.join(self.players)}",
+                f"this sheet has no such player: its players are {', '.join(self.players)}",
                 rule="seat",
                 facts={"case": "no player", "players": list(self.players)},
             )
@@ -201,6 +203,7 @@ class KeptSheet(SheetState):
                 seat=seat,
                 facts={"case": "keeper", "player": name, "next": self.players[waiting[0]]},
             )
+        self._in_hand(seat, bid, "bids", k)
         bids = [current.bid(s) for s in range(len(self.players))]
         bids[seat] = bid
         rounds[-1] = dataclasses.replace(current, bids=tuple(bids))
@@ -222,8 +225,42 @@ class KeptSheet(SheetState):
     def enter_tricks(self, tricks: Sequence[int | None]) -> None:
         """Enter the tricks each seat took (seat order); refused unless they add up to the hand size."""
         rounds, k = self._open_round()
-        rounds[-1] = dataclasses.replace(rounds[-1], tricks=self._checked(tricks, "trick counts", k))
+        entry = dataclasses.replace(rounds[-1], tricks=self._checked(tricks, "trick counts", k))
+        self._bids_in(entry, k)
+        rounds[-1] = entry
         self._commit(self._with_rounds(rounds), k)
+
+    def _bids_in(self, entry: KeptRound, k: int) -> None:
+        """Refuse round ``k``'s tricks while a player of it has not bid (the engine's order of a round)."""
+        if entry.tricks is None:
+            return
+        missing = [self.players[seat] for seat in self.playing(k) if entry.bid(seat) is None]
+        if missing:
+            raise IllegalActionError(
+                f"round {k}: trick counts are entered after the bids; still to bid: {', '.join(missing)}",
+                rule="turn order",
+                facts={"case": "tricks first", "round": k, "players": missing},
+            )
+
+    def _in_hand(self, seat: int, value: int | None, what: str, k: int) -> None:
+        """Refuse a bid or a trick count of ``seat`` that is not from 0 to round ``k``'s hand size."""
+        sizes = self.schedule
+        if value is None or k > len(sizes) or 0 <= value <= sizes[k - 1]:
+            return
+        name, size = self.players[seat], sizes[k - 1]
+        if what == "bids":
+            raise IllegalActionError(
+                f"{name} may not bid {value}: a bid is a whole number from 0 to {size}, the cards in hand",
+                rule="bid range",
+                seat=seat,
+                facts={"case": "keeper", "player": name, "bid": value, "most": size, "round": k},
+            )
+        raise IllegalActionError(
+            f"{name} cannot have taken {value} tricks in round {k}: a hand has {size} cards",
+            rule="tricks",
+            seat=seat,
+            facts={"case": "keeper", "player": name, "tricks": value, "most": size, "round": k},
+        )
 
     def note_trump(self, suit: Suit | None, round_number: int | None = None) -> None:
         """Note the trump suit of the current round (or of round ``round_number``); ``None`` clears it."""
@@ -248,6 +285,7 @@ class KeptSheet(SheetState):
             )
         for seat, value in enumerate(values):
             name = self.players[seat]
+            self._in_hand(seat, value, what, k)
             if seat not in playing and value is not None:
                 raise IllegalActionError(
                     f"{name} does not play round {k}: leave that entry empty",
@@ -296,6 +334,7 @@ class KeptSheet(SheetState):
             entry = dataclasses.replace(entry, bids=self._checked(bids, "bids", number, partial=True))
         if tricks is not None:
             entry = dataclasses.replace(entry, tricks=self._checked(tricks, "trick counts", number))
+        self._bids_in(entry, number)
         if trump is not _UNSET:
             assert trump is None or isinstance(trump, Suit)
             entry = dataclasses.replace(entry, trump=trump)
@@ -365,7 +404,7 @@ class KeptSheet(SheetState):
 
     def join(self, name: str, start: Start = Start.ZERO) -> None:
         """A newcomer plays from the next round on, seated after the last seat, starting from ``start``."""
-        at = self._between(f"{name} can join")
+        at = self._between(f"{name.strip() or 'a newcomer'} can join")
         self._commit(changes.join(at, name, start), at.next)
 
     def leave(self, seat: int) -> None:
