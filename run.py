@@ -140,11 +140,13 @@ BROWSER_TESTS = (
     "test_quick_start_browser.py",
     "test_review_browser.py",
     "test_seat_links_browser.py",
+    "test_table_fit_browser.py",
     "test_table_geometry.py",
     "test_table_i18n.py",
     "test_table_night_browser.py",
     "test_table_night_i18n_browser.py",
     "test_table_page.py",
+    "test_table_presence_browser.py",
     "test_web_browser.py",
 )
 """The test files that drive Chromium: run.py installs it when the tests asked for include one, and

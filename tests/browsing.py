@@ -23,6 +23,7 @@ from tests.live import SHOTS, free_port
 from upriver.game import Game
 from upriver.review import Settings
 from upriver.web.app import create_app
+from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
 from upriver.web.tables import Manager, Table
 
 TIMEOUT_MS = 15_000
@@ -51,7 +52,13 @@ class LiveServer:
         self.port = free_port() if port is None else port
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            ws_ping_interval=PING_INTERVAL,  # as `upriver serve`
+            ws_ping_timeout=PING_TIMEOUT,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -399,8 +399,15 @@ def test_the_clock_moves_for_a_person_twice_then_a_bot_stands_in_until_they_are_
     assert [e.seat for e in automatic] == [0, 0]
     state = latest(ws, lambda s: s["v"] == table.version)
     assert {m["seat"] for m in state["automatic"]} == {0}
-    # The stand-in now plays without waiting for the clock; "I'm back" returns the seat.
+    assert [m["by"] for m in state["automatic"]][:2] == ["clock", "clock"]
+    # The stand-in now plays without waiting for the clock, each of its moves marked as its own.
     wait_for(lambda: any(e.client_id == "standin" for e in events(table, client)) or game.is_over)
+    standin = [e for e in events(table, client) if e.client_id == "standin"]
+    if standin and not game.is_over:
+        state = latest(ws, lambda s: s["v"] >= standin[0].version)
+        marked = [(m["seat"], m["v"]) for m in state["automatic"] if m["by"] == "standin"]
+        assert (0, standin[0].version) in marked
+        assert table.auto_moves(0) == 2  # the stand-in's moves are not the clock's in a row
     ws.send_text(json.dumps({"type": "back"}))
     wait_for(lambda: table.standin_reason(0) is None)
     assert table.auto_moves(0) == 0

@@ -10,6 +10,7 @@ import typer
 
 from upriver.cli.root import app
 from upriver.web.limits import Limits
+from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
 from upriver.web.workers import SETTINGS_VARIABLE, ServeSettings
 
 __all__ = ["serve"]
@@ -201,6 +202,8 @@ def serve(
             log_level="warning",
             ws="websockets-sansio",
             ws_per_message_deflate=False,
+            ws_ping_interval=PING_INTERVAL,  # a vanished browser shows away within seconds
+            ws_ping_timeout=PING_TIMEOUT,
             **proxies,
         )
         return
@@ -216,6 +219,8 @@ def serve(
         log_level="warning",
         ws="websockets-sansio",
         ws_per_message_deflate=False,
+        ws_ping_interval=PING_INTERVAL,
+        ws_ping_timeout=PING_TIMEOUT,
         **proxies,
     )
 

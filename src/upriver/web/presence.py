@@ -19,6 +19,10 @@ each process knows every other's connections. A process's counts of a table not 
 :data:`EXPIRY` seconds are forgotten: the connections of a process killed without a word
 (``kill -9``) turn away a few seconds later. A process that stops cleanly says so (``["b", process]``).
 
+A browser that vanishes without closing its connection (frozen, its network gone) is found by the
+server's WebSocket pings (:data:`PING_INTERVAL`, :data:`PING_TIMEOUT`): within nine seconds its
+connection is closed and its seat is away.
+
 The state's ``presence`` list (:func:`presence_json`) adds what the seats' control says: a bot's
 seat is ``bot``, and a person's seat a stand-in plays for is ``bot`` or ``left``
 (:meth:`upriver.web.table.Table.standin_status`), with its automatic moves in a row (``auto``).
@@ -37,6 +41,8 @@ from typing import Protocol
 __all__ = [
     "EXPIRY",
     "HEARTBEAT",
+    "PING_INTERVAL",
+    "PING_TIMEOUT",
     "STARTED",
     "Presence",
     "PresenceTable",
@@ -50,6 +56,13 @@ HEARTBEAT = 1.0
 """Seconds between a process's repetitions of its counts to the other processes."""
 EXPIRY = 3.0
 """Seconds after which another process's counts of a table, not repeated, are forgotten."""
+PING_INTERVAL = 4.0
+"""Seconds between the server's WebSocket pings of each connection (uvicorn's ``ws_ping_interval``):
+a browser gone without a word (frozen, its network lost) answers none, and its connection closes."""
+PING_TIMEOUT = 5.0
+"""Seconds a connection has to answer a ping (uvicorn's ``ws_ping_timeout``): a browser that answers,
+however slow its network, stays online; one that does not is away at most
+``PING_INTERVAL + PING_TIMEOUT`` seconds after it went."""
 STARTED = time.time()
 """When this process started: a seat nobody connected since is away since then."""
 _PAYLOAD = 7000

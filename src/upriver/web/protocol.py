@@ -74,8 +74,9 @@ Server → client, each with ``v``, the table's state version (the number of eve
   A player's state carries ``joined_pending`` (the page sends ``confirm`` once it saved its token)
   and ``invited`` (the seat waits for its person to take it with a ``join``); never a token.
   Every state also carries ``options`` (the table's ``clock``, ``level``, ``hints``,
-  ``spectator_chat``), ``automatic`` (the clock's moves of the current round and the one before:
-  ``{"seat", "v", "round", "kind"}`` and the move, ``bid`` or ``card``) and ``clock``: ``null``
+  ``spectator_chat``), ``automatic`` (the server's moves for people in the current round and the one before:
+  ``{"seat", "v", "round", "kind", "by"}`` and the move, ``bid`` or ``card``; ``by``: ``clock``,
+  or ``standin`` for a stand-in bot's) and ``clock``: ``null``
   at a table without one, else ``{"seconds": 30, "left_ms": {"<seat>": ms}}``, the time left of
   each person whose turn it is, computed as the message is sent (:mod:`upriver.web.clock`), and
   ``handover``: ``{"<seat>": ms}``, for each away person-seat another may hand to a bot, the time

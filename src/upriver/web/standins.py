@@ -149,12 +149,15 @@ def apply_control(table: Table, event: Event, started: Game | None, at: float) -
 
 
 def note_move(table: Table, event: Event, round_number: int) -> None:
-    """Count a bid or card made in ``round_number``: the clock's (``clock``) are automatic; a person's
-    own move ends their automatic moves in a row (a stand-in's changes nothing)."""
-    if event.client_id == "clock":
-        table.control.auto[event.seat] += 1
+    """Count a bid or card made in ``round_number``: the clock's (``clock``) are automatic and in a
+    row; a stand-in bot's (``standin``) are automatic too, marked as its own, and leave the row as it
+    is; a person's own move ends their automatic moves in a row."""
+    if event.client_id in SERVER_IDS:
+        by = str(event.client_id)
+        if by == "clock":
+            table.control.auto[event.seat] += 1
         table.control.automatic.append(
-            AutoMove(event.seat, event.version, round_number, event.kind, event.value)
+            AutoMove(event.seat, event.version, round_number, event.kind, event.value, by=by)
         )
     elif event.client_id != "standin" and table.kinds[event.seat] == HUMAN:
         table.control.auto[event.seat] = 0
@@ -236,7 +239,7 @@ def automatic_extra(table: Table, rounds: int) -> dict[str, object] | None:
             "move": int(move.move) if move.kind == "bid" else move.move,
         }
         for move in table.control.automatic
-        if move.round <= rounds
+        if move.round <= rounds and move.by == "clock"
     ]
     return {"upriver_automatic": automatic} if automatic else None
 

@@ -87,18 +87,27 @@ class CommitError(TableError):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class AutoMove:
-    """A move the clock made for a person (event ``version``, ``kind`` ``bid`` or ``play``, in ``round``)."""
+    """A move the server made for a person (event ``version``, ``kind`` ``bid`` or ``play``, in
+    ``round``), ``by`` the clock (``clock``: their time ran out) or a stand-in bot (``standin``)."""
 
     seat: int
     version: int
     round: int
     kind: str
     move: str
+    by: str = "clock"
 
     def json(self) -> dict[str, object]:
         """As the state's ``automatic`` lists it, with the move: ``bid`` (a number) or ``card``."""
         move: dict[str, object] = {"bid": int(self.move)} if self.kind == "bid" else {"card": self.move}
-        return {"seat": self.seat, "v": self.version, "round": self.round, "kind": self.kind, **move}
+        return {
+            "seat": self.seat,
+            "v": self.version,
+            "round": self.round,
+            "kind": self.kind,
+            "by": self.by,
+            **move,
+        }
 
 
 @dataclasses.dataclass(slots=True)
@@ -454,7 +463,8 @@ class Table:
 
     def automatic_json(self, seat: int | None) -> list[dict[str, object]]:
         """The automatic moves of the current round and the one before (a page shows the last trick of
-        a finished round a while): ``seat``, ``v``, ``round``, ``kind`` and the move, as ``seat``
+        a finished round a while): ``seat``, ``v``, ``round``, ``kind``, ``by`` (``clock`` or
+        ``standin``) and the move, as ``seat``
         (``None``: a spectator) may know it. Under simultaneous bidding the others' bids are hidden
         until every seat has bid, so until then an automatic bid not its own has no ``bid``."""
         game = self.game

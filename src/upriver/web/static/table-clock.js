@@ -16,6 +16,8 @@ const WORDS = {
   hurry: (/** @type {number} */ count) => t("table.clock.hurry", { count }),
   automatic: () => t("table.clock.automatic"),
   autoBid: () => t("table.clock.autoBid"),
+  standinPlay: () => t("table.clock.standinPlay"),
+  standinBid: () => t("table.clock.standinBid"),
 };
 
 /** @type {{left_ms?: Record<string, number>} | null} the last state's `clock` */
@@ -116,23 +118,25 @@ function trackPlays(state) {
 /**
  * The moves the server made for seats automatically (the clock ran out, or a stand-in played).
  * @param {import("./table-socket.js").TableState} state
- * @returns {{kind: string, seat: number, round: number, v: number, card?: string}[]}
+ * @returns {{kind: string, seat: number, round: number, v: number, by?: string, card?: string}[]}
  */
 function automaticOf(state) {
   return Array.isArray(state.automatic) ? state.automatic : [];
 }
 
-// The cards of this round played automatically ("QH" strings).
+// The cards of this round played automatically ("QH" strings), each with who played it: "clock" (the
+// person's time ran out) or "standin" (a bot stands in for them).
 /** @param {import("./table-socket.js").TableState} state */
 export function automaticCards(state) {
   const game = state.game;
-  /** @type {Set<string>} */
-  const cards = new Set();
+  /** @type {Map<string, string>} */
+  const cards = new Map();
   if (!game) return cards;
   for (const entry of automaticOf(state)) {
     if (entry.kind !== "play" || entry.round !== game.round) continue;
+    const by = entry.by || "clock";
     if (typeof entry.card === "string") {
-      cards.add(entry.card);
+      cards.set(entry.card, by);
       continue;
     }
     /** @type {[number, string] | null} */
@@ -142,19 +146,20 @@ export function automaticCards(state) {
       if (Number(seat) !== entry.seat || seenAt < entry.v) continue;
       if (!best || seenAt < best[0]) best = [seenAt, card];
     }
-    if (best) cards.add(best[1]);
+    if (best) cards.set(best[1], by);
   }
   return cards;
 }
 
-// Whether this seat's bid in the round shown was made automatically.
+// Who made this seat's bid in the round shown, if the server did: "clock" or "standin"; else null.
 /**
  * @param {import("./table-socket.js").TableState} state
  * @param {number} seat
  */
 export function automaticBid(state, seat) {
   const game = state.game;
-  return Boolean(game && automaticOf(state).some((e) => e.kind === "bid" && e.seat === seat && e.round === game.round));
+  const entry = game && automaticOf(state).find((e) => e.kind === "bid" && e.seat === seat && e.round === game.round);
+  return entry ? entry.by || "clock" : null;
 }
 
 /** @param {string} words */
@@ -175,10 +180,12 @@ function robot(words) {
  * @param {HTMLElement} label
  */
 export function markAutomaticBid(state, seat, label) {
-  if (!automaticBid(state, seat)) return "";
+  const by = automaticBid(state, seat);
+  if (!by) return "";
+  const words = by === "standin" ? WORDS.standinBid() : WORDS.autoBid();
   const bid = label.querySelector(".nums span");
-  if (bid) bid.append(" ", robot(WORDS.autoBid()));
-  return `, ${WORDS.autoBid()}`;
+  if (bid) bid.append(" ", robot(words));
+  return `, ${words}`;
 }
 
 // The cards on the felt and in the last trick that were played automatically get the robot mark.
@@ -186,13 +193,15 @@ export function markAutomaticBid(state, seat, label) {
 export function markAutomaticCards(state) {
   const cards = automaticCards(state);
   for (const face of all("#trick .card, #last-trick .card")) {
-    const auto = cards.has(face.dataset.card);
+    const by = cards.get(face.dataset.card || "");
+    const auto = Boolean(by);
+    const words = by === "standin" ? WORDS.standinPlay() : WORDS.automatic();
     face.classList.toggle("automatic", auto);
     const mark = face.querySelector(".auto-mark");
-    if (auto && !mark) face.append(robot(WORDS.automatic()));
-    else if (!auto && mark) mark.remove();
+    if (mark && (!auto || mark.getAttribute("aria-label") !== words)) mark.remove();
+    if (auto && !face.querySelector(".auto-mark")) face.append(robot(words));
     const label = face.getAttribute("aria-label");
-    const said = `, ${WORDS.automatic()}`;
+    const said = `, ${words}`;
     if (auto && label && !label.endsWith(said)) face.setAttribute("aria-label", label + said);
   }
 }
