@@ -125,3 +125,31 @@ def test_a_stand_in_bots_moves_carry_the_robots_mark_in_their_own_words(
     finally:
         host_context.close()
         guest_context.close()
+
+
+def test_the_join_page_and_the_rules_say_the_pace_a_move_and_what_a_time_out_does(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "human", "basic"], schedule=[2], clock=30)
+    table = live.table(body["table"])
+    context, page = person(browser, "phone")
+    try:
+        page.goto(f"{live.url}/t/{table.id}#token={table.tokens[1]}")
+        pace = page.locator("#lobby-rules-list li[data-rule='clock']")
+        expect(pace).to_have_text(
+            "Turn clock: 30 s a move. When it runs out, a bot makes that move for you; after two in"
+            " a row, a bot plays for you until you say you are back."
+        )
+        shot(page, "presence-join-page-pace-phone")
+        page.fill("#join-name", "Bea")
+        page.click("#join-button")
+        page.click("#rules-button")
+        expect(page.locator("#rules-list li[data-rule='clock']")).to_contain_text("30 s a move")
+        page.click("#rules-close")
+        # Without a clock the page says so, and what may happen when someone is away.
+        untimed = live.create(seats=["human", "basic", "basic"], schedule=[2])
+        page.goto(live.url + untimed["url"])
+        page.click("#rules-button")
+        expect(page.locator("#rules-list li[data-rule='clock']")).to_contain_text("No turn clock")
+    finally:
+        context.close()

@@ -449,11 +449,12 @@ fetch("/api/options")
 
 /** @param {Game} game the state's game part */
 function renderRules(game) {
-  const key = JSON.stringify([game.rules, presets !== null]);
+  const options = state ? state.options : null;
+  const key = JSON.stringify([game.rules, options, presets !== null, document.documentElement.lang]);
   if (rulesDrawn === key) return;
   rulesDrawn = key;
   $("rules-preset").textContent = presetLine(game.rules, presets);
-  $("rules-list").replaceChildren(...ruleItems(game.rules));
+  $("rules-list").replaceChildren(...ruleItems(game.rules, options));
 }
 
 /**

@@ -90,7 +90,7 @@ export function renderLobby(state, ctx) {
   $("lobby-rules").hidden = !rules;
   if (rules) {
     $("lobby-preset").textContent = presetLine(rules, ctx.presets);
-    $("lobby-rules-list").replaceChildren(...ruleItems(rules));
+    $("lobby-rules-list").replaceChildren(...ruleItems(rules, state.options));
   }
   $("invites").hidden = !lobby.invites;
   if (lobby.invites) {

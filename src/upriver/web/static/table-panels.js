@@ -73,9 +73,13 @@ export function presetLine(rules, presets) {
   return t("table.panels.preset", { preset: name, summary });
 }
 
-// Each rule in play as a list item: the schedule as hand sizes, then each option in words.
-/** @param {Rules} rules */
-export function ruleItems(rules) {
+// Each rule in play as a list item: the schedule as hand sizes, then each option in words, and the
+// pace: the turn clock's seconds a move and what happens when it runs out (or that there is none).
+/**
+ * @param {Rules} rules
+ * @param {{clock?: number} | null} [options] the table's options (the state's `options`)
+ */
+export function ruleItems(rules, options = null) {
   const sizes = rules.hand_sizes;
   const schedule =
     rules.schedule === "up-down"
@@ -95,6 +99,11 @@ export function ruleItems(rules) {
     if (!on) continue;
     items.push(t(`rule.${k}.${rules[k]}`));
     keys.push(k);
+  }
+  if (options) {
+    const seconds = Number(options.clock) || 0;
+    items.push(seconds > 0 ? t("table.panels.clock", { seconds }) : t("table.panels.noClock"));
+    keys.push("clock");
   }
   return items.map((text, i) => {
     const li = document.createElement("li");
