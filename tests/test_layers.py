@@ -14,6 +14,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 CORE = (
     "upriver.cards",
+    "upriver.options",
     "upriver.rules",
     "upriver.scoring",
     "upriver.errors",

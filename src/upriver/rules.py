@@ -26,7 +26,8 @@ from typing import Any, TypeVar
 
 from upriver.errors import RulesError
 from upriver.names import quoted
-from upriver.scoring import CustomScoring, Scoring, ScoringRule, scoring_of
+from upriver.options import OPTION, OPTIONS, Bidding, DealerBid, FirstDealer, Kind, Schedule, Trump, TrumpLead
+from upriver.scoring import CustomScoring, Scoring, ScoringRule
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -54,80 +55,12 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 
 
-class Schedule(enum.Enum):
-    """How the hand size moves from round to round."""
-
-    UP_DOWN = "up-down"
-    """1, 2, … max, max, … 2, 1: the peak is played twice (source 000)."""
-    DOWN_UP = "down-up"
-    """max, max − 1, … 1, … max: one card is played once (sources 001/003/004)."""
-    EXPLICIT = "explicit"
-    """A list of hand sizes given in full."""
-
-
-class FirstDealer(enum.Enum):
-    """How the first dealer of a game is chosen."""
-
-    FIRST_JACK = "first-jack"
-    """Cards are dealt face up one at a time; the first player dealt a Jack deals (source 000)."""
-    LEFT_OF_KEEPER = "left-of-keeper"
-    """The player to the left of the score keeper deals (sources 001/003/004)."""
-    CHOSEN = "chosen"
-    """The players choose a seat (source 002 leaves it open)."""
-
-
-class Bidding(enum.Enum):
-    """Whether bids are called in turn or revealed together."""
-
-    SEQUENTIAL = "sequential"
-    SIMULTANEOUS = "simultaneous"
-    """"Closed fists": bids stay hidden until everyone has bid."""
-
-
-class DealerBid(enum.Enum):
-    """The restriction, if any, on the last bid of a round (the dealer's)."""
-
-    FREE = "free"
-    HOOK = "hook"
-    """The total of all bids may not equal the number of tricks ("screw the dealer")."""
-    OVERBID = "overbid"
-    """The total must exceed the number of tricks; when no bid can, the dealer bids the hand size."""
-
-
-class TrumpLead(enum.Enum):
-    """Whether trump may be led before it is broken."""
-
-    ANY = "any"
-    BROKEN = "broken"
-    """No trump lead until a trump was played in an earlier trick, unless the leader holds only trumps."""
-    AFTER_FIRST_TRICK = "after-first-trick"
-    """No trump lead to the first trick, unless the leader holds only trumps; any later trick may
-    be led with trump (Trickster Cards)."""
-
-
-class Trump(enum.Enum):
-    """How each round's trump suit is chosen."""
-
-    TURN_UP = "turn-up"
-    """The card turned up after the deal names trump (every source)."""
-    ROTATE = "rotate"
-    """Hearts, diamonds, clubs, spades, then a round without trump, again and again from the first
-    round; no card is turned up (Nomination Whist)."""
-
-
-_CHOICES: dict[str, type[enum.Enum]] = {
-    "first_dealer": FirstDealer,
-    "bidding": Bidding,
-    "dealer_bid": DealerBid,
-    "trump_lead": TrumpLead,
-}
-"""The options chosen from a fixed set of spellings (``scoring`` may also be an object)."""
-
 _WRITTEN_SCHEDULES: tuple[enum.Enum, ...] = (Schedule.UP_DOWN, Schedule.DOWN_UP)
 """The schedules a record names by text; an explicit one is written as its list of sizes."""
 
-OPTION_NAMES = ("preset", "schedule", "max_cards", *_CHOICES, "scoring", "trump", "blind_one_card")
-"""The keys of a rules section in a game record, and of :meth:`Rules.from_options`."""
+OPTION_NAMES = ("preset", *(option.name for option in OPTIONS))
+"""The keys of a rules section in a game record, and of :meth:`Rules.from_options`: ``preset`` and
+every option of :data:`upriver.options.OPTIONS`, in its order."""
 
 
 def most_cards(players: int) -> int:
@@ -203,16 +136,17 @@ class Rules:
     hand_sizes: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "schedule", _choice(Schedule, self.schedule, "schedule"))
-        for name, kind in _CHOICES.items():
-            object.__setattr__(self, name, _choice(kind, getattr(self, name), name))
-        object.__setattr__(self, "scoring", scoring_of(self.scoring))
-        object.__setattr__(self, "trump", _choice(Trump, self.trump, "trump"))
-        if not isinstance(self.blind_one_card, bool):
-            raise RulesError(
-                f"blind_one_card must be true or false, not {quoted(self.blind_one_card)}",
-                option="blind_one_card",
-            )
+        for option in OPTIONS:  # in the table's order, so the first refusal is always the same one
+            value = getattr(self, option.name)
+            if option.read is not None:
+                object.__setattr__(self, option.name, option.read(value))
+            elif option.kind is Kind.CHOICE:
+                object.__setattr__(self, option.name, _choice(option.choice_type, value, option.name))  # type: ignore[arg-type]
+            elif option.kind is Kind.SWITCH and not isinstance(value, bool):
+                raise RulesError(
+                    f"{option.name} must be true or false, not {quoted(value)}", option=option.name
+                )
+            # max_cards, the one whole number, is checked with the schedule it sizes (_resolve_sizes).
         if not isinstance(self.explicit_sizes, tuple):
             if not isinstance(self.explicit_sizes, list):
                 raise RulesError(
@@ -326,14 +260,13 @@ class Rules:
                     )
         for key, value in sorted(given.items(), key=lambda item: OPTION_NAMES.index(item[0])):
             # In the options' own order, so the first refusal is the same whatever order they came in.
-            if key in _CHOICES:
-                fields[key] = _choice(_CHOICES[key], value, key)
-            elif key == "scoring":
-                fields[key] = scoring_of(value)
-            elif key == "trump":
-                fields[key] = _choice(Trump, value, key)
+            option = OPTION[key]
+            if option.read is not None:
+                fields[key] = option.read(value)
+            elif option.kind is Kind.CHOICE:
+                fields[key] = _choice(option.choice_type, value, key)  # type: ignore[arg-type]
             else:
-                fields[key] = value
+                fields[key] = value  # a whole number or a switch: Rules checks it
         if name is None:
             return cls(player_count=player_count, **fields)
         if not isinstance(name, str):
@@ -361,13 +294,10 @@ class Rules:
         else:
             written["schedule"] = self.schedule.value
             written["max_cards"] = max(self.hand_sizes)
-        for name in _CHOICES:
-            written[name] = getattr(self, name).value
-        written["scoring"] = self.scoring.value
-        if self.trump is not Trump.TURN_UP:
-            written["trump"] = self.trump.value
-        if self.blind_one_card:
-            written["blind_one_card"] = True
+        for option in OPTIONS[2:]:  # the schedule and its size are written above
+            value = getattr(self, option.name)
+            if option.always_written or value != option.default:
+                written[option.name] = value.value if isinstance(value, enum.Enum | CustomScoring) else value
         return written
 
 
@@ -533,16 +463,23 @@ def rules_catalogue() -> dict[str, object]:
                 "options": {
                     "schedule": p.options["schedule"].value,  # type: ignore[attr-defined]
                     "max_cards": p.start_cards,
-                    **{name: p.options[name].value for name in (*_CHOICES, "scoring")},  # type: ignore[attr-defined]
+                    **{
+                        option.name: p.options[option.name].value  # type: ignore[attr-defined]
+                        for option in OPTIONS
+                        if option.in_presets and option.name != "schedule"
+                    },
                 },
             }
             for p in PRESETS.values()
         ],
         "rules": {
-            "schedule": [s.value for s in Schedule if s is not Schedule.EXPLICIT],
-            **{name: [member.value for member in kind] for name, kind in _CHOICES.items()},
-            "scoring": [member.value for member in Scoring],
-            "trump": [member.value for member in Trump],
+            option.name: [
+                option.spelled(value)
+                for value in option.choices
+                if option.name != "schedule" or value in _WRITTEN_SCHEDULES
+            ]
+            for option in OPTIONS
+            if option.kind is Kind.CHOICE
         },
         "default_preset": DEFAULT_PRESET,
     }
