@@ -25,9 +25,10 @@ from numpy.typing import NDArray
 from upriver.bots.knowledge import Knowledge
 from upriver.fast import Position
 from upriver.fast import sample_worlds as uniform_worlds
+from upriver.fast.api import option_code
 from upriver.fast.infer import bid_estimates, deal_constrained
 from upriver.fast.likelihood import play_log_likelihoods
-from upriver.rules import TrumpLead
+from upriver.fast.policies import LEAD_RULE
 from upriver.scoring import tricks_pay_past_the_bid
 
 __all__ = [
@@ -43,8 +44,6 @@ MASK = (1 << 62) - 1
 
 DRAWS_PER_WORLD = 16
 """Uniform draws spent per deal wanted on rejection, before dealing the rest under constraints."""
-
-_LEAD = {TrumpLead.ANY: 0, TrumpLead.BROKEN: 1, TrumpLead.AFTER_FIRST_TRICK: 2}
 
 
 def sample_worlds(know: Knowledge, position: Position, count: int, seed: int = 0) -> NDArray[np.uint64]:
@@ -119,7 +118,7 @@ def play_log_weights(
         hand_size=position.hand_size,
         trump=position.trump,
         turned=0 if position.turned < 0 else 1 << position.turned,
-        lead_rule=_LEAD[rules.trump_lead],
+        lead_rule=option_code(rules, LEAD_RULE),
         counts_tricks=tricks_pay_past_the_bid(rules.scoring),
         eps=eps,
     )

@@ -10,6 +10,7 @@ one of these is first called, and compiled code is cached on disk.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Literal
 
 import numpy as np
@@ -17,26 +18,22 @@ from numpy.typing import NDArray
 
 from upriver.cards import Card, mask_of
 from upriver.game import Game
-from upriver.rules import Bidding, DealerBid, FirstDealer, Rules, Trump, TrumpLead
+from upriver.options import OPTIONS
+from upriver.rules import FirstDealer, Rules
 from upriver.scoring import round_score, tricks_pay_past_the_bid
 from upriver.view import SeatView
 
-from . import kernel
+from . import kernel, policies
 from ._jit import set_threads, u64
 from .kernel import Outcomes, PositionRecord
 from .learned import COUNT, decision_features
 from .policies import (
-    BLIND,
     COUNTS_TRICKS,
-    DEALER_RULE,
-    LEAD_RULE,
     OPTS_SIZE,
     POLICY_BASIC,
     POLICY_LEARNED,
     POLICY_RANDOM,
-    ROTATE,
     SCORES,
-    SIMULTANEOUS,
     TRICKS_MAX,
     lead_barred,
     legal_cards,
@@ -49,6 +46,7 @@ __all__ = [
     "Rollout",
     "Simulation",
     "check_worlds",
+    "option_code",
     "play_features",
     "position_from_game",
     "position_from_view",
@@ -65,8 +63,13 @@ Policy = Literal["random", "basic", "learned"]
 ``learned``: cards by the learned play policy (:mod:`upriver.fast.learned`), bids by the rule of thumb."""
 
 _POLICIES = {"random": POLICY_RANDOM, "basic": POLICY_BASIC, "learned": POLICY_LEARNED}
-_DEALER = {DealerBid.FREE: 0, DealerBid.HOOK: 1, DealerBid.OVERBID: 2}
-_LEAD = {TrumpLead.ANY: 0, TrumpLead.BROKEN: 1, TrumpLead.AFTER_FIRST_TRICK: 2}
+_PLACES: tuple[tuple[str, int, Mapping[object, int]], ...] = tuple(
+    (option.name, getattr(policies, option.kernel), option.kernel_codes)
+    for option in OPTIONS
+    if option.kernel is not None
+)
+"""Each rule option the kernel reads, its place in the kernel's options and its number for each value
+(:data:`upriver.options.OPTIONS`); the scoring is read as its points (:func:`round_opts`)."""
 _FULL = (1 << 52) - 1
 
 
@@ -81,16 +84,21 @@ def round_opts(rules: Rules, round_number: int = 1) -> NDArray[np.int64]:
     """The kernel's options for one round (:mod:`upriver.fast.policies` names the places): the
     rules as numbers, then the engine's points for every bid and tricks taken in that round."""
     opts = np.zeros(OPTS_SIZE, dtype=np.int64)
-    opts[DEALER_RULE] = _DEALER[rules.dealer_bid]
-    opts[SIMULTANEOUS] = rules.bidding is Bidding.SIMULTANEOUS
-    opts[LEAD_RULE] = _LEAD[rules.trump_lead]
+    for name, place, codes in _PLACES:
+        opts[place] = codes[getattr(rules, name)]
     opts[COUNTS_TRICKS] = tricks_pay_past_the_bid(rules.scoring)
-    opts[BLIND] = rules.blind_one_card
-    opts[ROTATE] = rules.trump is Trump.ROTATE
     for bid in range(TRICKS_MAX):
         for took in range(TRICKS_MAX):
             opts[SCORES + bid * TRICKS_MAX + took] = round_score(rules.scoring, bid, took, round_number)
     return opts
+
+
+def option_code(rules: Rules, place: int) -> int:
+    """The kernel's number for the rule option at ``place`` of its options (``LEAD_RULE``, …)."""
+    for name, at, codes in _PLACES:
+        if at == place:
+            return codes[getattr(rules, name)]
+    raise ValueError(f"no rule option is at place {place} of the kernel's options")
 
 
 def _game_opts(rules: Rules) -> NDArray[np.int64]:
