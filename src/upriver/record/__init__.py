@@ -11,19 +11,25 @@ True
 """
 
 from upriver.record.model import FORMAT, Record, RecordRuleError, RoundRecord
+from upriver.record.pbn import PbnError
 from upriver.record.reading import load, loads, parse_record
 from upriver.record.replay import replay
+from upriver.record.trickster import dumps_pbn, loads_any, loads_pbn
 from upriver.record.writing import dump, dumps, record_of, to_json
 
 __all__ = [
     "FORMAT",
+    "PbnError",
     "Record",
     "RecordRuleError",
     "RoundRecord",
     "dump",
     "dumps",
+    "dumps_pbn",
     "load",
     "loads",
+    "loads_any",
+    "loads_pbn",
     "parse_record",
     "record_of",
     "replay",
