@@ -41,6 +41,7 @@ TYPED = frozenset(
         "keep-api.js",
         "keep-conflicts.js",
         "keep-evening.js",
+        "keep-export.js",
         "keep-fix.js",
         "keep-house.js",
         "keep-offline.js",

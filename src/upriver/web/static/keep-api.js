@@ -562,5 +562,18 @@ export async function dismissConflicts(key) {
   await save(kept);
 }
 
+/**
+ * A sheet exported by the engine on the phone, from the phone's copy (its record and the entries made
+ * since): `kind` "csv" or "record"; `id` is the sheet's id or its read-only id. Null when the phone
+ * keeps no copy of it.
+ * @param {string} id @param {"csv" | "record"} kind @returns {Promise<string | null>}
+ */
+export async function exportOnPhone(id, kind) {
+  const kept = (await load(id)) || (await keptSheets()).find((k) => k.server && k.server.share === id);
+  if (!kept || !(kept.current || kept.log.length)) return null;
+  await ensureOpen(kept);
+  return /** @type {string} */ (await engine("export", kept.key, kind));
+}
+
 /** Whether this copy of the keeper has no server at all (a static site). */
 export const staticSite = () => STATIC_SITE;

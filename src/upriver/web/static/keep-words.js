@@ -99,6 +99,7 @@ export const WORDS = {
   chartTitle: t("keeper.chartTitle"),
   exportCsv: t("keeper.exportCsv"),
   exportRecord: t("keeper.exportRecord"),
+  exportUnavailable: t("keeper.exportUnavailable"),
   sheetActions: t("keeper.sheetActions"),
   undoLast: t("keeper.undoLast"),
   changeDealer: t("keeper.changeDealer"),
@@ -185,18 +186,35 @@ function known(key, fallback) {
   return has(key) ? t(key) : fallback;
 }
 
+// Refusals whose rule alone says why (no case needed): the catalogue's sentence is the reason.
+const WHOLE_RULES = new Set(["tricks add up", "game over", "fix first", "undo", "first jack", "round order"]);
+
+/** The catalogue key of a rule's reason, as i18n.js makes it: "one bid" → "reason.one_bid". @param {unknown} rule */
+const reasonKey = (rule) => "reason." + String(rule).toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+
+/** Whether the catalogue words this refusal itself, its reason and its facts (the keeper's refusals
+ * carry a `case` naming their sentence: upriver.keeper.sheet, changes, commands).
+ * @param {Refusal} data */
+function worded(data) {
+  const facts = data.facts || {};
+  if (WHOLE_RULES.has(String(data.rule))) return true;
+  return typeof facts.case === "string" && has(`${reasonKey(data.rule)}.${reasonKey(facts.case).slice(7)}`);
+}
+
 // A refusal of the sheet's API ({error, rule, seat, facts}) or a flagged round ({message, rule, seat,
-// facts}) in the page's language: a dealer's bid names the player, as the keeper enters it for them.
+// facts}) in the page's language, in the catalogue's words when it has the refusal's own sentence (in
+// English too: the server's sentence is for the API's readers); a dealer's bid names the player, as the
+// keeper enters it for them.
 /** @param {Refusal} data @param {string[]} [players] @returns {string} */
 function refusal(data, players = []) {
   const english = data.error || data.message || "";
-  if (data.rule === "tricks add up") return reason(data); // a sentence in every language, "1 trick was played"
-  if (lang === "en" || !data.rule) return english;
   const facts = data.facts || {};
   if ((data.rule === "hook" || data.rule === "overbid") && data.seat != null && players[data.seat]) {
+    if (lang === "en" && english) return english; // "Bob may not bid 1: with the hook, …; Bob may bid 0 or 2"
     const why = WORDS.restriction({ rule: data.rule, tricks: facts.tricks, others: facts.others });
     return t("keeper.mayNotBid", { who: players[data.seat], bids: String(facts.bid ?? "?"), reason: why });
   }
+  if (worded(data)) return reason(data);
+  if (lang === "en" || !data.rule) return english;
   return reason(data);
 }
-

@@ -12,6 +12,7 @@ import { openDealer, openEdit, stepper } from "./keep-fix.js";
 import { conflictPanel } from "./keep-conflicts.js";
 import { gameLink, isGameLink, readGameLink } from "./keep-share.js";
 import { earlierNames, home, readKeptNames } from "./keep-start.js";
+import { exportSheet } from "./keep-export.js";
 import { paperSheet } from "./paper.js";
 import { SUITS as SUIT_INFO, chartLegend, drawChart, drawSheet, scrollsByKeyboard, suitText } from "./sheet.js";
 
@@ -394,15 +395,24 @@ function chart() {
   return section;
 }
 
-/** @param {string} base */
-function exportLinks(base) {
-  return el("div", { class: "row" },
-    el("a", { class: "button", href: `${base}/csv`, download: "" }, W.exportCsv),
-    el("a", { class: "button", href: `${base}/record`, download: "" }, W.exportRecord));
+// The exports: links to the server's files, each made by the engine on the phone instead when the
+// server cannot answer (keep-export.js).
+/** @param {boolean} shared */
+function exportLinks(shared) {
+  const id = shared ? sheet.share : sheet.id;
+  const base = `/api/sheets/${shared ? "shared/" : ""}${id}`;
+  const link = (/** @type {"csv" | "record"} */ kind, /** @type {string} */ label) => el("a", {
+    class: "button", href: `${base}/${kind}`, download: "",
+    onclick: (/** @type {MouseEvent} */ event) => {
+      event.preventDefault();
+      exportSheet({ id, share: sheet.share, shared, kind, say: showError });
+    },
+  }, label);
+  return el("div", { class: "row" }, link("csv", W.exportCsv), link("record", W.exportRecord));
 }
 
 function exportsOnly() {
-  return el("section", { class: "card-box" }, exportLinks(`/api/sheets/shared/${sheet.share}`), printButtons(), gameLinkButton());
+  return el("section", { class: "card-box" }, exportLinks(true), printButtons(), gameLinkButton());
 }
 
 // The link that holds the whole game (keep-share.js): copied, and shown for copying by hand.
@@ -424,7 +434,7 @@ function actions() {
     el("div", { class: "row" },
       el("button", { type: "button", id: "undo", disabled: !sheet.can_undo, onclick: () => act("undo") }, W.undoLast),
       el("button", { type: "button", onclick: () => openDealer(sheet, act) }, W.changeDealer)),
-    exportLinks(`/api/sheets/${sheet.id}`),
+    exportLinks(false),
     printButtons(),
     // A sheet kept only on the phone has no read-only link until a server has it.
     sheet.share ? el("div", { class: "share" },
