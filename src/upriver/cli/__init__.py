@@ -1,4 +1,4 @@
-"""The ``upriver`` command line: play, check, review, keep, arena, selfplay and serve."""
+"""The ``upriver`` command line: play, check, review, import, export, keep, arena, selfplay and serve."""
 
 from __future__ import annotations
 
@@ -9,6 +9,6 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Entry point of the ``upriver`` console script."""
-    from upriver.cli import arena, backup, check, keep, play, review, selfplay, serve  # noqa: F401  (each registers its command)
+    from upriver.cli import arena, backup, check, keep, pbn, play, review, selfplay, serve  # noqa: F401  (each registers its command)
 
     app()

@@ -23,8 +23,9 @@ from upriver.cli.tui import sheet_table
 from upriver.errors import RecordError
 from upriver.keeper import KeptSheet
 from upriver.keeper.entries import EXTRA
-from upriver.record import Record, RecordRuleError, loads, replay
+from upriver.record import Record, RecordRuleError, loads_any, replay
 from upriver.record.decoding import clipped, printable
+from upriver.record.trickster import text_of
 from upriver.sheet import ScoreSheet
 
 __all__ = ["check"]
@@ -70,7 +71,9 @@ def _fail(file: Path, message: str, code: int) -> typer.Exit:
 
 @app.command()
 def check(
-    file: Annotated[Path, typer.Argument(help="The game record (JSON) to check.", show_default=False)],
+    file: Annotated[
+        Path, typer.Argument(help="The game record (JSON, or a PBN hand) to check.", show_default=False)
+    ],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the tricks, scores, totals and winners as JSON.")
     ] = False,
@@ -81,13 +84,13 @@ def check(
     rounds, the arrivals, departures, sit-outs and adjustments, and the evening's result.
     """
     try:
-        text = file.read_bytes().decode("utf-8")
+        text = text_of(file.read_bytes())
     except OSError as error:
         raise _fail(file, f"cannot be read: {error.strerror or error}", NOT_A_RECORD) from None
     except UnicodeDecodeError as error:
         raise _fail(file, f"not a game record: not UTF-8 text (byte {error.start})", NOT_A_RECORD) from None
     try:
-        record = loads(text)
+        record = loads_any(text)
         game = replay(record)
         sheet = _evening(record) if _is_evening(record) else ScoreSheet.of(game)
     except RecordError as error:

@@ -28,8 +28,9 @@ from upriver.cards import Card
 from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
 from upriver.cli.root import app
 from upriver.errors import RecordError
-from upriver.record import Record, RecordRuleError, loads
+from upriver.record import Record, RecordRuleError, loads_any
 from upriver.record.decoding import clipped, printable
+from upriver.record.trickster import text_of
 from upriver.review import (
     DEFAULT_DEALS,
     DEFAULT_THRESHOLD,
@@ -176,7 +177,11 @@ def _print(console: Console, review: GameReview) -> None:
 @app.command()
 def review(
     file: Annotated[
-        Path, typer.Argument(help="The game record (JSON, with cards) to review.", show_default=False)
+        Path,
+        typer.Argument(
+            help="The game record (JSON, with cards) or a Trickster Cards hand (PBN) to review.",
+            show_default=False,
+        ),
     ],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the review as JSON (docs/review.md).")
@@ -205,13 +210,13 @@ def review(
 ) -> None:
     """Judge every bid and card of a game record from what each player saw: points lost, luck, mistakes."""
     try:
-        text = file.read_bytes().decode("utf-8")
+        text = text_of(file.read_bytes())
     except OSError as error:
         raise _fail(file, f"cannot be read: {error.strerror or error}", NOT_REVIEWABLE) from None
     except UnicodeDecodeError as error:
         raise _fail(file, f"not a game record: not UTF-8 text (byte {error.start})", NOT_REVIEWABLE) from None
     try:
-        record = loads(text)
+        record = loads_any(text)
     except RecordError as error:
         raise _fail(file, f"not a game record: {error}", NOT_REVIEWABLE) from None
     try:
