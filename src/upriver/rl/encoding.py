@@ -36,7 +36,8 @@ import numpy.typing as npt
 
 from upriver.actions import Phase, winning_play
 from upriver.cards import Card
-from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Bidding, DealerBid, Rules, Trump, TrumpLead
+from upriver.options import OPTIONS
+from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.scoring import CustomScoring, Scoring, round_score
 from upriver.view import SeatView
 
@@ -126,6 +127,7 @@ FIELDS: tuple[Field, ...] = (
 """The observation layout, block by block, in vector order."""
 
 _OFFSETS: dict[str, int] = {}
+_SIZES = {field.name: field.size for field in FIELDS}
 _at = 0
 for _field in FIELDS:
     _OFFSETS[_field.name] = _at
@@ -156,20 +158,24 @@ _DEALER = _OFFSETS["dealer"]
 _TO_ACT = _OFFSETS["to_act"]
 _PLAYERS = _OFFSETS["players"]
 _SEATS = _OFFSETS["seats"]
-_RULES = _OFFSETS["rules"]
 _BROKEN = _OFFSETS["trump_broken"]
 _SCORING = _OFFSETS["scoring"]
 _EXACT = _OFFSETS["exact_points"]
 _OVER = _OFFSETS["over_points"]
 _UNDER = _OFFSETS["under_points"]
-_TRUMP_RULE = _OFFSETS["trump_rule"]
-_FIRST_TRICK = _OFFSETS["trump_first_trick"]
-_BLIND_RULE = _OFFSETS["blind_rule"]
 _BLIND = _OFFSETS["blind"]
 _FOREHEADS = _OFFSETS["foreheads"]
 _SCORINGS = {scoring: i for i, scoring in enumerate(Scoring)}
 _PHASES = {Phase.BIDDING: 0, Phase.PLAYING: 1, Phase.OVER: 2}
-_DEALER_BIDS = {DealerBid.FREE: 1, DealerBid.HOOK: 2, DealerBid.OVERBID: 3}
+_OPTION_BITS = tuple(
+    (option.name, _OFFSETS[bit.field] + bit.index, bit.value)
+    for option in OPTIONS
+    for bit in option.observation
+)
+"""Where each rule option shows in the observation: its name, a place, and the value that sets it
+(:attr:`upriver.options.RuleOption.observation`)."""
+if any(not 0 <= bit.index < _SIZES[bit.field] for option in OPTIONS for bit in option.observation):
+    raise ValueError("a rule option's observation bit lies outside its field")  # the options table is wrong
 
 
 def offset(name: str) -> int:
@@ -212,14 +218,10 @@ def _scoring_bits(view: SeatView) -> tuple[list[float], list[float], list[float]
     return kind, *(list(np.clip(values, -1.0, 1.0)) for values in (exact, over, under))  # type: ignore[return-value]
 
 
-def _rules_bits(rules: Rules) -> tuple[int, ...]:
-    bits = [0] * 7
-    bits[0] = rules.bidding is Bidding.SIMULTANEOUS
-    bits[_DEALER_BIDS[rules.dealer_bid]] = 1
-    bits[4] = rules.trump_lead is TrumpLead.BROKEN
-    if rules.scoring is Scoring.TEN_PLUS_BID or rules.scoring is Scoring.TRICKS_PLUS_TEN:
-        bits[5 if rules.scoring is Scoring.TEN_PLUS_BID else 6] = 1  # the others: the scoring block
-    return tuple(bits)
+@functools.cache
+def _rules_places(rules: Rules) -> list[int]:
+    """The places of the observation that ``rules``' options set to 1 (the options table says which)."""
+    return [place for name, place, value in _OPTION_BITS if getattr(rules, name) == value]
 
 
 def encode(view: SeatView) -> Observation:
@@ -281,16 +283,13 @@ def encode(view: SeatView) -> Observation:
         obs[_TO_ACT + rel(view.to_act)] = 1.0
     obs[_PLAYERS + n - MIN_PLAYERS] = 1.0
     obs[_SEATS : _SEATS + n] = 1.0
-    obs[_RULES : _RULES + 7] = _rules_bits(rules)
+    obs[_rules_places(rules)] = 1.0
     obs[_BROKEN] = float(view.trump_broken)
     named, exact, past, under = _scoring_bits(view)
     obs[_SCORING : _SCORING + 10] = named
     obs[_EXACT : _EXACT + 18] = exact
     obs[_OVER : _OVER + 18] = past
     obs[_UNDER : _UNDER + 18] = under
-    obs[_TRUMP_RULE + (1 if rules.trump is Trump.ROTATE else 0)] = 1.0
-    obs[_FIRST_TRICK] = float(rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK)
-    obs[_BLIND_RULE] = float(rules.blind_one_card)
     obs[_BLIND] = float(bool(view.foreheads))
     for seat, shown in enumerate(view.foreheads):
         if shown is not None:
