@@ -128,19 +128,26 @@ def test_the_lobby_shows_anderson_by_round_and_refuses_an_own_scoring_in_the_eng
     expect(page.locator(".custom-scoring")).to_be_visible()
     # The numbers start as tricks-plus-ten's.
     expect(page.locator(".scoring-examples td").first).to_have_text("took 0 → 10")
-    page.fill("#rule-scoring-exact_bonus", "0")
+    # A number out of range is refused in words, by its field, which is marked.
     refusal = page.locator(".scoring-refusal")
-    expect(refusal).to_contain_text("a custom scoring must pay an exact bid more than a miss")
+    page.fill("#rule-scoring-exact_bonus", "1001")
+    expect(refusal).to_have_text("Bonus for an exact bid: give a whole number from 0 to 1000.")
+    expect(page.locator("#rule-scoring-exact_bonus")).to_have_attribute("aria-invalid", "true")
+    page.fill("#rule-scoring-exact_bonus", "0")
+    no_pay = "These numbers pay no exact bid more than a miss (bid 0: made scores 0, missed by one scores 1)."
+    expect(refusal).to_contain_text(no_pay)
+    expect(page.locator("#rule-scoring-exact_bonus")).to_have_attribute("aria-invalid", "false")
     expect(page.locator(".scoring-field")).to_contain_text("This scoring cannot be played")
     shot(page, "lobby-custom-refused")
     before = live.tables_loaded()
     page.click("#create button[type=submit]")
-    expect(page.locator("#create-error")).to_contain_text("must pay an exact bid more than a miss")
+    expect(page.locator("#create-error")).to_contain_text(no_pay)
     assert live.tables_loaded() == before  # a refusal makes nothing
-    # A playable own scoring: a bonus of 5 and 3 a trick bid.
+    # A playable own scoring: a bonus of 5 and 3 a trick bid; the refusals go with the fault.
     page.fill("#rule-scoring-exact_bonus", "5")
     page.fill("#rule-scoring-per_bid", "3")
     expect(refusal).to_have_text("")
+    expect(page.locator("#create-error")).to_have_text("")
     expect(page.locator(".scoring-examples td").nth(2)).to_have_text("took 2 → 13")
     page.click("#create summary")
     page.fill("#schedule", "1")
@@ -369,7 +376,9 @@ def test_the_keeper_takes_a_scoring_of_your_own_and_shows_the_engines_refusal(
         page.get_by_label(f"Player {seat}").fill(who)
     page.locator("#keep-scoring").select_option("custom")
     page.fill("#keep-scoring-exact_bonus", "0")
-    expect(page.locator(".scoring-refusal")).to_contain_text("must pay an exact bid more than a miss")
+    expect(page.locator(".scoring-refusal")).to_contain_text(
+        "These numbers pay no exact bid more than a miss"
+    )
     page.get_by_role("button", name="Start the sheet").click()
     expect(page.locator("#error")).to_contain_text("must pay an exact bid more than a miss")
     assert page.url.endswith("/keep")  # refused: no sheet was made

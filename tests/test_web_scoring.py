@@ -91,12 +91,12 @@ def test_a_custom_scoring_is_shown_by_the_engines_points_or_refused_in_its_words
     try:
         scoring = scoring_of(numbers)
     except RulesError as error:
-        refusal = str(error)
+        refusal, facts = str(error), error.facts
     else:
-        refusal = ""
+        refusal, facts = "", {}
     if refusal:
         assert answer.status_code == 400
-        assert answer.json() == {"error": refusal, "rule": "rules", "option": "scoring"}
+        assert answer.json() == {"error": refusal, "rule": "rules", "option": "scoring", "facts": facts}
         return
     assert answer.status_code == 200
     assert answer.json()["scoring"] == scoring.value
@@ -107,6 +107,18 @@ def test_a_scoring_that_pays_no_exact_bid_more_than_a_miss_is_refused_saying_why
     answer = bare.post("/api/scoring", json={"scoring": {"exact_bonus": 0}})
     assert answer.status_code == 400
     assert answer.json()["error"].startswith("a custom scoring must pay an exact bid more than a miss")
+    # As data too, for a page to say it in its own language: bid 0 made scores 0, missed by one 1.
+    assert answer.json()["facts"] == {"case": "no_exact_pay", "made": 0, "missed": 1}
+
+
+@pytest.mark.parametrize("field", ["exact_bonus", "per_trick", "per_bid", "miss_per_trick_off"])
+@pytest.mark.parametrize("value", [-1, 1001, 2.5, "ten", True])
+def test_a_custom_scorings_number_out_of_range_is_refused_naming_its_field(
+    bare: TestClient, field: str, value: object
+) -> None:
+    answer = bare.post("/api/scoring", json={"scoring": {field: value}})
+    assert answer.status_code == 400
+    assert answer.json()["facts"] == {"field": field, "case": "range", "most": 1000}
 
 
 @pytest.mark.parametrize(

@@ -56,12 +56,16 @@ class RulesError(UpriverError, ValueError):
 
     ``option`` names the rule option at fault, spelled as in the game record
     (``"bidding"``, ``"max_cards"``, …), or is ``None`` when several options clash
-    or the player count is at fault.
+    or the player count is at fault. ``facts``: what the sentence is made of, as JSON
+    data, when a page may word it again (a custom scoring's ``field`` and ``case``).
     """
 
-    def __init__(self, message: str, *, option: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, option: str | None = None, facts: Mapping[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.option = option
+        self.facts: dict[str, object] = dict(facts or {})
 
 
 class RefusalError(UpriverError, ValueError):

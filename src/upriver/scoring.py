@@ -109,11 +109,13 @@ class CustomScoring:
                 raise RulesError(
                     f"scoring.{name} must be a whole number from 0 to {_MOST_POINTS}, not {quoted(value)}",
                     option="scoring",
+                    facts={"field": name, "case": "range", "most": _MOST_POINTS},
                 )
         if self.per_trick_when not in _WHEN:
             raise RulesError(
                 f"scoring.per_trick_when must be 'always' or 'exact', not {quoted(self.per_trick_when)}",
                 option="scoring",
+                facts={"field": "per_trick_when", "case": "when"},
             )
         if not any(_pays_exact(self, bid) for bid in range(MOST_TRICKS)):
             raise RulesError(
@@ -123,6 +125,11 @@ class CustomScoring:
                 f"bid 0 and take 0 scores {round_score(self, 0, 0)}, "
                 f"bid 0 and take 1 scores {round_score(self, 0, 1)}",
                 option="scoring",
+                facts={
+                    "case": "no_exact_pay",
+                    "made": round_score(self, 0, 0),
+                    "missed": round_score(self, 0, 1),
+                },
             )
 
     @property

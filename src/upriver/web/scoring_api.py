@@ -9,7 +9,10 @@ engine refuses is refused here with the engine's own sentence, before a table or
   ``{"scoring": <the scoring as a record writes it>, "by_round": bool, "examples": [{"round",
   "bid", "tricks", "points"}, …]}``: bids 0 and 2, each made, one under and one over; when the
   points depend on the round's number (``anderson``), the same in rounds 1 and 3 (``by_round``).
-  A scoring the engine refuses: 400 ``{"error": sentence, "rule": "rules", "option": "scoring"}``.
+  A scoring the engine refuses: 400 ``{"error": sentence, "rule": "rules", "option": "scoring",
+  "facts": {…}}``; a custom scoring's facts name the ``field`` at fault and the ``case`` (``range``,
+  with ``most``; ``when``), or ``no_exact_pay`` (with ``made`` and ``missed``, the points of bid 0
+  made and missed by one), so a page words it per field in its own language.
 """
 
 from __future__ import annotations
@@ -74,6 +77,6 @@ def scoring_router(limits: Limits | None = None) -> APIRouter:
         try:
             return JSONResponse(scoring_examples(body["scoring"]))
         except RulesError as error:
-            return refusal(str(error), rule="rules", option=error.option)
+            return refusal(str(error), rule="rules", option=error.option, facts=error.facts)
 
     return router

@@ -208,7 +208,7 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
         except PlayerNameError as error:
             return refusal(f"your name: {error}", field="name", rule="name", facts={"case": error.reason})
         except RulesError as error:
-            return refusal(str(error), option=error.option)
+            return refusal(str(error), option=error.option, facts=error.facts)
         except CommitError as error:
             return refusal(str(error), 503)
         except TableError as error:

@@ -7,7 +7,7 @@
 import { has, lang, number, reason, shownName, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
 import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
-import { scoringField } from "/static/scoring-form.js";
+import { scoringField, scoringRefusal } from "/static/scoring-form.js";
 import { $, $input, el, valueOf } from "./dom.js";
 
 
@@ -46,6 +46,8 @@ const HUMAN_MOVE_SECONDS = 4; // a person's bid or card, on average
 // (the engine's, the table's, a name's), else the server's own sentence after a translated lead.
 /** @param {{rule?: string, facts?: Record<string, any>, message?: string, error?: string, option?: string, field?: string}} answer */
 function refusalWords(answer) {
+  const scoringWords = answer.option === "scoring" ? scoringRefusal(answer.facts) : null;
+  if (scoringWords) return scoringWords; // a custom scoring's number, said by its field
   if (answer.rule && answer.rule !== "rules" && answer.rule !== "record" && has(`reason.${answer.rule.replace(/[^a-z0-9]+/g, "_")}`)) {
     return reason(answer);
   }
@@ -121,6 +123,14 @@ function fillRuleOptions() {
       scoring = scoringField({ id: "rule-scoring", label: optionName(key), choices: values, words, asRules: t("lobby.as_rules_say"), fallback: () => preset().options.scoring });
       scoring.element.querySelector("label").append(el("span", { className: "hint preset-value", id: "preset-scoring" }));
       $("rule-options").closest("details").before(scoring.element);
+      // A refusal of the scoring under the form goes once the scoring's numbers are accepted.
+      scoring.element.addEventListener("scoring:checked", (event) => {
+        const said = $("create-error");
+        if (/** @type {CustomEvent} */ (event).detail.ok && said.dataset.option === "scoring") {
+          said.textContent = "";
+          said.dataset.option = "";
+        }
+      });
       continue;
     }
     const select = el("select", { id: `rule-${key}` });
@@ -339,6 +349,7 @@ async function create(body, errorBox) {
   const answer = await response.json();
   if (!response.ok) {
     errorBox.textContent = refusalWords(answer);
+    errorBox.dataset.option = answer.option || "";
     // The engine names the rule option at fault: take the person to that field.
     const field = answer.option && ($(`rule-${answer.option}`) || $(answer.option));
     if (field) field.focus();

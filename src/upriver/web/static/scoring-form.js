@@ -22,7 +22,22 @@ const CUSTOM = [
  * @property {{round: number, bid: number, tricks: number, points: number}[]} [examples]
  * @property {boolean} [by_round] whether the points depend on the round
  * @property {string} [error] the refusal, when the scoring is refused
+ * @property {Record<string, any>} [facts] what the refusal is made of: a custom scoring's `field` and `case`
  */
+
+/**
+ * A custom scoring's refusal in words, from its facts (the engine's `field` and `case`), in the
+ * page's language; null when the facts do not say (then the server's sentence is all there is).
+ * @param {Record<string, any> | undefined} facts
+ * @returns {string | null}
+ */
+export function scoringRefusal(facts) {
+  if (!facts || typeof facts.case !== "string") return null;
+  if (facts.case === "range") return t("house.refusedRange", { field: t(`house.${facts.field}`), most: facts.most });
+  if (facts.case === "when") return t("house.refusedWhen", { field: t(`house.${facts.field}`) });
+  if (facts.case === "no_exact_pay") return t("house.refusedNoExactPay", { made: number(facts.made), missed: number(facts.missed) });
+  return null;
+}
 
 /**
  * Ask the server for a scoring's examples: `{examples, by_round}`, or `{error}` when it is refused.
@@ -96,7 +111,7 @@ export function scoringField({ id, label, choices, words, asRules, fallback }) {
     inputs[key] = input;
     return el("label", { className: "custom-field" }, el("span", { textContent: t(`house.${key}`) }), " ", input);
   });
-  const refusal = el("p", { className: "error scoring-refusal", role: "alert" });
+  const refusal = el("p", { id: `${id}-refusal`, className: "error scoring-refusal", role: "alert" });
   const custom = el("fieldset", { className: "custom-scoring", hidden: true }, el("legend", { textContent: t("house.customTitle") }), ...fields, refusal);
   const shown = el("div", { className: "scoring-shown", ariaLive: "polite" });
   const element = el("div", { className: "scoring-field" }, el("label", {}, `${label} `, select), custom, shown);
@@ -123,7 +138,18 @@ export function scoringField({ id, label, choices, words, asRules, fallback }) {
     }
     const answer = await scoringExamples(chosen);
     if (mine !== asked) return; // a later choice's answer is the one to show
-    refusal.textContent = answer.examples ? "" : t("house.refused", { sentence: answer.error });
+    // A refusal is said in words by the field at fault (marked invalid); every field is cleared of
+    // its refusal as soon as the numbers are accepted.
+    const field = answer.facts && typeof answer.facts.field === "string" ? answer.facts.field : null;
+    for (const [key, input] of Object.entries(inputs)) {
+      const bad = !answer.examples && key === field && select.value === "custom";
+      input.setAttribute("aria-invalid", String(bad));
+      if (bad) input.setAttribute("aria-describedby", refusal.id);
+      else input.removeAttribute("aria-describedby");
+    }
+    const worded = scoringRefusal(answer.facts);
+    refusal.textContent = answer.examples ? "" : worded || t("house.refused", { sentence: answer.error });
+    element.dispatchEvent(new CustomEvent("scoring:checked", { detail: { ok: Boolean(answer.examples) } }));
     shown.replaceChildren(answer.examples ? examplesTable(answer) : el("p", { className: "hint", textContent: t("house.noExamples") }));
   }
   let timer = 0;
