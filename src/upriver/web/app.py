@@ -79,6 +79,7 @@ from upriver.web.keeper_offline import keeper_offline_router
 from upriver.web.limits import Limits
 from upriver.web.rematch import rematch_router
 from upriver.web.review_api import review_router
+from upriver.web.review_upload import review_upload_router
 from upriver.web.scoring_api import scoring_router
 from upriver.web.seat_qr import seat_qr_router
 from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW
@@ -242,6 +243,7 @@ def create_app(
     app.include_router(seat_qr_router(manager, limits))  # /api/tables/{id}/qr: a seat's link to scan
     reviews = review_router(manager)  # /api/tables/{id}/review: the post-game review
     app.include_router(reviews)
+    app.include_router(review_upload_router(reviews.service, limits))  # /api/review: a hand or record sent
     app.include_router(scoring_router(limits))  # /api/scoring: a scoring's worked examples
     app.state.reviews = reviews.service
     app.include_router(metrics.metrics_router(manager, reviews.service))  # /metrics, for Prometheus

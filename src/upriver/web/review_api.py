@@ -36,11 +36,12 @@ import concurrent.futures
 import dataclasses
 import logging
 import threading
+from collections.abc import Callable
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse, Response
 
-from upriver.record import record_of
+from upriver.record import Record, record_of
 from upriver.review import (
     GameReview,
     NoCardsError,
@@ -144,46 +145,53 @@ class ReviewService:
 
     def progress(self, table: Table, seat: int, rounds: tuple[int, ...]) -> Progress:
         """The review of ``rounds`` (finished ones) for ``seat``, starting whatever is not under way."""
+        return self.progress_of(table.id, lambda: _finished(table), seat, rounds)
+
+    def progress_of(
+        self, key: str, record: Callable[[], Record], seat: int, rounds: tuple[int, ...]
+    ) -> Progress:
+        """The review of ``rounds`` of ``record()`` (made only if a round must start) for ``seat``,
+        kept under ``key`` as a table's are under its id (an uploaded record's key is its content's)."""
         with self._lock:
-            missing = [n for n in rounds if (table.id, seat, n) not in self._done]
-            unstarted = [n for n in missing if (table.id, seat, n) not in self._running]
+            missing = [n for n in rounds if (key, seat, n) not in self._done]
+            unstarted = [n for n in missing if (key, seat, n) not in self._running]
             waiting: dict[int, int] = {}  # rounds not started yet (past a bound), and their sizes
             if unstarted:
-                waiting = self._start(table, seat, unstarted)
+                waiting = self._start(key, record(), seat, unstarted)
                 if len(waiting) == len(missing) and self._under_way() >= self.most_in_flight:
                     raise ReviewUnavailableError(BUSY)
             done = total = 0
             error = None
             for number in rounds:
-                key = (table.id, seat, number)
-                if key in self._done:
-                    size = len(self._done[key].decisions)
+                where = (key, seat, number)
+                if where in self._done:
+                    size = len(self._done[where].decisions)
                     done += size
                     total += size
                     continue
                 if number in waiting:
                     total += waiting[number]
                     continue
-                future, size = self._running[key]
+                future, size = self._running[where]
                 total += size
                 if future.done():
-                    del self._running[key]
+                    del self._running[where]
                     exception = future.exception()
                     if isinstance(exception, concurrent.futures.BrokenExecutor):
-                        log.error("table %s: the review's workers broke (seat %d, round %d)", *key)
+                        log.error("table %s: the review's workers broke (seat %d, round %d)", *where)
                         self._broken()
                         error = POOL_BROKEN
                         continue
                     if exception is not None:
-                        log.error("table %s: the review of seat %d, round %d failed: %s", *key, exception)
+                        log.error("table %s: the review of seat %d, round %d failed: %s", *where, exception)
                         error = f"the review could not be computed ({type(exception).__name__}): try again"
                         continue
-                    self._keep(key, future.result())
+                    self._keep(where, future.result())
                     done += size
             if error is not None:
                 return Progress(done, total, None, error)
-            if all((table.id, seat, n) in self._done for n in rounds):
-                return Progress(done, total, tuple(self._done[(table.id, seat, n)] for n in rounds))
+            if all((key, seat, n) in self._done for n in rounds):
+                return Progress(done, total, tuple(self._done[(key, seat, n)] for n in rounds))
             return Progress(done, total, None)
 
     def _keep(self, key: Key, review: RoundReview) -> None:
@@ -205,15 +213,11 @@ class ReviewService:
             if not future.done() and (table_id is None or key[0] == table_id)
         )
 
-    def _start(self, table: Table, seat: int, numbers: list[int]) -> dict[int, int]:
+    def _start(self, key: str, record: Record, seat: int, numbers: list[int]) -> dict[int, int]:
         """Start reviewing ``numbers`` for ``seat``, as many as the bounds allow (the longest first);
         the rounds left waiting, with their decisions' counts."""
-        game = table.game
-        assert game is not None
-        record = record_of(game)
-        record = dataclasses.replace(record, rounds=record.rounds[: len(game.results)])
         tasks: dict[int, RoundTask] = {task.round_number: task for task in round_tasks(record, (seat,))}
-        room = min(self.table_in_flight - self._under_way(table.id), self.most_in_flight - self._under_way())
+        room = min(self.table_in_flight - self._under_way(key), self.most_in_flight - self._under_way())
         ordered = sorted(numbers, key=lambda n: -len(tasks[n].moments))
         waiting = {number: len(tasks[number].moments) for number in ordered[max(room, 0) :]}
         for number in ordered[: max(room, 0)]:
@@ -222,11 +226,19 @@ class ReviewService:
                 future = self.executor.submit(review_round, task, self.settings)
             except (concurrent.futures.BrokenExecutor, RuntimeError, OSError) as error:
                 # A pool whose workers died (or cannot start) refuses every submission.
-                log.error("table %s: the review's workers cannot take work: %s", table.id, error)
+                log.error("table %s: the review's workers cannot take work: %s", key, error)
                 self._broken()
                 raise ReviewUnavailableError(POOL_BROKEN) from None
-            self._running[(table.id, seat, number)] = (future, len(task.moments))
+            self._running[(key, seat, number)] = (future, len(task.moments))
         return waiting
+
+
+def _finished(table: Table) -> Record:
+    """The record of the table's finished rounds (the round being played is never reviewed)."""
+    game = table.game
+    assert game is not None
+    record = record_of(game)
+    return dataclasses.replace(record, rounds=record.rounds[: len(game.results)])
 
 
 class ReviewRouter(APIRouter):
