@@ -30,17 +30,7 @@ from upriver.arena.runner import RunOutcome, default_jobs, run_with_progress
 from upriver.arena.schedule import GameTask
 from upriver.arena.spec import OPENSPIEL_KINDS, known_kinds
 from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
-from upriver.cli.options import (
-    BiddingOption,
-    BlindOneCardOption,
-    DealerBidOption,
-    MaxCardsOption,
-    ScheduleOption,
-    ScoringOption,
-    TrumpLeadOption,
-    TrumpOption,
-    build_rules,
-)
+from upriver.cli.options import NO_FLAGS, RuleFlags, with_rule_flags
 from upriver.cli.root import app
 from upriver.errors import UpriverError
 from upriver.rules import DEFAULT_PRESET, PRESETS, Rules
@@ -61,18 +51,18 @@ def _rules(
     bots: list[str],
     preset_name: str | None,
     players: int,
-    options: dict[str, object],
+    rule_flags: RuleFlags = NO_FLAGS,
 ) -> Rules:
     """The command line's rules, or OpenSpiel's single 10-card hand when an OpenSpiel seat plays."""
     openspiel = any(spec.strip().lower().partition(":")[0] in OPENSPIEL_KINDS for spec in bots)
-    given = {name: value for name, value in options.items() if value is not None}
-    if openspiel and preset_name is None and not given:
+    if openspiel and preset_name is None and not rule_flags.given:
         return openspiel_rules(players, OPENSPIEL_HAND)
     name = preset_name or ("countdown" if openspiel else DEFAULT_PRESET)
-    return build_rules(name, players, **given)  # type: ignore[arg-type]
+    return rule_flags.rules(name, players)
 
 
 @app.command()
+@with_rule_flags
 def arena(
     bots: Annotated[
         list[str],
@@ -94,14 +84,7 @@ def arena(
             show_default=False,
         ),
     ] = None,
-    schedule: ScheduleOption = None,
-    max_cards: MaxCardsOption = None,
-    bidding: BiddingOption = None,
-    dealer_bid: DealerBidOption = None,
-    trump_lead: TrumpLeadOption = None,
-    scoring: ScoringOption = None,
-    trump: TrumpOption = None,
-    blind_one_card: BlindOneCardOption = None,
+    rule_flags: RuleFlags = NO_FLAGS,
     players: Annotated[int, typer.Option(help="Seats at the table.")] = 4,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the deals and the bots (random if not given).")
@@ -129,18 +112,8 @@ def arena(
     """Play bots against each other on duplicate deals and report their strength."""
     if len(bots) < 2:
         raise _fail("name at least two bots, e.g. upriver arena random basic")
-    options: dict[str, object] = {
-        "schedule": schedule,
-        "max_cards": max_cards,
-        "bidding": bidding,
-        "dealer_bid": dealer_bid,
-        "trump_lead": trump_lead,
-        "scoring": scoring,
-        "trump": trump,
-        "blind_one_card": blind_one_card,
-    }
     try:
-        rules = _rules(bots, preset_name, players, options)
+        rules = _rules(bots, preset_name, players, rule_flags)
     except UpriverError as error:
         raise _fail(str(error)) from None
     config = ArenaConfig(

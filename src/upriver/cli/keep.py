@@ -24,17 +24,7 @@ from upriver.cards import Suit
 from upriver.cli import tui
 from upriver.cli.keep_evening import evening_command, evening_notes, evening_table, names_of, seat_values
 from upriver.cli.lang import LangOption, translator
-from upriver.cli.options import (
-    BiddingOption,
-    BlindOneCardOption,
-    DealerBidOption,
-    MaxCardsOption,
-    ScheduleOption,
-    ScoringOption,
-    TrumpLeadOption,
-    TrumpOption,
-    build_rules,
-)
+from upriver.cli.options import NO_FLAGS, RuleFlags, with_rule_flags
 from upriver.cli.root import app
 from upriver.errors import IllegalActionError, NotationError, RecordError, RulesError, json_facts
 from upriver.i18n import Translator, reason, restriction_reason, spoken_list
@@ -375,6 +365,7 @@ def _list(store: SqliteSheetStore, console: Console, t: Translator) -> None:
 
 
 @app.command()
+@with_rule_flags
 def keep(
     players: Annotated[
         str | None,
@@ -385,14 +376,7 @@ def keep(
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.")
     ] = DEFAULT_PRESET,
-    schedule: ScheduleOption = None,
-    max_cards: MaxCardsOption = None,
-    bidding: BiddingOption = None,
-    dealer_bid: DealerBidOption = None,
-    trump_lead: TrumpLeadOption = None,
-    scoring: ScoringOption = None,
-    trump: TrumpOption = None,
-    blind_one_card: BlindOneCardOption = None,
+    rule_flags: RuleFlags = NO_FLAGS,
     dealer: Annotated[str | None, typer.Option(help="Who deals first: a name or seat number 1–n.")] = None,
     first_jack: Annotated[
         bool,
@@ -457,16 +441,7 @@ def keep(
                     console,
                     players,
                     preset_name,
-                    dict(
-                        schedule=schedule,
-                        max_cards=max_cards,
-                        bidding=bidding,
-                        dealer_bid=dealer_bid,
-                        trump_lead=trump_lead,
-                        scoring=scoring,
-                        trump=trump,
-                        blind_one_card=blind_one_card,
-                    ),
+                    rule_flags,
                     dealer,
                     first_jack,
                     title,
@@ -490,7 +465,7 @@ def _new_sheet(
     console: Console,
     players: str | None,
     preset_name: str,
-    options: dict[str, object],
+    rule_flags: RuleFlags,
     dealer: str | None,
     first_jack: bool,
     title: str,
@@ -507,7 +482,7 @@ def _new_sheet(
     if dealer is not None and first_jack:
         raise _fail(t("keep.dealer_or_jack"), t)
     try:
-        rules = build_rules(preset_name, len(names), **options)  # type: ignore[arg-type]
+        rules = rule_flags.rules(preset_name, len(names))
     except RulesError as error:
         raise _fail(str(error), t) from None
     seat = None

@@ -1,80 +1,103 @@
 """Command-line options shared by every command that builds rules: a preset with single options over it.
 
-The command line only translates its spelling (``--schedule 1,2,1``) into the game
-record's (``[1, 2, 1]``); :meth:`Rules.from_options` reads the options, so the command
-line accepts and refuses exactly what a record, the web lobby and the score keeper do.
+One flag for each rule option of :data:`upriver.options.OPTIONS` that has command-line help,
+made once here and given to ``upriver play``, ``keep`` and ``arena`` by :func:`with_rule_flags`. The
+command line only translates its spelling (``--schedule 1,2,1``) into the game record's
+(``[1, 2, 1]``); :meth:`Rules.from_options` reads the options, so the command line accepts and
+refuses exactly what a record, the web lobby and the score keeper do.
 """
 
 from __future__ import annotations
 
-import enum
+import dataclasses
+import functools
+import inspect
 import json
-from typing import Annotated
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from upriver.errors import RulesError
-from upriver.rules import Bidding, DealerBid, Rules, Scoring, Trump, TrumpLead
+from upriver.options import OPTIONS, Kind, RuleOption
+from upriver.rules import Rules
 
 __all__ = [
-    "BiddingOption",
-    "BlindOneCardOption",
-    "DealerBidOption",
-    "MaxCardsOption",
-    "ScheduleOption",
-    "ScoringOption",
-    "TrumpLeadOption",
-    "TrumpOption",
+    "NO_FLAGS",
+    "RuleFlags",
     "build_rules",
     "schedule_option",
     "scoring_option",
+    "with_rule_flags",
 ]
 
-
-def _choices(kind: type[enum.Enum]) -> str:
-    return ", ".join(str(member.value) for member in kind)
+_R = TypeVar("_R")
 
 
-ScheduleOption = Annotated[
-    str | None, typer.Option(help="Override the schedule: up-down, down-up, or hand sizes like 1,2,1.")
-]
-MaxCardsOption = Annotated[
-    int | None, typer.Option(help="Override the peak of up-down / the start of down-up.")
-]
-BiddingOption = Annotated[
-    str | None, typer.Option(help=f"Override how bids are made: {_choices(Bidding)}.", show_default=False)
-]
-DealerBidOption = Annotated[
-    str | None,
-    typer.Option(help=f"Override the dealer's restriction: {_choices(DealerBid)}.", show_default=False),
-]
-TrumpLeadOption = Annotated[
-    str | None,
-    typer.Option(help=f"Override whether trump may be led: {_choices(TrumpLead)}.", show_default=False),
-]
-ScoringOption = Annotated[
-    str | None,
-    typer.Option(
-        help=f"Override the scoring: {_choices(Scoring)}, or a custom one as JSON such as "
-        '\'{"exact_bonus": 20, "per_trick": 2, "per_trick_when": "exact", "miss_per_trick_off": 5}\'.',
-        show_default=False,
-    ),
-]
-TrumpOption = Annotated[
-    str | None,
-    typer.Option(
-        help=f"Override how trump is chosen: {_choices(Trump)} (hearts, diamonds, clubs, spades, no trump).",
-        show_default=False,
-    ),
-]
-BlindOneCardOption = Annotated[
-    bool | None,
-    typer.Option(
-        "--blind-one-card/--no-blind-one-card",
-        help="Play a one-card round blind: each player sees the others' cards, not their own.",
-        show_default=False,
-    ),
-]
+def _flag_type(option: RuleOption) -> Any:
+    """The annotated type of an option's flag: ``None`` when it is not given."""
+    choices = ", ".join(option.spelled(value) for value in option.choices)
+    text = (option.help or "").format(choices=choices)
+    if option.kind is Kind.SWITCH:
+        flag = typer.Option(f"{option.flag}/--no-{option.flag[2:]}", help=text, show_default=False)  # type: ignore[index]
+        return Annotated[bool | None, flag]
+    if option.kind is Kind.WHOLE:
+        return Annotated[int | None, typer.Option(option.flag, help=text)]
+    if option.name == "schedule":  # its help lists the written schedules and the hand-size list itself
+        return Annotated[str | None, typer.Option(option.flag, help=text)]
+    return Annotated[str | None, typer.Option(option.flag, help=text, show_default=False)]
+
+
+FLAGGED: tuple[RuleOption, ...] = tuple(option for option in OPTIONS if option.flag is not None)
+"""The rule options the command line has a flag for, in the table's order."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RuleFlags:
+    """The rule options given on the command line, by name, as typed (only those given)."""
+
+    given: Mapping[str, object]
+
+    def rules(self, preset_name: str | None, players: int) -> Rules:
+        """The preset's rules with these options over them (:func:`build_rules`).
+
+        :raises RulesError: with the engine's sentence, for options it refuses.
+        """
+        return build_rules(preset_name, players, **self.given)
+
+
+NO_FLAGS = RuleFlags({})
+"""No rule option given: the default of a command's ``rule_flags`` parameter, which the flags replace."""
+
+
+def with_rule_flags(command: Callable[..., _R]) -> Callable[..., _R]:
+    """``command`` with one flag for each rule option, in place of its ``rule_flags: RuleFlags`` parameter.
+
+    The flags come in the table's order where that parameter stands (after ``--preset`` in every
+    command), and ``command`` gets the ones given as one :class:`RuleFlags`.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    flags = [
+        inspect.Parameter(
+            option.name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=_flag_type(option)
+        )
+        for option in FLAGGED
+    ]
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        if parameter.name == "rule_flags":
+            parameters += flags
+        else:
+            parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+
+    @functools.wraps(command)
+    def with_flags(**arguments: Any) -> _R:
+        given = {option.name: arguments.pop(option.name) for option in FLAGGED}
+        chosen = RuleFlags({name: value for name, value in given.items() if value is not None})
+        return command(**arguments, rule_flags=chosen)
+
+    with_flags.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return with_flags
 
 
 def scoring_option(text: str) -> str | object:
@@ -112,32 +135,18 @@ def schedule_option(text: str) -> str | list[int]:
         ) from None
 
 
-def build_rules(
-    preset_name: str | None,
-    players: int,
-    *,
-    schedule: str | None = None,
-    max_cards: int | None = None,
-    bidding: str | Bidding | None = None,
-    dealer_bid: str | DealerBid | None = None,
-    trump_lead: str | TrumpLead | None = None,
-    scoring: str | Scoring | None = None,
-    trump: str | Trump | None = None,
-    blind_one_card: bool | None = None,
-) -> Rules:
+def build_rules(preset_name: str | None, players: int, **options: object) -> Rules:
     """The preset's rules with the command line's options laid over them, by :meth:`Rules.from_options`.
+
+    ``options`` are rule options by name as the command line spells them (``schedule="1,2,1"``, a
+    custom ``scoring`` as JSON); ``None`` is an option not given.
 
     :raises RulesError: with the engine's sentence, for options it refuses.
     """
-    options: dict[str, object] = {
-        "preset": preset_name,
-        "schedule": None if schedule is None else schedule_option(schedule),
-        "max_cards": max_cards,
-        "bidding": bidding,
-        "dealer_bid": dealer_bid,
-        "trump_lead": trump_lead,
-        "scoring": scoring_option(scoring) if isinstance(scoring, str) else scoring,
-        "trump": trump,
-        "blind_one_card": blind_one_card,
-    }
-    return Rules.from_options(options, player_count=players)
+    spelled: dict[str, object] = {"preset": preset_name, **options}
+    schedule, scoring = spelled.get("schedule"), spelled.get("scoring")
+    if isinstance(schedule, str):
+        spelled["schedule"] = schedule_option(schedule)
+    if isinstance(scoring, str):
+        spelled["scoring"] = scoring_option(scoring)
+    return Rules.from_options(spelled, player_count=players)

@@ -27,17 +27,7 @@ from upriver.bots import BOT_KINDS, Bot, act, make_bot
 from upriver.cards import Card
 from upriver.cli import tui
 from upriver.cli.lang import LangOption, translator
-from upriver.cli.options import (
-    BiddingOption,
-    BlindOneCardOption,
-    DealerBidOption,
-    MaxCardsOption,
-    ScheduleOption,
-    ScoringOption,
-    TrumpLeadOption,
-    TrumpOption,
-    build_rules,
-)
+from upriver.cli.options import NO_FLAGS, RuleFlags, with_rule_flags
 from upriver.cli.root import app
 from upriver.errors import IllegalActionError, RecordError, RulesError, UpriverError
 from upriver.game import Game
@@ -370,18 +360,12 @@ def _names(players: int, seat: int, name: str) -> list[str]:
 
 
 @app.command()
+@with_rule_flags
 def play(
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Rule set: {', '.join(PRESETS)}.", show_default=True)
     ] = DEFAULT_PRESET,
-    schedule: ScheduleOption = None,
-    max_cards: MaxCardsOption = None,
-    bidding: BiddingOption = None,
-    dealer_bid: DealerBidOption = None,
-    trump_lead: TrumpLeadOption = None,
-    scoring: ScoringOption = None,
-    trump: TrumpOption = None,
-    blind_one_card: BlindOneCardOption = None,
+    rule_flags: RuleFlags = NO_FLAGS,
     players: Annotated[int, typer.Option(help="Players at the table, you included.")] = 4,
     seat: Annotated[int, typer.Option(help="Your seat, 1 to the number of players.")] = 1,
     name: Annotated[
@@ -418,18 +402,7 @@ def play(
         if kind not in BOT_KINDS:
             raise _fail(t("play.unknown_bot", kind=repr(bots), kinds=", ".join(BOT_KINDS)), t)
         try:
-            rules = build_rules(
-                preset_name,
-                players,
-                schedule=schedule,
-                max_cards=max_cards,
-                bidding=bidding,
-                dealer_bid=dealer_bid,
-                trump_lead=trump_lead,
-                scoring=scoring,
-                trump=trump,
-                blind_one_card=blind_one_card,
-            )
+            rules = rule_flags.rules(preset_name, players)
         except RulesError as error:
             raise _fail(str(error), t) from None
         if not 1 <= seat <= players:
