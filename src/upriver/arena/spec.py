@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "OPENSPIEL_KINDS",
+    "SPIEL_KINDS",
     "ArenaError",
     "BotSpec",
     "SeatPlayer",
@@ -45,6 +46,13 @@ OPENSPIEL_KINDS: dict[str, str] = {
     "openspiel-random": "openspiel-random (uniform over OpenSpiel's legal actions)",
 }
 """Seat kinds played by OpenSpiel bots on a mirrored ``oh_hell`` state (the ``bench`` extra)."""
+
+SPIEL_KINDS: dict[str, str] = {
+    "spiel-ismcts": "spiel-ismcts[:SIMULATIONS] (OpenSpiel's ISMCTS on upriver's own game, python_upriver: "
+    "any rules, fair deals; default 200)",
+}
+"""Seat kinds played by OpenSpiel bots on ``python_upriver`` states made from the seat's view (the
+``bench`` extra): no mirror, so any rules."""
 
 
 class SeatPlayer(Protocol):
@@ -97,11 +105,11 @@ class BotPlayer:
 
 def known_kinds() -> list[str]:
     """Every seat kind the arena accepts now: registered bots, then OpenSpiel seats and stand-ins."""
-    return [*BOT_KINDS, *OPENSPIEL_KINDS, *STANDIN_KINDS]
+    return [*BOT_KINDS, *OPENSPIEL_KINDS, *SPIEL_KINDS, *STANDIN_KINDS]
 
 
 def _kinds_help() -> str:
-    return ", ".join([*BOT_KINDS, *OPENSPIEL_KINDS.values(), *STANDIN_KINDS.values()])
+    return ", ".join([*BOT_KINDS, *OPENSPIEL_KINDS.values(), *SPIEL_KINDS.values(), *STANDIN_KINDS.values()])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -130,6 +138,10 @@ class BotSpec:
             from upriver.arena import openspiel
 
             return openspiel.seat_factory(self.kind, self.arg)
+        if self.kind in SPIEL_KINDS:
+            from upriver.arena import openspiel
+
+            return openspiel.spiel_factory(self.kind, self.arg)
         if self.kind in STANDIN_KINDS:
             from upriver.arena import standin
 
@@ -153,7 +165,12 @@ def parse_spec(text: str) -> BotSpec:
     kind, sep, arg = text.strip().partition(":")
     kind = kind.strip().lower()
     arg = arg.strip()
-    if kind not in BOT_KINDS and kind not in OPENSPIEL_KINDS and kind not in STANDIN_KINDS:
+    if (
+        kind not in BOT_KINDS
+        and kind not in OPENSPIEL_KINDS
+        and kind not in SPIEL_KINDS
+        and kind not in STANDIN_KINDS
+    ):
         raise ArenaError(f"unknown bot {text.strip()!r}: expected one of {_kinds_help()}")
     if sep and not arg:
         raise ArenaError(f"bot {text.strip()!r} has a ':' but no budget after it")
