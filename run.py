@@ -137,6 +137,7 @@ BROWSER_TESTS = (
     "test_keep_evening_browser.py",
     "test_keeper_offline_browser.py",
     "test_keeper_exports_browser.py",
+    "test_keep_refusals_browser.py",
     "test_lobby_browser.py",
     "test_quick_start_browser.py",
     "test_review_browser.py",
