@@ -78,10 +78,10 @@ def seat_of(letter: str, count: int, tag: Tag) -> int:
 
 
 def need(game: PbnGame, name: str, example: str) -> Tag:
+    """The game's tag of this name, or a refusal naming the missing tag (it has no line)."""
     tag = game.get(name)
     if tag is None:
-        first = game.tags[0].line if game.tags else None
-        raise PbnError(f"the hand has no {name} tag", line=first, expected=f"add one, like {example}")
+        raise PbnError(f"the hand has no {name} tag", tag=name, expected=f"add one, like {example}")
     return tag
 
 
@@ -118,7 +118,7 @@ def deal_of(game: PbnGame) -> Deal:
     holder: dict[Card, str] = {}
     for i, text in enumerate(texts):
         seat = (start + i) % count
-        name = SEATS[count][seat]
+        name = NAME_TAGS[SEATS[count][seat]]
         if text == "-":
             raise PbnError(
                 f"{name}'s hand is not given",
@@ -159,7 +159,7 @@ def deal_of(game: PbnGame) -> Deal:
         hands[seat] = tuple(sorted(cards))
     sizes = {len(hand) for hand in hands}
     if len(sizes) > 1:
-        shown = ", ".join(f"{SEATS[count][s]} {len(hands[s])}" for s in range(count))
+        shown = ", ".join(f"{NAME_TAGS[SEATS[count][s]]} {len(hands[s])}" for s in range(count))
         raise PbnError(
             f"the hands are not the same size ({shown})",
             tag="Deal",
@@ -255,6 +255,7 @@ def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
         return ()
     n = deal.count
     seats = SEATS[n]
+    called = [NAME_TAGS[letter] for letter in seats]
     first = (deal.dealer + 1) % n
     column0 = seat_of(tag.value, n, tag)
     if column0 != first:
@@ -298,11 +299,11 @@ def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
                     expected="a card as suit then rank, like HT, or - for a card not played",
                 ) from None
             if card not in deal.hands[seat] or card in played:
-                holder = next((seats[s] for s in range(n) if card in deal.hands[s]), None)
+                holder = next((called[s] for s in range(n) if card in deal.hands[s]), None)
                 problem = (
                     f"{card} is played twice"
                     if card in played
-                    else f"{card} is not in {seats[seat]}'s hand" + (f" but in {holder}'s" if holder else "")
+                    else f"{card} is not in {called[seat]}'s hand" + (f" but in {holder}'s" if holder else "")
                 )
                 raise PbnError(
                     problem,
@@ -328,11 +329,11 @@ def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
             gap = next(seat for seat in order if seat not in by_seat)
             later = next(seat for seat in present if order.index(seat) > order.index(gap))
             raise PbnError(
-                f"{seats[later]} plays to trick {start // n + 1} before {seats[gap]}",
+                f"{called[later]} plays to trick {start // n + 1} before {called[gap]}",
                 tag="Play",
                 line=by_seat[later][1],
                 expected=(
-                    f"a trick is played clockwise from its leader ({seats[leader]}): "
+                    f"a trick is played clockwise from its leader ({called[leader]}): "
                     "- only after the last card played"
                 ),
             )
