@@ -61,6 +61,11 @@ def move_of(action: int, max_bid: int) -> int | Card:
     return action if action <= max_bid else DECK[action - max_bid - 1]
 
 
+def first_game(config: SpielConfig, dealer: int) -> Game:
+    """The engine's game of ``config`` waiting for ``dealer`` to deal the first round."""
+    return Game(config.rules, seed=0, dealer=dealer, auto_deal=False, first_round=config.first_round)
+
+
 class UpriverGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     """The ``python_upriver`` game: made by ``pyspiel.load_game``, or directly from parameters.
 
@@ -82,6 +87,8 @@ class UpriverGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             max_game_length=sum(n + n * size for size in config.rules.hand_sizes),
         )
         super().__init__(game_type(config.utility), info, canonical_params(config))
+        self.first_game = None if config.dealer is None else first_game(config, config.dealer)
+        """The engine's game before the first deal when the first dealer is fixed (copied, never moved)."""
 
     def new_initial_state(self) -> UpriverState:
         """A game before the first dealer is drawn (or, with ``dealer`` set, before the first deal)."""
@@ -123,19 +130,13 @@ class _RoundStart:
 class _Core:
     """An :class:`UpriverState`'s Python side, copied cheaply when OpenSpiel clones the state."""
 
-    def __init__(self, config: SpielConfig) -> None:
+    def __init__(self, config: SpielConfig, first: Game | None) -> None:
         self.config = config
-        self.game: Game | None = None
+        self.game = None if first is None else first.copy()
         self.dealt: list[list[Card]] = [[] for _ in range(config.players)]
         self.undealt = config.deck
         self.moves = 0
         self.start = _RoundStart(0)
-        if config.dealer is not None:
-            self.begin(config.dealer)
-
-    def begin(self, dealer: int) -> None:
-        rules = self.config.rules
-        self.game = Game(rules, seed=0, dealer=dealer, auto_deal=False, first_round=self.config.first_round)
 
     def __deepcopy__(self, memo: object) -> _Core:
         twin = _Core.__new__(_Core)
@@ -150,7 +151,7 @@ class UpriverState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def __init__(self, game: UpriverGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.config)
+        self._core = _Core(game.config, game.first_game)
 
     # ------------------------------------------------------------ reading
 
@@ -225,7 +226,7 @@ class UpriverState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         core.moves += 1
         game = core.game
         if game is None:
-            core.begin(action)
+            core.game = first_game(core.config, action)
             core.start = _RoundStart(core.moves)
             return
         if game.phase is Phase.DEALING:
