@@ -5,6 +5,7 @@ go to ``artifacts/screenshots/night-*.png``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -32,7 +33,9 @@ def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
     context, page = person(browser, "phone")
     try:
         page.goto(live.url + "/")
-        expect(page.locator("#play-now-hint")).to_have_text("You against three bots (Normal), Classic.")
+        expect(page.locator("#play-now-hint")).to_have_text(
+            re.compile(r"^You against three bots \(Normal\): Classic, \d+ rounds\.$")
+        )
         shot(page, "night-start-phone")
         page.click("#play-now")
         expect(page.locator("#play")).to_be_visible()
@@ -57,7 +60,10 @@ def test_play_now_seats_you_against_three_bots_with_the_last_settings_used(
         page.click("#create button[type=submit]")
         expect(page.locator("#play")).to_be_visible()
         page.goto(live.url + "/")
-        expect(page.locator("#play-now-hint")).to_have_text("You against three bots (Easy), Countdown.")
+        hint = page.locator("#play-now-hint")
+        expect(hint).to_have_text(re.compile(r"^You against three bots \(Easy\): Countdown, \d+ rounds, "))
+        expect(hint).to_contain_text("hints on")
+        expect(hint).to_contain_text("(30 s)")
         expect(page.locator("#name")).to_have_value("Ann")  # the name given last time
         page.fill("#name", "")  # Play now sits under the last name all the same
         page.click("#play-now")
@@ -91,5 +97,32 @@ def test_watch_bots_opens_a_bot_only_table_as_a_spectator_and_it_plays_to_the_en
         expect(page.locator("#final")).to_be_visible(timeout=90_000)
         expect(page.locator("#standings li")).to_have_count(4)
         shot(page, "night-watch-end-desktop")
+    finally:
+        context.close()
+
+
+def test_play_now_starts_the_table_the_form_under_it_shows_and_says_so(
+    live: LiveServer, browser: Browser
+) -> None:
+    context, page = person(browser)
+    try:
+        page.goto(live.url + "/")
+        hint = page.locator("#play-now-hint")
+        expect(hint).not_to_be_empty()
+        page.click("#create summary")
+        page.fill("#schedule", "1,2,1")
+        page.check("#hints")
+        expect(hint).to_have_text("You against three bots (Normal): Classic, hand sizes 1, 2, 1, hints on.")
+        shot(page, "quick-play-now-says-the-form")
+        page.click("#play-now")
+        expect(page.locator("#play")).to_be_visible()
+        table = page.url.split("/t/")[1].split("#")[0]
+        state = live.state(table)
+        assert state["game"]["rules"]["hand_sizes"] == [1, 2, 1]
+        assert state["options"]["hints"] is True
+        # Back on the start page the form shows that table again, and Play now says it.
+        page.goto(live.url + "/")
+        expect(hint).to_have_text("You against three bots (Normal): Classic, hand sizes 1, 2, 1, hints on.")
+        expect(page.locator("#schedule")).to_have_value("1, 2, 1")
     finally:
         context.close()

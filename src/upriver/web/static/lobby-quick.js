@@ -1,8 +1,9 @@
 // The start page's quick ways in and the table's own options.
 //
-// "Play now": one tap seats this person against three bots with the settings of the last table
-// made here (kept in localStorage "upriver.lastTable"), or the default preset and normal bots the
-// first time. "Watch bots": a short game of bots only, opened as a spectator. The create form's
+// "Play now": one tap seats this person against three bots at the table the create form under it
+// describes (said in words beside it, and kept up to date as the form changes); the form starts
+// from the last table made here (kept in localStorage "upriver.lastTable"), or the default preset
+// and normal bots the first time. "Watch bots": a short game of bots only, opened as a spectator. The create form's
 // table options: the clock for a person's move (off, or a few choices in words), the level of the
 // bot that plays for someone who leaves or runs out of time, hints, and whether spectators may chat.
 
@@ -37,8 +38,6 @@ const WATCH_SCHEDULE = [1, 2, 3, 4, 5, 4, 3, 2, 1];
 
 /** @param {string} kind */
 const levelWords = (kind) => (has(`level.${kind}`) ? t(`level.${kind}`) : kind);
-/** @param {string} name */
-const presetWords = (name) => (has(`preset.${name}`) ? t(`preset.${name}`) : name);
 
 /**
  * The last table's settings made from this browser, or the first time's: the server's default
@@ -120,14 +119,16 @@ export function tableOptions() {
 
 // ------------------------------------------------------------------ play now, watch bots
 
-/** @param {Options} options */
-function playNowBody(options) {
-  const s = lastSettings(options);
-  const level = options.bots.includes(s.level) ? s.level : "normal";
+/**
+ * Play now's table: the create form's (`table()`: its rules, schedule and options, as shown), with
+ * this person against three bots of the last level used.
+ * @param {Options} options
+ * @param {() => Record<string, unknown>} table
+ */
+function playNowBody(options, table) {
+  const level = playNowLevel(options);
   /** @type {Record<string, unknown>} the table asked for (POST /api/tables) */
-  const body = { ...s, seats: ["human", level, level, level], creator: 0 };
-  delete body.standin;
-  body.level = LEVELS.includes(s.standin) ? s.standin : "normal"; // who plays for this person if the clock runs out
+  const body = { ...table(), seats: ["human", level, level, level], creator: 0 };
   let name = valueOf("name").trim();
   if (!name) {
     try {
@@ -140,6 +141,12 @@ function playNowBody(options) {
   return body;
 }
 
+/** @param {Options} options */
+const playNowLevel = (options) => {
+  const s = lastSettings(options);
+  return options.bots.includes(s.level) ? s.level : "normal";
+};
+
 /**
  * The start page's two quick buttons: play now against bots, and watch bots play.
  * @param {object} ctx
@@ -147,6 +154,8 @@ function playNowBody(options) {
  * @param {(body: Record<string, unknown>, errorBox: HTMLElement) => void} ctx.create lobby.js: makes the
  *   table, remembers it and opens it
  * @param {(answer: any) => string} ctx.refusal a refusal in words
+ * @param {() => Record<string, unknown>} ctx.table the create form's table (lobby.js), which Play now starts
+ * @param {() => string[]} ctx.words that table in words, for four players
  */
 export function installQuickStart(ctx) {
   const s = lastSettings(ctx.options);
@@ -156,9 +165,14 @@ export function installQuickStart(ctx) {
   } catch {
     // no storage: the field stays empty
   }
-  $("play-now-hint").textContent = t("lobby.play_now_hint", { level: levelWords(s.level), preset: presetWords(s.preset) });
+  // What Play now starts, in words, as the form under it says it now.
+  const sayWhat = () => {
+    $("play-now-hint").textContent = t("lobby.play_now_exact", { level: levelWords(playNowLevel(ctx.options)), what: ctx.words().join(", ") });
+  };
+  sayWhat();
+  for (const kind of ["input", "change"]) $("create").addEventListener(kind, () => setTimeout(sayWhat));
   $("play-now").addEventListener("click", () => {
-    const body = playNowBody(ctx.options);
+    const body = playNowBody(ctx.options, ctx.table);
     ctx.create(body, $("quick-error"));
   });
   $("watch-bots").addEventListener("click", async () => {

@@ -6,7 +6,7 @@
 
 import { has, lang, number, reason, shownName, t } from "/static/i18n.js";
 import { STORE_KEY, remembered, rememberTable } from "/static/table-store.js";
-import { fillTableOptions, installQuickStart, rememberSettings, tableOptions } from "/static/lobby-quick.js";
+import { fillTableOptions, installQuickStart, lastSettings, rememberSettings, tableOptions } from "/static/lobby-quick.js";
 import { scoringField, scoringRefusal } from "/static/scoring-form.js";
 import { $, $input, el, valueOf } from "./dom.js";
 
@@ -370,17 +370,65 @@ async function create(body, errorBox) {
   location.assign(answer.url);
 }
 
-$("create").addEventListener("submit", (event) => {
-  event.preventDefault();
-  // Rule options go as the game record spells them; a blank field is sent as "" and the server
-  // reads it as "not given" (the one place blanks are translated).
-  /** @type {Record<string, unknown>} the table asked for (POST /api/tables) */
-  const body = { name: valueOf("name"), seats: seats(), creator: 0, preset: valueOf("preset"), pace: valueOf("pace"), ...tableOptions() };
+// The table the create form describes, as the create request spells it, without its seats and
+// name: what "Create" and "Play now" both start. Rule options go as the game record spells them; a
+// blank field is sent as "" and the server reads it as "not given" (the one place blanks are translated).
+function formTable() {
+  /** @type {Record<string, unknown>} */
+  const body = { preset: valueOf("preset"), pace: valueOf("pace"), ...tableOptions() };
   for (const key of Object.keys(options.rules)) body[key] = key === "scoring" ? scoring.value() : valueOf(`rule-${key}`);
   if ($input("rule-blind_one_card").checked) body.blind_one_card = true;
   // Hand sizes typed in ("1,2,1") are the schedule; else the schedule chosen above (or the preset's).
   const sizes = valueOf("schedule").trim();
   if (sizes) body.schedule = sizes.split(/[ ,]+/).filter(Boolean).map(Number);
+  return body;
+}
+
+// The form's table in words, for four players (Play now's): the preset, the rounds (the hand sizes
+// typed, or how many the preset deals), each rule changed, the blind round, hints and the clock.
+function formWords() {
+  const table = formTable();
+  const parts = [known(`preset.${table.preset}`, String(table.preset))];
+  const sizes = /** @type {number[] | undefined} */ (table.schedule);
+  const length = (options.lengths[valueOf("preset")] || {})[4];
+  if (sizes) parts.push(t("lobby.play_now_sizes", { sizes: sizes.join(", ") }));
+  else if (length) parts.push(t("n.rounds", { count: length.rounds }));
+  for (const key of Object.keys(options.rules)) {
+    const value = table[key];
+    if (Array.isArray(value)) continue; // hand sizes typed in: said above
+    if (key === "scoring" && value && typeof value === "object") parts.push(t("house.custom"));
+    else if (value) parts.push(`${optionName(key)}: ${words(value)}`);
+  }
+  if (table.blind_one_card) parts.push(t("house.blind"));
+  if (table.hints) parts.push(t("lobby.play_now_hints"));
+  const clock = /** @type {HTMLSelectElement} */ ($("clock"));
+  if (table.clock) parts.push(`${t("lobby.clock")}: ${clock.selectedOptions[0].text}`);
+  return parts;
+}
+
+// The form starts from the last table's settings made here (Play now starts what it shows).
+function fillFromLast() {
+  const last = lastSettings(options);
+  if (options.presets.some((/** @type {{name: string}} */ p) => p.name === last.preset)) {
+    /** @type {HTMLSelectElement} */ ($("preset")).value = last.preset;
+  }
+  for (const key of Object.keys(options.rules)) {
+    const value = last[key];
+    if (key === "scoring") {
+      if (typeof value === "string" && scoring && [...scoring.select.options].some((o) => o.value === value)) scoring.select.value = value;
+      continue;
+    }
+    const select = /** @type {HTMLSelectElement | null} */ ($(`rule-${key}`));
+    if (select && typeof value === "string" && [...select.options].some((o) => o.value === value)) select.value = value;
+  }
+  if (Array.isArray(last.schedule)) $input("schedule").value = last.schedule.join(", ");
+  $input("rule-blind_one_card").checked = last.blind_one_card === true;
+}
+
+$("create").addEventListener("submit", (event) => {
+  event.preventDefault();
+  /** @type {Record<string, unknown>} the table asked for (POST /api/tables) */
+  const body = { name: valueOf("name"), seats: seats(), creator: 0, ...formTable() };
   create(body, $("create-error"));
 });
 
@@ -428,6 +476,7 @@ fillPresets();
 fillRuleOptions();
 addPace();
 fillTableOptions($("table-options"), options);
-installQuickStart({ options, create, refusal: refusalWords });
+fillFromLast();
+installQuickStart({ options, create, refusal: refusalWords, table: formTable, words: formWords });
 fillPlayers();
 renderTables();
