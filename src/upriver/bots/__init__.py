@@ -27,6 +27,7 @@ from upriver.bots.base import Bot, act
 from upriver.bots.basic import BasicBot
 from upriver.bots.ipimc import IpimcBot, IpimcConfig
 from upriver.bots.levels import LEVELS, EasyBot, ExpertBot, HardBot, NormalBot, RivalBot
+from upriver.bots.master import MasterBot
 from upriver.bots.pimc import PimcBot, SearchBot, SearchConfig
 from upriver.bots.random_bot import RandomBot
 from upriver.bots.ucb import UcbBot
@@ -41,6 +42,7 @@ __all__ = [
     "HardBot",
     "IpimcBot",
     "IpimcConfig",
+    "MasterBot",
     "NormalBot",
     "PimcBot",
     "RandomBot",
@@ -65,6 +67,7 @@ BOT_KINDS: dict[str, type[Bot]] = {
         NormalBot,
         HardBot,
         ExpertBot,
+        MasterBot,
         RivalBot,
     )
 }
