@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -241,3 +243,12 @@ def test_bad_parameters_are_refused_naming_the_parameter(params: dict[str, objec
     with pytest.raises(SpielParameterError) as refused:
         upriver.spiel.UpriverGame(params)
     assert refused.value.parameter == parameter
+
+
+def test_the_example_in_the_rl_docs_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    section = page.split("## OpenSpiel: `python_upriver`", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/rl.md", "exec"), {})
+    returns = ast.literal_eval(capsys.readouterr().out.strip())
+    assert len(returns) == 4

@@ -1,0 +1,227 @@
+"""OpenSpiel's algorithms on upriver's own game (``python_upriver``, :mod:`upriver.spiel`), with JSON out.
+
+Runs, each on the smallest table that shows it working, and prints one JSON object:
+
+- ``random_sim``: OpenSpiel's ``random_sim_test`` on a 4-seat classic game of rounds 1 2 3
+  (clones, serialization, masks, tensors, returns), and the time a game;
+- ``ismcts``: OpenSpiel's Python ISMCTS (fair resampling from the information state) in seat 0
+  of one-round 4-seat 3-card games against three uniform random seats, on duplicate deals
+  with a uniform random seat 0 for reference (same chance outcomes), and its time a move;
+- ``cfr``: tabular CFR on three seats with one card each from a three-card deck (trump
+  rotating, so no turn-up): NashConv of the average policy after each iteration;
+- ``mccfr``: external sampling MCCFR on the smallest full-deck game (three seats, one card):
+  iterations a second and information states reached;
+- ``ppo``: OpenSpiel's PyTorch PPO (``open_spiel.python.pytorch.ppo``, as its ``ppo_example``)
+  learning seat 0 of the 4-seat classic game of rounds 1 2 3 against uniform random seats, a
+  few updates as a smoke test: the mean return of the episodes of the first and last updates.
+  Needs PyTorch (``examples/requirements.txt``); without it the entry says so.
+
+    python bench/spiel_algorithms.py [--ismcts-hands 40] [--simulations 100] [--cfr 4] [--ppo-updates 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import random
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python import rl_environment
+from open_spiel.python.algorithms import cfr, exploitability, external_sampling_mccfr, ismcts
+
+import upriver.spiel  # noqa: F401  # registers python_upriver
+from upriver.arena.fair import RandomRollout
+
+CLASSIC_123 = {"players": 4, "hand_sizes": "1,2,3"}
+
+
+def random_sim(sims: int) -> dict[str, Any]:
+    game = pyspiel.load_game("python_upriver", CLASSIC_123)
+    start = time.perf_counter()
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+    return {
+        "table": CLASSIC_123,
+        "games": sims,
+        "passed": True,
+        "s_a_game": (time.perf_counter() - start) / sims,
+    }
+
+
+def _play(game: Any, seat0: Any, seed: int) -> tuple[float, int, float]:
+    """One game: seat 0 by ``seat0(state)`` (None: uniform random), the others uniform random; chance
+    and the others from generators seeded by ``seed``, so two calls with one seed deal alike."""
+    chance, others, own = random.Random(seed), random.Random(seed + 1), random.Random(seed + 2)
+    state = game.new_initial_state()
+    moves, thinking = 0, 0.0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(chance.choices(outcomes, odds)[0])
+        elif state.current_player() == 0 and seat0 is not None:
+            start = time.perf_counter()
+            state.apply_action(int(seat0(state)))
+            thinking += time.perf_counter() - start
+            moves += 1
+        else:
+            pick = own if state.current_player() == 0 else others
+            state.apply_action(pick.choice(state.legal_actions()))
+    return state.returns()[0], moves, thinking
+
+
+def ismcts_run(hands: int, simulations: int) -> dict[str, Any]:
+    params = {"players": 4, "hand_sizes": "3", "dealer": 3}
+    game = pyspiel.load_game("python_upriver", params)
+    bot = ismcts.ISMCTSBot(game, RandomRollout(7), 2.0, simulations, random_state=np.random.RandomState(7))
+    gains, moves, thinking = [], 0, 0.0
+    for hand in range(hands):
+        points, made, spent = _play(game, bot.step, 1000 + hand)
+        reference = _play(game, None, 1000 + hand)[0]
+        gains.append(points - reference)
+        moves, thinking = moves + made, thinking + spent
+    mean = float(np.mean(gains))
+    half = float(1.96 * np.std(gains, ddof=1) / np.sqrt(hands)) if hands > 1 else float("nan")
+    return {
+        "table": params,
+        "simulations": simulations,
+        "hands": hands,
+        "points_over_random_seat0": mean,
+        "interval95": [mean - half, mean + half],
+        "s_a_move": thinking / max(moves, 1),
+    }
+
+
+def cfr_run(iterations: int) -> dict[str, Any]:
+    params = {
+        "players": 3,
+        "preset": "",
+        "hand_sizes": "1",
+        "deck": "AS KS QH",
+        "dealer": 0,
+        "rules": "trump=rotate",
+    }
+    game = pyspiel.load_game("python_upriver", params)
+    solver = cfr.CFRSolver(game)
+    conv = []
+    start = time.perf_counter()
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+        conv.append(float(exploitability.nash_conv(game, solver.average_policy())))
+    return {"table": params, "nash_conv": conv, "s": time.perf_counter() - start}
+
+
+def mccfr_run(iterations: int) -> dict[str, Any]:
+    params = {"players": 3, "preset": "", "hand_sizes": "1"}
+    game = pyspiel.load_game("python_upriver", params)
+    solver = external_sampling_mccfr.ExternalSamplingSolver(game, external_sampling_mccfr.AverageType.SIMPLE)
+    np.random.seed(0)
+    start = time.perf_counter()
+    for _ in range(iterations):
+        solver.iteration()
+    spent = time.perf_counter() - start
+    return {
+        "table": params,
+        "iterations": iterations,
+        "per_s": iterations / spent,
+        "infostates": len(solver._infostates),
+    }
+
+
+class SeatZero(rl_environment.Environment):  # type: ignore[misc]  # open_spiel is untyped
+    """OpenSpiel's RL environment with seats 1… played uniformly at random, so that every time step is
+    seat 0's (``ppo_example`` trains one player of a one-player game)."""
+
+    def __init__(self, game: Any, seed: int) -> None:
+        super().__init__(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
+        self._others = random.Random(seed)
+
+    def _others_move(self) -> Any:
+        state = self._state
+        while not state.is_terminal() and state.current_player() != 0:
+            if state.is_chance_node():
+                state.apply_action(self._chance_event_sampler(state))
+            else:
+                state.apply_action(self._others.choice(state.legal_actions()))
+        return self.get_time_step()
+
+    def reset(self) -> Any:
+        first = super().reset()
+        return first if self._state.current_player() == 0 else self._others_move()
+
+    def step(self, actions: list[int]) -> Any:
+        super().step(actions)
+        return self._others_move()
+
+
+def ppo_run(updates: int, envs: int, steps: int) -> dict[str, Any]:
+    try:
+        torch: Any = importlib.import_module("torch")  # examples/requirements.txt; not a dependency
+        from open_spiel.python.pytorch.ppo import PPO, PPOAgent
+        from open_spiel.python.vector_env import SyncVectorEnv
+    except ImportError as error:
+        return {"ran": False, "why": f"needs PyTorch (examples/requirements.txt): {error}"}
+    torch.manual_seed(1)
+    torch.set_num_threads(1)
+    game = pyspiel.load_game("python_upriver", CLASSIC_123)
+    vector = SyncVectorEnv([SeatZero(game, seed) for seed in range(envs)])
+    agent = PPO(
+        input_shape=(game.information_state_tensor_size(),),
+        num_actions=game.num_distinct_actions(),
+        num_players=game.num_players(),
+        player_id=0,
+        num_envs=envs,
+        steps_per_batch=steps,
+        agent_fn=PPOAgent,
+    )
+    returns: list[list[float]] = []
+    start = time.perf_counter()
+    time_step = vector.reset()
+    for _ in range(updates):
+        finished: list[float] = []
+        for _ in range(steps):
+            output = agent.step(time_step)
+            time_step, reward, done, unreset = vector.step(output, reset_if_done=True)
+            finished += [ts.rewards[0] for ts in unreset if ts.last()]
+            agent.post_step([r[0] for r in reward], done)
+        agent.learn(time_step)
+        returns.append(finished)
+    return {
+        "ran": True,
+        "table": CLASSIC_123,
+        "updates": updates,
+        "decisions_an_update": envs * steps,
+        "mean_return_first_update": float(np.mean(returns[0])) if returns[0] else None,
+        "mean_return_last_update": float(np.mean(returns[-1])) if returns[-1] else None,
+        "episodes": sum(map(len, returns)),
+        "s": time.perf_counter() - start,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--sims", type=int, default=3, help="random_sim_test games")
+    parser.add_argument("--ismcts-hands", type=int, default=40)
+    parser.add_argument("--simulations", type=int, default=100)
+    parser.add_argument("--cfr", type=int, default=4, help="CFR iterations")
+    parser.add_argument("--mccfr", type=int, default=200, help="external sampling MCCFR iterations")
+    parser.add_argument("--ppo-updates", type=int, default=6)
+    parser.add_argument("--ppo-envs", type=int, default=8)
+    parser.add_argument("--ppo-steps", type=int, default=64)
+    args = parser.parse_args()
+    out = {
+        "random_sim": random_sim(args.sims),
+        "ismcts": ismcts_run(args.ismcts_hands, args.simulations),
+        "cfr": cfr_run(args.cfr),
+        "mccfr": mccfr_run(args.mccfr),
+        "ppo": ppo_run(args.ppo_updates, args.ppo_envs, args.ppo_steps),
+    }
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
