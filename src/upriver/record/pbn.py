@@ -30,6 +30,7 @@ of its own, a section's rows under its tag, an empty line between games.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 
 from upriver.errors import RecordError
@@ -39,6 +40,9 @@ __all__ = ["PbnError", "PbnGame", "Tag", "Token", "format_games", "looks_like_pb
 
 _EXCERPT = 40
 """Characters of a refused value a message quotes at most."""
+
+_TAG_START = re.compile(r'\[\s*[A-Za-z_][A-Za-z0-9_]*\s*"')
+"""How a text that begins with a tag pair begins: a JSON list never does."""
 
 
 class PbnError(RecordError):
@@ -139,15 +143,18 @@ class PbnGame:
 
 
 def looks_like_pbn(text: str) -> bool:
-    """Whether ``text`` is PBN rather than a JSON record: it begins (after spaces) with ``[``,
-    ``%`` or ``;``, or with a ``{`` comment that is not a JSON object's opening brace."""
+    """Whether ``text`` is PBN rather than JSON: it begins (after spaces, and after ``{ … }``
+    comments) with a tag pair (``[Name "``, never a JSON list), ``%`` or ``;``. A ``{`` that no
+    ``}`` closes, or that is not followed by PBN, is a JSON object's."""
     body = text.removeprefix("\ufeff").lstrip()
-    if body[:1] in ("[", "%", ";"):
+    while body[:1] == "{":
+        end = body.find("}")
+        if end < 0:
+            return False
+        body = body[end + 1 :].lstrip()
+    if body[:1] in ("%", ";"):
         return True
-    if body[:1] != "{":
-        return False
-    after = body[1:].lstrip()
-    return after[:1] not in ('"', "}", "")
+    return body[:1] == "[" and _TAG_START.match(body) is not None
 
 
 def _tag(line: str, start: int, number: int) -> tuple[Tag, int]:
