@@ -192,4 +192,4 @@ def table_rules(table: Table) -> Rules:
         return table.game.rules
     if table.base is not None:
         return loads(table.base).rules
-    return Rules.from_options(table.options, player_count=table.seats)
+    return table.rules

@@ -140,9 +140,13 @@ class Table:
         *,
         bot_delay: float = 0.8,
         now: Callable[[], float] = time.time,
+        rules: Rules | None = None,
     ) -> None:
         """``bot_delay``: the server's bot delay, the ``normal`` pace (:mod:`upriver.web.bots`);
-        ``now``: the clock's time (the manager's, which tests may drive)."""
+        ``now``: the clock's time (the manager's, which tests may drive); ``rules``: the rules its
+        options make, when the caller has read them already (a new table; a restored one reads them
+        when first needed, see :attr:`rules`)."""
+        self._rules = rules
         self.id = table_id
         self.now = now
         self.config = config
@@ -406,7 +410,19 @@ class Table:
             if game.phase is Phase.DEALING:  # the record stops between two rounds
                 game.deal()
             return game
-        return Game(Rules.from_options(self.options, player_count=self.seats), names, seed=self.seed)
+        return Game(self.rules, names, seed=self.seed)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the table's rule options make (not those of an imported record), read once:
+        at creation, or the first time a restored table needs them.
+
+        :raises RulesError: the table's stored options are not rules the engine plays (a stored
+            table may have drifted from the engine; it is refused again each time it is asked).
+        """
+        if self._rules is None:
+            self._rules = Rules.from_options(self.options, player_count=self.seats)
+        return self._rules
 
     def started_by(self, seat: int, name: str) -> Game | None:
         """The game that ``name`` taking open ``seat`` starts, if it is the last open seat (else ``None``)."""

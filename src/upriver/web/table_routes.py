@@ -18,7 +18,8 @@ from pydantic import ConfigDict, Field
 from upriver.bots import BOT_KINDS
 from upriver.errors import RulesError
 from upriver.names import PlayerNameError
-from upriver.rules import Rules, rules_catalogue
+from upriver.rules import preset as preset_rules
+from upriver.rules import rules_catalogue
 from upriver.web import admission, bots, protocol
 from upriver.web.guard import (
     AnyObject,
@@ -58,7 +59,7 @@ def _options(bot_delay: float) -> dict[str, object]:
         name = preset["name"]
         lengths[name] = {}
         for count in range(preset["min_players"], preset["max_players"] + 1):
-            rules = Rules.from_options({"preset": name}, player_count=count)
+            rules = preset_rules(name, count)
             lengths[name][str(count)] = {"rounds": rules.rounds, "cards": sum(rules.hand_sizes)}
     paces = {name: bots.pace_of(name, bot_delay) for name in bots.PACES}
     return {
@@ -118,7 +119,7 @@ def _summary(table: Table, seat: int | None, base_url: str) -> dict[str, object]
         rounds = game.rules.rounds
     elif table.base is None:
         with contextlib.suppress(RulesError):  # checked at creation; a restored table may differ
-            rounds = Rules.from_options(table.options, player_count=table.seats).rounds
+            rounds = table.rules.rounds
     return {
         "table": table.id,
         "seat": seat,

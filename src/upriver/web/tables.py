@@ -161,6 +161,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             raise TableError(str(error)) from None
         seed = secrets.randbits(63)
         base = None
+        rules = None
         bot_names = list(BOT_NAMES)
         if record is not None:
             try:
@@ -173,8 +174,9 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             if not name.strip() and creator is not None:
                 name = unlabelled(bot_names[creator])
         else:
-            # Refuse impossible rules now, not at the last join.
-            Rules.from_options(options, player_count=count)
+            # The one reading of the request's rule options: impossible rules are refused now, not at
+            # the last join, and the table keeps what was read.
+            rules = Rules.from_options(options, player_count=count)
         # Bots sit down at once; people take their seats by joining (the creator at creation).
         names = [None if kind == HUMAN else bot_label(bot_names[s], kind) for s, kind in enumerate(kinds)]
         if creator is not None:
@@ -199,7 +201,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
         self.store.add_table(table_id, config)
         eventlog.note("created", table=table_id, kinds=kinds)
         self.cluster.claim(table_id)  # its creator's process runs its bots, unless it dies
-        table = Table(table_id, config, bot_delay=self.bot_delay, now=self.now)
+        table = Table(table_id, config, bot_delay=self.bot_delay, now=self.now, rules=rules)
         self.tables[table_id] = table
         if creator is None:
             self._accept(table, lambda: Event(table.version + 1, "start", 0, "", None))
