@@ -301,7 +301,7 @@ def test_the_lobby_accepts_and_refuses_rule_options_exactly_as_the_engine_does(
     try:
         rules = Rules.from_options(options, player_count=4)
     except RulesError as error:
-        refusal = {"error": str(error), "option": error.option}
+        refusal = {"error": str(error), "option": error.option, "facts": error.facts}
     if rules is None:
         assert response.status_code == 400
         assert response.json() == refusal
