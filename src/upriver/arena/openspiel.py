@@ -60,7 +60,7 @@ __all__ = [
 DEFAULT_SIMULATIONS = 1000
 SPIEL_SIMULATIONS = 200
 """The default simulations a move of ``spiel-ismcts``: OpenSpiel's Python ISMCTS on a Python game
-takes about 2 ms a simulation (a 4-seat 3-card hand), where its C++ ISMCTS on ``oh_hell`` takes 0.02."""
+takes 2–3 ms a simulation (a 4-seat 3-card hand), where its C++ ISMCTS on ``oh_hell`` takes 0.02."""
 UCT_C = 2.0
 """OpenSpiel's usual exploration constant for ISMCTS on card games."""
 ROLLOUTS = 1
