@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browsing import TIMEOUT_MS, LiveServer, label, person, play_one_move, shot, sit_down
+from tests.pagetext import open_page
 
 # For each element of `selector`: whether the element at its centre (elementFromPoint) is it or
 # inside it, its box, and what lies there instead. The page is scrolled to it first.
@@ -82,7 +83,8 @@ def test_every_card_of_a_seventeen_card_hand_is_reached_beside_the_chat_column(
         middle = playable.nth(playable.count() // 2)
         card = middle.get_attribute("data-card")
         middle.click()
-        expect(page.locator(f"#trick .card[data-card='{card}']")).to_be_attached()
+        expect(page.locator(f"#hand button.card[data-card='{card}']")).to_have_count(0)
+        expect(page.locator("#hand button.card")).to_have_count(16)
     finally:
         context.close()
 
@@ -143,3 +145,40 @@ def test_a_phone_chat_sheet_folds_away_when_the_turn_comes_keeping_the_line_bein
     finally:
         host_context.close()
         guest_context.close()
+
+
+# Each cell of the round summary whose text is wider than its box (cut), and the table's overflow.
+CUT_CELLS = """() => {
+  const box = document.getElementById("summary").getBoundingClientRect();
+  const cut = [...document.querySelectorAll("#summary-table th, #summary-table td")]
+    .filter((c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > box.right + 0.5)
+    .map((c) => c.textContent);
+  return cut;
+}"""
+
+
+def test_the_italian_table_keeps_the_round_summary_whole_and_a_chat_refusal_clear_of_mute(
+    live: LiveServer, browser: Browser
+) -> None:
+    body = live.create(seats=["human", "basic", "basic", "basic"], schedule=[1, 1], first_dealer="chosen")
+    errors: list[str] = []
+    page = open_page(browser, live.url + body["url"], "it", "desktop", errors)
+    try:
+        page.locator("#bids button.playable").first.click()
+        page.locator("#hand button.card.playable").click()
+        expect(page.locator("#summary")).to_be_visible()
+        expect(page.locator("#summary-table thead th").nth(3)).to_have_text("Punti")
+        assert page.evaluate(CUT_CELLS) == []
+        page.fill("#chat-input", "x" * 201)
+        page.click("#chat-form button[type=submit]")
+        refusal = page.locator("#chat-error")
+        expect(refusal).not_to_be_empty()
+        below = page.evaluate(
+            "() => document.querySelector('#chat .chat-mute').getBoundingClientRect().top"
+            " - document.getElementById('chat-error').getBoundingClientRect().bottom"
+        )
+        assert below >= 0, f"the chat's refusal runs {-below:.0f} px into Mute"
+        shot(page, "fit-italian-table-desktop")
+        assert errors == []
+    finally:
+        page.context.close()

@@ -384,6 +384,7 @@ function roundEnd(game, held) {
     awaiting: [],
     my_turn: false,
     hand: [],
+    foreheads: null, // the next round's blind cards are not this round's
     bid_options: [],
     bid_restriction: null,
   };
