@@ -239,7 +239,7 @@ def loads_pbn(text: str) -> Record:
     if not any(ours):
         options = _trickster_rules(games[0], count, len(deals[0].hands[0]))
         rules = _rules_of(options, count, games[0].get("GameOptionsJson"))
-        rounds = [_round(games[0], deals[0], rules, 1, {})]
+        rounds = [_round(games[0], deals[0], rules, 1, _round_extra(games[0]))]
         document: dict[str, object] = {"format": "upriver-record/1", "rules": options}
     else:
         rules_tag = next(tag for tag in ours if tag is not None)
@@ -264,16 +264,20 @@ def loads_pbn(text: str) -> Record:
                     expected="the same players in every game of the text",
                 )
             _check_hook(game, rules)
-            round_tag = game.get(ROUND)
-            extra = {} if round_tag is None else json_tag(round_tag)
-            rounds.append(_round(game, deal, rules, number, extra))
+            rounds.append(_round(game, deal, rules, number, _round_extra(game)))
         document = {"format": "upriver-record/1", "rules": options}
-        extras_tag = games[0].get(EXTRAS)
-        if extras_tag is not None:
-            document.update((k, v) for k, v in json_tag(extras_tag).items() if k not in document)
+    extras_tag = games[0].get(EXTRAS)
+    if extras_tag is not None:
+        document.update((k, v) for k, v in json_tag(extras_tag).items() if k not in document)
     document["players"] = players
     document["rounds"] = rounds
     return parse_record(document)
+
+
+def _round_extra(game: PbnGame) -> dict[str, object]:
+    """The round's extra keys and trick counts from its UpriverRound tag, if it has one."""
+    tag = game.get(ROUND)
+    return {} if tag is None else json_tag(tag)
 
 
 def _check_hook(game: PbnGame, rules: Rules) -> None:

@@ -31,6 +31,7 @@ from fastapi.responses import JSONResponse, Response
 from upriver.errors import RecordError
 from upriver.record import Record, RecordRuleError, dumps, loads_any, replay, to_json
 from upriver.record.pbn import PbnError
+from upriver.record.trickster import text_of
 from upriver.review import GameReview, NoCardsError, review_json, seat_review
 from upriver.web.guard import RateLimiter, refusal
 from upriver.web.limits import Limits
@@ -89,9 +90,11 @@ def review_upload_router(service: ReviewService, limits: Limits | None = None) -
                     field="body",
                 )
         try:
-            text = bytes(raw).decode("utf-8")
+            text = text_of(bytes(raw))
         except UnicodeDecodeError as error:
-            return refusal(f"the text is not UTF-8 (byte {error.start})", 400, field="body")
+            return refusal(
+                f"the text is not UTF-8 (byte {error.start}), nor a PBN hand in Latin-1", 400, field="body"
+            )
         try:
             record = _record(text)
         except (RecordError, RecordRuleError) as error:
