@@ -14,16 +14,9 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import manager_of
 from tests.webclient import create
-from upriver.web.app import create_app
 from upriver.web.chat import ChatRefusalError, ChatRoom
 from upriver.web.seats import Connection
 from upriver.web.table import Table
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
-        yield test_client
 
 
 class Socket:

@@ -3,7 +3,6 @@ and on PostgreSQL (``db``: ``tests/pg.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,12 +16,6 @@ from upriver.web.app import create_app
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 HOOK = {"players": NAMES, "preset": "classic-hook", "schedule": [1, 2, 1], "dealer": 0}
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0)) as test_client:
-        yield test_client
 
 
 def post(client: TestClient, path: str, body: dict[str, Any], status: int = 200) -> dict[str, Any]:

@@ -10,7 +10,7 @@ phones' edits and restarts of the store (Hypothesis).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +24,8 @@ from upriver.keeper import KeptSheet
 from upriver.keeper.commands import apply, new_sheet
 from upriver.keeper.conflicts import Against, Pick, RoundState, Verdict, against, round_state, wanted
 from upriver.keeper.store import ConflictGoneError, SqliteSheetStore, StoredSheet
-from upriver.web.app import create_app
 
 FIVE = ["Ann", "Bob", "Cid", "Dee", "Eve"]
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0)) as test_client:
-        yield test_client
 
 
 def post(client: TestClient, path: str, body: dict[str, Any], status: int = 200) -> dict[str, Any]:

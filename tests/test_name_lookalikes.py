@@ -15,7 +15,6 @@ from tests.conftest import manager_of
 from tests.webclient import Client, create
 from upriver.bots import BOT_KINDS
 from upriver.names import PlayerNameError, check_names, name_keys
-from upriver.web.app import create_app
 from upriver.web.seats import seat_name
 
 BOT_LOOKALIKES = [
@@ -38,12 +37,6 @@ PERSON_LOOKALIKES = [
     ("Oscar", "0scar"),  # a digit zero
     ("Ian", "lan"),  # a small L for the capital I
 ]
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
-        yield test_client
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ the rules catalogue; the keeper accepts and refuses exactly the rule options the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,15 +20,8 @@ from upriver import Game, Phase, Rules, RulesError, Schedule, preset
 from upriver.keeper import KeptSheet
 from upriver.rules import rules_catalogue
 from upriver.sheet import ScoreSheet
-from upriver.web.app import create_app
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0)) as test_client:
-        yield test_client
 
 
 def kept_like(game: Game) -> KeptSheet:

@@ -32,13 +32,6 @@ TOP_TRUMPS = 226
 
 
 @pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    """A test client over a fresh database (SQLite, then PostgreSQL); bots don't wait."""
-    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
 def top_trumps(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables created in this test are dealt from :data:`TOP_TRUMPS`."""
     monkeypatch.setattr(secrets, "randbits", lambda bits: TOP_TRUMPS)
