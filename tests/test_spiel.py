@@ -59,7 +59,13 @@ def play_randomly(state: Any, rng: random.Random, stop: float = 1.0) -> Any:
     return state
 
 
-@pytest.mark.parametrize("params", TABLES.values(), ids=TABLES.keys())
+@pytest.mark.parametrize(
+    "params",
+    [
+        pytest.param(params, id=name, marks=pytest.mark.slow if name.startswith("classic") else ())
+        for name, params in TABLES.items()
+    ],
+)
 def test_openspiel_random_simulation_checks_pass(params: dict[str, object]) -> None:
     # Clones, serialization, legal-action masks, tensor sizes, returns within the utility bounds.
     pyspiel.random_sim_test(load(params), num_sims=3, serialize=True, verbose=False)
@@ -184,6 +190,7 @@ def test_openspiel_ismcts_plays_whole_games_from_resampled_states() -> None:
         assert len(state.upriver_game.results) == 2
 
 
+@pytest.mark.slow
 def test_cfr_on_a_small_deck_lowers_nash_conv() -> None:
     # Three cards, one to each seat, trump rotating (hearts in round 1): six deals, small enough
     # for CFR's and NashConv's walks of the whole tree.
@@ -197,6 +204,7 @@ def test_cfr_on_a_small_deck_lowers_nash_conv() -> None:
     assert exploitability.nash_conv(game, solver.average_policy()) < 0.5 * first
 
 
+@pytest.mark.slow
 def test_external_sampling_mccfr_runs_on_the_full_deck() -> None:
     game = load({"players": 3, "preset": "", "hand_sizes": "1"})
     solver = external_sampling_mccfr.ExternalSamplingSolver(game, external_sampling_mccfr.AverageType.SIMPLE)
@@ -209,6 +217,7 @@ def test_external_sampling_mccfr_runs_on_the_full_deck() -> None:
     assert sum(policy.values()) == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_the_arena_seats_openspiel_ismcts_on_upriver_rules() -> None:
     rules = preset("closed-fists", 4, max_cards=2)  # rounds of 2, 1, 2: no oh_hell rule set
     result = run_arena(ArenaConfig(bots=("spiel-ismcts:20", "random"), rules=rules, games=2, seed=3, jobs=1))
@@ -245,6 +254,7 @@ def test_bad_parameters_are_refused_naming_the_parameter(params: dict[str, objec
     assert refused.value.parameter == parameter
 
 
+@pytest.mark.slow
 def test_the_example_in_the_rl_docs_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     page = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
     section = page.split("## OpenSpiel: `python_upriver`", 1)[1]
