@@ -359,6 +359,104 @@ def test_the_engine_on_the_phone_and_the_servers_give_the_same_sheet_and_refusal
     assert phone_side == server
 
 
+# ------------------------------------------------------------------ the engine's kept snapshot
+
+ENGINE_RUN = """async ([start, entries]) => {
+    const worker = new Worker("/static/keep-offline.js", { type: "module" });
+    let calls = 0;
+    const answered = (test) => new Promise((resolve) => {
+        const answer = (event) => {
+            if (!test(event.data)) return;
+            worker.removeEventListener("message", answer);
+            resolve(event.data);
+        };
+        worker.addEventListener("message", answer);
+    });
+    const call = async (name, args) => {
+        const id = ++calls;
+        const answer = answered((data) => data.id === id);
+        worker.postMessage({ id, call: name, args });
+        const { result, error } = await answer;
+        return error ? { error } : JSON.parse(result);
+    };
+    // A call made before the engine is ready waits for it.
+    const early = call("start", ["s", JSON.stringify(start)]);
+    const { ready, timings, error } = await answered((data) => data.ready !== undefined);
+    const answers = [(await early).view];
+    for (const [action, body] of entries) {
+        answers.push((await call("act", ["s", action, JSON.stringify(body)])).view);
+    }
+    worker.terminate();
+    return { ready, error, steps: Object.keys(timings || {}), answers };
+}"""
+KEPT = """async () => {
+    const cache = await caches.open("upriver-engine-snapshot");
+    const keys = await cache.keys();
+    const sizes = [];
+    for (const key of keys) sizes.push((await (await cache.match(key)).arrayBuffer()).byteLength);
+    return { keys: keys.map((key) => key.url), sizes };
+}"""
+SNAPSHOT_ENTRIES = [
+    ("bids", {"bids": [1, 0, 1, 0]}),
+    ("tricks", {"tricks": [1, 0, 0, 0]}),
+    ("trump", {"suit": "H"}),
+]
+
+
+@pytest.fixture
+def bare_page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
+    """A page of a live server that starts no engine of its own (its rules' JSON, not the keeper)."""
+    db, port = tmp_path / "upriver.sqlite3", free_port()
+    with serve(db, port):
+        page = phone(browser)
+        page.goto(f"http://127.0.0.1:{port}/api/sheets/options")
+        yield page
+        page.context.close()
+
+
+def kept_snapshot(page: Page) -> dict[str, list[Any]]:
+    page.wait_for_function(f"({KEPT})().then((kept) => kept.sizes.length === 1 && kept.sizes[0] > 1e6)")
+    kept: dict[str, list[Any]] = page.evaluate(KEPT)
+    return kept
+
+
+def test_the_engine_starts_again_from_the_snapshot_its_first_start_kept_and_answers_the_same(
+    bare_page: Page,
+) -> None:
+    first = bare_page.evaluate(ENGINE_RUN, [START, SNAPSHOT_ENTRIES])
+    assert first["ready"], first["error"]
+    assert "snapshot" in first["steps"]
+    assert "restored" not in first["steps"]
+    kept = kept_snapshot(bare_page)
+    again = bare_page.evaluate(ENGINE_RUN, [START, SNAPSHOT_ENTRIES])
+    assert again["ready"], again["error"]
+    assert "restored" in again["steps"]
+    assert "pyodide" not in again["steps"]
+    assert again["answers"] == first["answers"]
+    assert all("error" not in answer for answer in first["answers"])
+    assert bare_page.evaluate(KEPT) == kept  # restored, not made again
+
+
+def test_a_kept_snapshot_that_cannot_be_restored_is_dropped_and_the_engine_starts_the_long_way(
+    bare_page: Page,
+) -> None:
+    first = bare_page.evaluate(ENGINE_RUN, [START, SNAPSHOT_ENTRIES])
+    [key] = kept_snapshot(bare_page)["keys"]
+    bare_page.evaluate(
+        """async (key) => {
+            const cache = await caches.open("upriver-engine-snapshot");
+            await cache.put(key, new Response(new Uint8Array(4096).fill(7)));
+        }""",
+        key,
+    )
+    damaged = bare_page.evaluate(ENGINE_RUN, [START, SNAPSHOT_ENTRIES])
+    assert damaged["ready"], damaged["error"]
+    assert "restored" not in damaged["steps"]
+    assert "snapshot" in damaged["steps"]
+    assert damaged["answers"] == first["answers"]
+    assert kept_snapshot(bare_page)["keys"] == [key]  # a whole one kept anew under the same key
+
+
 # ------------------------------------------------------------------ a keeper on any static host
 
 
