@@ -31,21 +31,17 @@ from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 
 from tests import pg
+from tests.helpers import rule_choices
 from upriver import (
     PRESETS,
-    Bidding,
     Card,
     CustomScoring,
-    DealerBid,
-    FirstDealer,
     Game,
     Phase,
     Rules,
     Schedule,
     Scoring,
     Suit,
-    Trump,
-    TrumpLead,
 )
 from upriver.record import FORMAT
 
@@ -199,17 +195,9 @@ def custom_scorings(draw: st.DrawFn) -> CustomScoring:
 def custom_rules(draw: st.DrawFn, max_size: int = 4) -> Rules:
     """Any combination of rule options for 3–8 players, with a short schedule."""
     players = draw(st.integers(3, 8))
-    bidding = draw(st.sampled_from(Bidding))
-    dealer_bid = DealerBid.FREE if bidding is Bidding.SIMULTANEOUS else draw(st.sampled_from(DealerBid))
     options: dict[str, Any] = {
         "player_count": players,
-        "first_dealer": draw(st.sampled_from(FirstDealer)),
-        "bidding": bidding,
-        "dealer_bid": dealer_bid,
-        "trump_lead": draw(st.sampled_from(TrumpLead)),
-        "scoring": draw(st.one_of(st.sampled_from(Scoring), custom_scorings())),
-        "trump": draw(st.sampled_from(Trump)),
-        "blind_one_card": draw(st.booleans()),
+        **draw(rule_choices(scoring=st.one_of(st.sampled_from(Scoring), custom_scorings()))),
     }
     schedule = draw(st.sampled_from(Schedule))
     if schedule is Schedule.EXPLICIT:

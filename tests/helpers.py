@@ -4,6 +4,7 @@ short games, random and bot play, and deals that fit a seat's view."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -17,13 +18,12 @@ from upriver import (
     Phase,
     Rules,
     Schedule,
-    Scoring,
     SeatView,
-    TrumpLead,
     preset,
 )
 from upriver.bots import Bot, act
 from upriver.bots.knowledge import knowledge_of
+from upriver.options import OPTION, OPTIONS, Kind, RuleOption
 from upriver.rules import most_cards
 
 SHORT = preset("classic", 4, max_cards=3)
@@ -60,6 +60,35 @@ class _Fixed(Bot):
         return self.move
 
 
+def option_strategy(option: RuleOption) -> st.SearchStrategy[Any]:
+    """Every value of one rule option, as a field of :class:`Rules` holds it, from its kind in the
+    options table: a choice's members, true or false, a hand size."""
+    if option.kind is Kind.SWITCH:
+        return st.booleans()
+    if option.kind is Kind.WHOLE:
+        return st.integers(1, 17)
+    return st.sampled_from(option.choices)
+
+
+CHOSEN = tuple(
+    option.name for option in OPTIONS if option.kind is not Kind.WHOLE and option.name != "schedule"
+)
+"""The rule options chosen from a fixed set of values: all but the schedule and its size."""
+
+
+@st.composite
+def rule_choices(
+    draw: st.DrawFn, /, names: tuple[str, ...] = CHOSEN, **strategies: st.SearchStrategy[Any]
+) -> dict[str, Any]:
+    """A value for each rule option of ``names`` (every one chosen from a fixed set, by default), as
+    :class:`Rules` fields; ``strategies`` draw some options otherwise (``scoring=…`` with custom
+    scorings). Simultaneous bidding comes with the free dealer's bid, the one it can have."""
+    values = {name: draw(strategies.get(name, option_strategy(OPTION[name]))) for name in names}
+    if values.get("bidding") is Bidding.SIMULTANEOUS and "dealer_bid" in values:
+        values["dealer_bid"] = DealerBid.FREE
+    return values
+
+
 @st.composite
 def games(draw: st.DrawFn) -> Game:
     """A short game under any preset or custom rules (3–8 players, whole-deck rounds without trump)."""
@@ -69,17 +98,11 @@ def games(draw: st.DrawFn) -> Game:
         rules = preset(name, players, max_cards=draw(st.integers(1, min(3, most_cards(players)))))
     else:
         players = draw(st.integers(3, 8))
-        bidding = draw(st.sampled_from(Bidding))
         rules = Rules(
             player_count=players,
             schedule=Schedule.EXPLICIT,
             explicit_sizes=tuple(draw(st.lists(st.integers(1, 52 // players), min_size=1, max_size=2))),
-            bidding=bidding,
-            dealer_bid=DealerBid.FREE
-            if bidding is Bidding.SIMULTANEOUS
-            else draw(st.sampled_from(DealerBid)),
-            trump_lead=draw(st.sampled_from(TrumpLead)),
-            scoring=draw(st.sampled_from(Scoring)),
+            **draw(rule_choices(("bidding", "dealer_bid", "trump_lead", "scoring"))),
         )
     return Game(rules, seed=draw(st.integers(0, 2**32)))
 

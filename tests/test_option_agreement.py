@@ -24,6 +24,7 @@ import upriver.cli.play
 from upriver.cli import app as cli_app
 from upriver.errors import RecordError, RulesError
 from upriver.keeper.store import SqliteSheetStore
+from upriver.options import OPTIONS
 from upriver.pettingzoo import raw_env
 from upriver.record import FORMAT, load, loads
 from upriver.rl.gym import SingleSeatEnv
@@ -36,14 +37,7 @@ assert upriver.cli.keep
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
 CLI_FLAGS = {
     "preset": "--preset",
-    "schedule": "--schedule",
-    "max_cards": "--max-cards",
-    "bidding": "--bidding",
-    "dealer_bid": "--dealer-bid",
-    "trump_lead": "--trump-lead",
-    "scoring": "--scoring",
-    "trump": "--trump",
-    "blind_one_card": "--blind-one-card",
+    **{option.name: option.flag for option in OPTIONS if option.flag is not None},
 }
 """The options ``upriver play`` and ``upriver keep`` have a flag for (not ``first_dealer``)."""
 
