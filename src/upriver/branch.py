@@ -29,7 +29,7 @@ from upriver.actions import Phase
 from upriver.cards import Card, cards_in, format_cards
 from upriver.errors import RefusalError
 from upriver.game import Game
-from upriver.rules import Bidding, TrumpLead
+from upriver.rules import Bidding
 from upriver.view import SeatView
 
 __all__ = ["InconsistentDealError", "game_from_view"]
@@ -222,14 +222,12 @@ def _check_deal(view: SeatView, masks: list[int]) -> None:
 def _check_shown(view: SeatView, seat: int, hand: tuple[Card, ...]) -> None:
     """Raise if ``hand`` holds a suit ``seat`` showed it lacks, in any trick of this round."""
     name = view.players[seat]
-    must_break = view.rules.trump_lead is TrumpLead.BROKEN and view.trump is not None
-    first_only = view.rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK and view.trump is not None
     broken = False
     for number, plays in enumerate((*(trick.plays for trick in view.tricks), view.trick)):
         if not plays:
             continue
         led = plays[0][1].suit
-        barred = (must_break and not broken) or (first_only and number == 0)
+        barred = view.trump is not None and view.rules.bars_leading_trump(number, broken=broken)
         if plays[0][0] == seat and barred and led is view.trump:
             others = [card for card in hand if card.suit is not view.trump]
             if others:

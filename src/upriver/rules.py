@@ -216,6 +216,14 @@ class Rules:
         """How many rounds a game has."""
         return len(self.hand_sizes)
 
+    def bars_leading_trump(self, trick: int, *, broken: bool) -> bool:
+        """Whether a leader holding another suit may not lead trump to trick ``trick`` of a round
+        (counted from 0), with trump ``broken`` or not yet: the trump-lead rule, for what a seat infers
+        from a lead (only a hand of nothing but trumps could have led it)."""
+        if self.trump_lead is TrumpLead.BROKEN:
+            return not broken
+        return self.trump_lead is TrumpLead.AFTER_FIRST_TRICK and trick == 0
+
     def replace(self, **changes: object) -> Rules:
         """A copy with some options changed, validated again."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]

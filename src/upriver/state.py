@@ -74,7 +74,7 @@ class GameState:
     )
 
     _rules: Rules
-    # Trump may not lead the first trick (trump_lead "after-first-trick"); the one-card round is
+    # Trump may not lead the first trick (the trump-lead rule "after-first-trick"); the one-card round is
     # played blind; trump rotates round by round instead of being turned up.
     _after_first: bool
     _blind: bool

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from upriver.cards import mask_of
-from upriver.rules import Bidding, DealerBid, TrumpLead
+from upriver.rules import Bidding, DealerBid
 from upriver.scoring import Scoring, ScoringRule, round_score, tricks_pay_past_the_bid
 from upriver.view import SeatView
 
@@ -212,7 +212,8 @@ def bid_table(view: SeatView, bot: SearchBot, iterations: int, seed: int) -> Bid
         "room": size - earlier_total,
         "dealer_rule": float(_DEALER[view.rules.dealer_bid]),
         "simultaneous": float(simultaneous),
-        "trump_must_break": float(view.rules.trump_lead is TrumpLead.BROKEN),
+        # Trump must be broken: a later trick may not be led with trump while it is unbroken.
+        "trump_must_break": float(view.rules.bars_leading_trump(1, broken=False)),
         "tricks_plus_ten": float(tricks_pay_past_the_bid(view.rules.scoring)),
         "no_trump": float(view.trump is None),
         "best_make_rate": float(make.max()),

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 
 from upriver.cards import SUIT_MASKS, Card, mask_of
-from upriver.rules import TrumpLead
 from upriver.view import SeatView
 
 __all__ = ["Knowledge", "knowledge_of"]
@@ -68,8 +67,6 @@ def knowledge_of(view: SeatView) -> Knowledge:
     voids = [0] * n
     played_by = [0] * n
     trump = view.trump
-    must_break = view.rules.trump_lead is TrumpLead.BROKEN and trump is not None
-    first_only = view.rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK and trump is not None
     broken = False
     tricks = [trick.plays for trick in view.tricks]
     if view.trick:
@@ -77,7 +74,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
     for number, cards in enumerate(tricks):
         led = cards[0][1].suit
         leader = cards[0][0]
-        if ((must_break and not broken) or (first_only and number == 0)) and led is trump:
+        if trump is not None and led is trump and view.rules.bars_leading_trump(number, broken=broken):
             # Trump could be led before it was broken only from a hand of nothing but trumps.
             voids[leader] |= FULL & ~SUIT_MASKS[led]
         for seat, card in cards:
