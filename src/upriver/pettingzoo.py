@@ -14,11 +14,9 @@ others), an action outside the space is refused, and the call order is enforced.
 an illegal action with :class:`~upriver.errors.IllegalActionError` and nothing changes.
 
 Keyword arguments: ``preset`` (a preset name, or ``None`` for plain rule options),
-``players``, any rule option spelled as in the game record and read by
-:meth:`~upriver.rules.Rules.from_options` (``max_cards``, ``schedule`` — ``"up-down"``,
-``"down-up"`` or a list of hand sizes —, ``bidding``, ``dealer_bid``, ``trump_lead``,
-``scoring`` — a name or a custom scoring's object —, ``trump``, ``blind_one_card``, ``first_dealer``)
-or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
+``players``, any rule option of :data:`upriver.options.OPTIONS` spelled as in the game record and
+read by :meth:`~upriver.rules.Rules.from_options` (``schedule`` is ``"up-down"``, ``"down-up"`` or a
+list of hand sizes, ``scoring`` a name or a custom scoring's object) or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
 score, to every agent, when the round ends) or ``"game"`` (the win share, 1/k to each of
 k tied winners, when the game ends); ``render_mode`` ``"human"`` or ``"ansi"``.
 
