@@ -16,9 +16,10 @@ an illegal action with :class:`~upriver.errors.IllegalActionError` and nothing c
 Keyword arguments: ``preset`` (a preset name, or ``None`` for plain rule options),
 ``players``, any rule option of :data:`upriver.options.OPTIONS` spelled as in the game record and
 read by :meth:`~upriver.rules.Rules.from_options` (``schedule`` is ``"up-down"``, ``"down-up"`` or a
-list of hand sizes, ``scoring`` a name or a custom scoring's object) or a whole ``rules=Rules(...)``; ``reward`` ``"round"`` (each round's
-score, to every agent, when the round ends) or ``"game"`` (the win share, 1/k to each of
-k tied winners, when the game ends); ``render_mode`` ``"human"`` or ``"ansi"``.
+list of hand sizes, ``scoring`` a name or a custom scoring's object) or a whole ``rules=Rules(...)``;
+``reward`` ``"round"`` (each round's score, to every agent, when the round ends) or ``"game"``
+(the win share, 1/k to each of k tied winners, when the game ends); ``render_mode`` ``"human"``
+or ``"ansi"``.
 
 Observation encoding and actions: :mod:`upriver.rl.encoding` and ``docs/rl.md``.
 Needs the ``rl`` extra (``pip install upriver[rl]``): pettingzoo and gymnasium.
