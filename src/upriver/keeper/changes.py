@@ -43,7 +43,7 @@ class Between:
         try:
             return evening.schedule(self.rules, self.starters, self.entries)
         except RulesError as error:
-            raise IllegalActionError(str(error), rule="roster", facts={"case": "unplayable"}) from None
+            raise IllegalActionError(str(error), rule="roster", facts={"case": "unreadable"}) from None
 
     def playing(self, number: int, entries: SheetEntries | None = None) -> tuple[int, ...]:
         """The seats playing round ``number``."""

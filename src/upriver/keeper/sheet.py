@@ -63,6 +63,7 @@ from upriver.keeper.entries import (
 )
 from upriver.keeper.state import SheetState
 from upriver.names import TextError, check_names, text_line
+from upriver.options import Bidding
 from upriver.rules import FirstDealer, Rules
 
 __all__ = ["NOTE_LENGTH", "KeptSheet", "Waiting"]
@@ -239,7 +240,27 @@ class KeptSheet(SheetState):
             raise IllegalActionError(
                 f"round {k}: trick counts are entered after the bids; still to bid: {', '.join(missing)}",
                 rule="turn order",
-                facts={"case": "tricks first", "round": k, "players": missing},
+                facts={"case": "tricks first", "round": k, "waiting": ", ".join(missing)},
+            )
+
+    def _in_turn(self, entry: KeptRound, k: int) -> None:
+        """Refuse the round in play's bids unless those entered are the first in bidding order (a gap
+        before a later bid would be a bid out of turn); under simultaneous bidding any may be in."""
+        if entry.tricks is not None or k != self.current or self.rules.bidding is Bidding.SIMULTANEOUS:
+            return
+        order = self.bidding_order
+        entered = [entry.bid(seat) is not None for seat in order]
+        if False not in entered:
+            return
+        gap = entered.index(False)
+        late = [seat for seat, made in zip(order[gap:], entered[gap:], strict=True) if made]
+        if late:
+            name, turn = self.players[late[0]], self.players[order[gap]]
+            raise IllegalActionError(
+                f"it is {turn}'s turn to bid, not {name}'s",
+                rule="turn order",
+                seat=late[0],
+                facts={"case": "keeper", "player": name, "next": turn},
             )
 
     def _in_hand(self, seat: int, value: int | None, what: str, k: int) -> None:
@@ -335,6 +356,7 @@ class KeptSheet(SheetState):
         if tricks is not None:
             entry = dataclasses.replace(entry, tricks=self._checked(tricks, "trick counts", number))
         self._bids_in(entry, number)
+        self._in_turn(entry, number)
         if trump is not _UNSET:
             assert trump is None or isinstance(trump, Suit)
             entry = dataclasses.replace(entry, trump=trump)
