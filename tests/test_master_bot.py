@@ -23,14 +23,15 @@ SMALL = 24
 """Simulations a card decision in the property tests (bids roll out as many deals)."""
 
 
-def small_master(seed: int) -> MasterBot:
-    return MasterBot(seed, config=MasterConfig(iterations=SMALL, bid_iterations=SMALL, first_batch=8))
+def small_master(seed: int, opponents: str = "search") -> MasterBot:
+    config = MasterConfig(iterations=SMALL, bid_iterations=SMALL, first_batch=8, opponents=opponents)
+    return MasterBot(seed, config=config)
 
 
 @settings(max_examples=25, deadline=None)
-@given(game=games(), seed=st.integers(0, 99))
-def test_master_only_makes_legal_moves_under_any_rules(game: Game, seed: int) -> None:
-    play_bots(game, [small_master(seed + s) for s in range(len(game.players))])
+@given(game=games(), seed=st.integers(0, 99), opponents=st.sampled_from(["search", "policy"]))
+def test_master_only_makes_legal_moves_under_any_rules(game: Game, seed: int, opponents: str) -> None:
+    play_bots(game, [small_master(seed + s, opponents) for s in range(len(game.players))])
     assert len(game.results) == game.rules.rounds
 
 
@@ -45,6 +46,8 @@ def test_master_is_registered_and_takes_a_budget_of_simulations_or_seconds() -> 
         MasterConfig(exploration=-1.0)
     with pytest.raises(ValueError, match="deals must be at least 1"):
         MasterConfig(deals=0)
+    with pytest.raises(ValueError, match="by search or policy, not 'random'"):
+        MasterConfig(opponents="random")
 
 
 def _deal(players: int, size: int, seed: int) -> tuple[list[list[Card]], Card]:

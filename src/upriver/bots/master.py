@@ -53,6 +53,9 @@ class MasterConfig(IpimcConfig):
     """UCB1's constant, on round scores scaled to 0–1 by the round's lowest and highest score."""
     bid_iterations: int = 2000
     """Deals a bid's rollouts take (the bid model's table), as ``expert``'s."""
+    opponents: str = "search"
+    """How the other seats play in the tree: ``search``, each by UCB1 on its own score in the
+    deal at hand; ``policy``, the rollout policy's card (then only this seat's cards are searched)."""
     deals: int = 4096
     """Distinct deals drawn for a card decision at most; the simulations go through them in turn
     (drawing a bid-weighted deal costs about as much as a simulation)."""
@@ -63,6 +66,8 @@ class MasterConfig(IpimcConfig):
             raise ValueError(
                 f"exploration is UCB1's constant on scores scaled to 0-1, above 0, not {self.exploration!r}"
             )
+        if self.opponents not in ("search", "policy"):
+            raise ValueError(f"opponents play in the tree by search or policy, not {self.opponents!r}")
         if self.deals < 1:
             raise ValueError(f"deals must be at least 1, not {self.deals}")
         if self.bid_iterations < 1:
@@ -132,7 +137,13 @@ class MasterBot(ExpertBot):
                 pool = np.concatenate([pool, fresh])
             worlds = pool[np.arange(done, done + batch) % len(pool)]
             tree = search_tree(
-                tree, position, worlds, policy=policy, uct_c=config.exploration, seed=seed + 7919 * round_
+                tree,
+                position,
+                worlds,
+                policy=policy,
+                uct_c=config.exploration,
+                searched=-1 if config.opponents == "search" else view.seat,
+                seed=seed + 7919 * round_,
             )
             done += len(worlds)
             round_ += 1

@@ -170,13 +170,16 @@ def grow(
     uct_c: float,
     low: float,
     span: float,
+    searched: int,
     seed: int,
 ) -> None:
     """One simulation in each deal of ``worlds``, each adding at most one node to the tree.
 
     ``tree_arrays`` are a :class:`Tree`'s arrays in field order, with room for ``len(worlds)``
     more nodes; ``position`` is a :class:`~upriver.fast.kernel.PositionRecord` of the seat to
-    play; ``policy`` plays the rollouts and picks the first card tried at a new node. A seat's
+    play; ``policy`` plays the rollouts and picks the first card tried at a new node. ``searched``
+    is the one seat whose cards the tree chooses by UCB1, the others playing the policy's card
+    in the tree too; -1 searches every seat's. A seat's
     score ``s`` counts as ``(s - low) / span``.
     """
     parent, child, sibling, card, mover, visits, avail, reward, size_arr = tree_arrays
@@ -208,20 +211,32 @@ def grow(
                 seat -= n
             hand = hands[seat]
             legal = legal_cards(hand, lead_suit, trump, lead_barred(opts, broken, done), False)
-            tried = ZERO
+            tried, pick = ZERO, -1
+            fixed = searched >= 0 and seat != searched
+            if fixed:  # a seat the tree does not search plays the policy's card
+                c = _policy_card(
+                    policy, hand, legal, win, win_seat, trick_len, n, seat, trump, bids, tricks,
+                    size - done, i64(gone), counts,
+                )  # fmt: skip
+                tried = legal & ~(ONE << u64(c))
             ch = child[node]
             while ch >= 0:
                 bit = ONE << u64(card[ch])
                 if legal & bit != ZERO:
                     avail[ch] += 1
                     tried |= bit
+                    if fixed and card[ch] == c:
+                        pick = ch
                 ch = sibling[ch]
             untried = legal & ~tried
-            if untried != ZERO:
-                c = _policy_card(
-                    policy, hand, legal, win, win_seat, trick_len, n, seat, trump, bids, tricks,
-                    size - done, i64(gone), counts,
-                )  # fmt: skip
+            if fixed and untried == ZERO:
+                node = pick
+            elif untried != ZERO:
+                if not fixed:
+                    c = _policy_card(
+                        policy, hand, legal, win, win_seat, trick_len, n, seat, trump, bids, tricks,
+                        size - done, i64(gone), counts,
+                    )  # fmt: skip
                 if untried & (ONE << u64(c)) == ZERO:
                     rng += GOLDEN
                     c = int(nth_bit(untried, int(mix(rng) % u64(popcount(untried)))))
@@ -285,6 +300,7 @@ def search_tree(
     *,
     policy: int = POLICY_BASIC,
     uct_c: float = 0.7,
+    searched: int = -1,
     seed: int = 0,
 ) -> Tree:
     """``tree`` grown by one simulation in each of ``worlds`` (a deal each, as from the search
@@ -302,6 +318,7 @@ def search_tree(
         uct_c,
         low,
         max(high - low, 1.0),
+        searched,
         seed,
     )
     return tree
