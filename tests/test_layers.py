@@ -38,9 +38,17 @@ CORE = (
 """The engine and what stands next to it (cards → rules → game → record/sheet → bots → fast), with
 the names every entry point accepts and the score keeper (its store and the SQLite or PostgreSQL runner
 under it, ``upriver.database``, included: no web import)."""
-ADAPTERS = ("upriver.cli", "upriver.web", "upriver.rl", "upriver.pettingzoo", "upriver.arena", "upriver.i18n")
-"""What translates the engine for people and programs: the command line, the web, RL, the arena, and
-the words the command line and the pages say in each language."""
+ADAPTERS = (
+    "upriver.cli",
+    "upriver.web",
+    "upriver.rl",
+    "upriver.pettingzoo",
+    "upriver.spiel",
+    "upriver.arena",
+    "upriver.i18n",
+)
+"""What translates the engine for people and programs: the command line, the web, RL, OpenSpiel, the
+arena, and the words the command line and the pages say in each language."""
 ENTRY = ("upriver", "upriver.__main__")
 """The package's front door (core names only) and ``python -m upriver`` (the command line)."""
 

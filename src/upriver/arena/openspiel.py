@@ -11,10 +11,7 @@ scores. OpenSpiel's ISMCTS resamples hidden hands from the information state, so
 does not see the other hands, but its resampler keeps the stock out of them (see
 :class:`OpenSpielPlayer`); :mod:`upriver.arena.fair` gives it fair deals instead.
 
-:class:`SpielPlayer` (``spiel-ismcts``) needs no mirror and no ``oh_hell`` rules: it plays
-upriver's own game as OpenSpiel's ``python_upriver`` (:mod:`upriver.spiel`), one round at a
-time, OpenSpiel's Python ISMCTS searching from a state made from the seat's view, every hidden
-card dealt fairly (the stock's too) before every simulation.
+``spiel-ismcts`` needs no mirror and no ``oh_hell`` rules: :mod:`upriver.arena.spielseat`.
 
 OpenSpiel's encoding (checked against pyspiel): card action ``rank * 4 + suit`` with
 rank 0 for a two and suits in ``C D S H`` order; bid action ``52 + bid``; the k-th
@@ -41,10 +38,8 @@ from upriver.view import SeatView
 
 __all__ = [
     "DEFAULT_SIMULATIONS",
-    "SPIEL_SIMULATIONS",
     "Mirror",
     "OpenSpielPlayer",
-    "SpielPlayer",
     "action_move",
     "card_action",
     "check_rules",
@@ -54,11 +49,9 @@ __all__ = [
     "openspiel_rules",
     "parse_simulations",
     "seat_factory",
-    "spiel_factory",
 ]
 
 DEFAULT_SIMULATIONS = 1000
-SPIEL_SIMULATIONS = 200
 """The default simulations a move of ``spiel-ismcts``: OpenSpiel's Python ISMCTS on a Python game
 takes 2–3 ms a simulation (a 4-seat 3-card hand), where its C++ ISMCTS on ``oh_hell`` takes 0.02."""
 UCT_C = 2.0
@@ -296,82 +289,3 @@ def seat_factory(kind: str, arg: str | None) -> Callable[[int], OpenSpielPlayer]
         raise ArenaError("openspiel-random takes no budget")
     simulations = parse_simulations(kind, arg)
     return lambda seed: OpenSpielPlayer(kind, simulations, seed)
-
-
-class SpielPlayer:
-    """OpenSpiel's Python ISMCTS playing a seat of upriver's own game, under any rules.
-
-    Each round is a ``python_upriver`` game of that one round (its rules, hand size, dealer and
-    round number: :func:`upriver.spiel.params_of`), as OpenSpiel's ``oh_hell`` plays one hand:
-    the search values a move by the round's score. Every move it makes a state from the seat's
-    view alone (:func:`upriver.spiel.state_from_view`) and runs ``ISMCTSBot`` from it (UCT,
-    c = 2, one random rollout a leaf, the most visited move), which deals the hidden cards
-    afresh for every simulation with the game's own ``resample_from_infostate``: uniformly over
-    the deals that agree with what the seat knows, the undealt stock's cards included. So it is
-    fair, and it plays every rule set upriver plays (closed fists, the blind one-card round,
-    rotating trump, every scoring).
-    """
-
-    uses_mirror = False
-    last_bid_estimates = None
-    """OpenSpiel's bots predict no make rates."""
-    sees_deal = False
-
-    def __init__(self, simulations: int, seed: int) -> None:
-        self.simulations = simulations
-        self.seed = seed % (2**31)
-        self._rng = random.Random(seed)
-        self._round: tuple[Rules, int] | None = None
-        self._game: Any = None
-        self._start: Any = None
-        self._bot: Any = None
-
-    def attach(self, mirror: Mirror) -> None:
-        """Never called: this seat needs no mirrored ``oh_hell`` state."""
-
-    def see_deal(self, hands: Sequence[Sequence[Card]]) -> None:
-        """Never called: the seat reads its view alone."""
-
-    def _begin(self, view: SeatView) -> None:
-        """A ``python_upriver`` game of ``view``'s round, its state before the deal, and a bot for it."""
-        import numpy as np
-
-        from upriver import spiel
-        from upriver.arena.fair import RandomRollout, load_ismcts
-
-        ps = load_pyspiel()
-        ismcts = load_ismcts()
-        params = spiel.params_of(
-            view.rules, hand_sizes=[view.hand_size], first_round=view.round_number, dealer=view.dealer
-        )
-        self._game = ps.load_game(spiel.GAME_NAME, params)
-        self._start = spiel.round_start(self._game, view)
-        self._bot = ismcts.ISMCTSBot(
-            self._game,
-            RandomRollout(self._rng.randrange(2**31)),
-            UCT_C,
-            self.simulations,
-            max_world_samples=ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
-            random_state=np.random.RandomState(self._rng.randrange(2**31)),
-            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-        )
-
-    def move(self, view: SeatView) -> int | Card:
-        """ISMCTS's choice for this view, as an upriver bid or card."""
-        from upriver import spiel
-
-        key = (view.rules, len(view.history))
-        if self._round != key:
-            self._begin(view)
-            self._round = key
-        state = spiel.state_from_view(self._game, view, self._rng, start=self._start)
-        return spiel.move_of(int(self._bot.step(state)), max(self._game.config.rules.hand_sizes))
-
-
-def spiel_factory(kind: str, arg: str | None) -> Callable[[int], SpielPlayer]:
-    """A maker of ``spiel-ismcts`` players; fails now if OpenSpiel is missing or the budget is bad."""
-    from upriver.arena.fair import load_ismcts
-
-    load_ismcts()
-    simulations = parse_simulations(kind, arg, SPIEL_SIMULATIONS)
-    return lambda seed: SpielPlayer(simulations, seed)

@@ -139,9 +139,9 @@ class BotSpec:
 
             return openspiel.seat_factory(self.kind, self.arg)
         if self.kind in SPIEL_KINDS:
-            from upriver.arena import openspiel
+            from upriver.arena import spielseat
 
-            return openspiel.spiel_factory(self.kind, self.arg)
+            return spielseat.spiel_factory(self.kind, self.arg)
         if self.kind in STANDIN_KINDS:
             from upriver.arena import standin
 

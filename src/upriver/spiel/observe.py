@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -12,10 +12,15 @@ from upriver.rl.encoding import OBS_SIZE, encode
 from upriver.spiel.params import SpielConfig
 from upriver.view import SeatView
 
-if TYPE_CHECKING:
-    from upriver.spiel.game import UpriverState
-
 __all__ = ["SeatObserver"]
+
+
+class Seated(Protocol):
+    """A ``python_upriver`` state as an observer reads it: a seat's view of it, and no more."""
+
+    def seat_view(self, player: int) -> SeatView:
+        """What ``player`` may see."""
+        ...
 
 
 class SeatObserver:
@@ -41,7 +46,7 @@ class SeatObserver:
             self.dict[name] = self.tensor[at : at + size]
             at += size
 
-    def set_from(self, state: UpriverState, player: int) -> None:
+    def set_from(self, state: Seated, player: int) -> None:
         """Write ``player``'s tensor of ``state`` (all zeros before the first dealer is drawn)."""
         self.tensor.fill(0.0)
         view = state.seat_view(player)
@@ -55,7 +60,7 @@ class SeatObserver:
             for t, (_, card) in enumerate(view.played):
                 played[52 * t + card.index] = 1.0
 
-    def string_from(self, state: UpriverState, player: int) -> str:
+    def string_from(self, state: Seated, player: int) -> str:
         """``player``'s observation or information state of ``state``, as text."""
         view = state.seat_view(player)
         if view is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 from upriver.actions import Phase
 from upriver.arena.fair import FairDealer
@@ -26,8 +26,21 @@ from upriver.cards import Card, cards_in, mask_of
 from upriver.view import SeatView
 
 if TYPE_CHECKING:
-    from upriver.spiel.game import UpriverGame, UpriverState
     from upriver.spiel.params import SpielConfig
+
+
+class SpielGame(Protocol):
+    """A ``python_upriver`` game as this module uses it (:class:`upriver.spiel.game.UpriverGame`)."""
+
+    @property
+    def config(self) -> SpielConfig:
+        """The game's parameters, read."""
+        ...
+
+    def new_initial_state(self) -> Any:
+        """The state before the deal."""
+        ...
+
 
 __all__ = ["resample", "round_start", "state_from_view"]
 
@@ -97,7 +110,7 @@ def _replay(
     return state
 
 
-def state_from_view(game: UpriverGame, view: SeatView, rng: random.Random, start: Any = None) -> UpriverState:
+def state_from_view(game: SpielGame, view: SeatView, rng: random.Random, start: Any = None) -> Any:
     """A state of ``game`` in ``view``'s seat's information set, the hidden cards dealt fairly
     (as :meth:`UpriverState.resample_from_infostate` deals them): how a seat of upriver's own
     game hands its position to an OpenSpiel bot.
@@ -113,10 +126,10 @@ def state_from_view(game: UpriverGame, view: SeatView, rng: random.Random, start
     if start is None:
         start = round_start(game, view)
     own = sorted((*view.hand, *(card for seat, card in view.played if seat == view.seat)), key=_index)
-    return cast("UpriverState", _complete(start, view, own, rng))
+    return _complete(start, view, own, rng)
 
 
-def round_start(game: UpriverGame, view: SeatView) -> Any:
+def round_start(game: SpielGame, view: SeatView) -> Any:
     """The state of ``game`` where ``view``'s round is about to be dealt, its earlier rounds (from
     ``game``'s first round) replayed from ``view.history``.
 
