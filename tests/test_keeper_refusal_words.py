@@ -356,3 +356,26 @@ def test_the_http_api_answers_every_bad_entry_with_its_rule_and_facts_worded_in_
         data["error"], rule=data["rule"], seat=data.get("seat"), facts=data.get("facts") or {}
     )
     assert_worded(error, tuple(NAMES))
+
+
+@pytest.mark.parametrize(
+    ("players", "refusal"),
+    [
+        (["Ann", "ann", "Cid", "Dee"], ("name", "taken")),
+        (["Ann", "Bob", "\u202eCid", "Dee"], ("name", "control")),
+        (["Ann", "Bob", "x" * 30, "Dee"], ("name", "too long")),
+        (["Ann", "Bob"], ("request", "player count")),
+    ],
+)
+def test_a_new_sheet_refused_is_worded_in_five_languages_by_the_server_and_the_phone(
+    players: list[str], refusal: tuple[str, str], tmp_path: Any
+) -> None:
+    start = {"players": players, "preset": "classic", "dealer": 0}
+    answer = TestClient(create_app(tmp_path / "upriver.sqlite3")).post("/api/sheets", json=start)
+    on_phone = json.loads(browser.start("new", json.dumps(start)))
+    for data in (answer.json(), on_phone):
+        error = RefusalError(
+            data["error"], rule=data["rule"], seat=data.get("seat"), facts=data.get("facts") or {}
+        )
+        assert (error.rule, error.facts.get("case")) == refusal
+        assert_worded(error, tuple(players))

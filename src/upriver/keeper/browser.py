@@ -118,7 +118,9 @@ def start(key: str, body: str) -> str:
     except commands.BadEntryError as error:
         return json.dumps(_refusal(str(error), error.rule, field=error.field, facts=error.facts_json()))
     except PlayerNameError as error:
-        return json.dumps(_refusal(str(error), "name", seat=error.seat, field="players"))
+        return json.dumps(
+            _refusal(str(error), "name", seat=error.seat, field="players", facts={"case": error.reason})
+        )
     except RulesError as error:
         return json.dumps(_refusal(str(error), "rules", option=error.option))
     except IllegalActionError as error:

@@ -214,7 +214,8 @@ def keeper_router(db_path: str | Path | Target, limits: Limits | None = None) ->
             sheet = new_sheet(body)
             rounds_within(limits, sheet.rules.rounds, "the sheet's game", "schedule")
         except PlayerNameError as error:
-            return refusal(str(error), rule="name", seat=error.seat, field="players")
+            facts = {"case": error.reason}  # the page words it: "A name has at most 24 characters."
+            return refusal(str(error), rule="name", seat=error.seat, field="players", facts=facts)
         except RulesError as error:
             return refusal(str(error), rule="rules", option=error.option)
         except (BadEntryError, InputError, IllegalActionError):
