@@ -255,6 +255,7 @@ POSTGRES_TESTS = (
     "test_web_accept.py",
     "test_web_api.py",
     "test_web_claims.py",
+    "test_web_cluster_limits.py",
     "test_web_cluster_notify.py",
     "test_web_doors.py",
     "test_web_hostile.py",

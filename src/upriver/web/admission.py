@@ -7,7 +7,8 @@ opens at most :attr:`upriver.web.limits.Limits.seat_connections` at once (eight 
 person's phone, laptop and a few tabs), and a table has at most
 :attr:`~upriver.web.limits.Limits.spectators` spectators. The next one is told why and closed
 with :data:`CLOSE_FULL`; those connected already are not disturbed. Counted in this server
-process (with ``--workers``, each process counts its own).
+process (:func:`refusal`) and, with several processes, across them all in the database they share
+(:meth:`upriver.web.social.Social.admit`, over :func:`place`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from upriver.web.hosts import CLOSE_BAD_HOST, HostPolicy
 from upriver.web.limits import Limits
 from upriver.web.seats import Connection
 
-__all__ = ["CLOSE_FULL", "refusal", "refuse_host"]
+__all__ = ["CLOSE_FULL", "full_message", "place", "refusal", "refuse_host"]
 
 CLOSE_FULL = 4429
 """WebSocket close code: the table has as many spectators, or the seat as many connections, as allowed."""
@@ -31,19 +32,33 @@ def refusal(
     connections: Iterable[Connection], seat: int | None, limits: Limits, version: int = 0
 ) -> str | None:
     """The ``error`` message (rule ``spectators`` or ``connections``, facts ``limit``) refusing one more
-    connection for ``seat`` (``None``: a spectator) beside ``connections``; ``None`` when it is admitted."""
+    connection for ``seat`` (``None``: a spectator) beside ``connections`` (this process's); ``None``
+    when it is admitted."""
     same = sum(conn.seat == seat for conn in connections)
-    if seat is None and same >= limits.spectators:
+    if same >= (limits.spectators if seat is None else limits.seat_connections):
+        return full_message(seat, limits, version)
+    return None
+
+
+def place(table_id: str, seat: int | None, limits: Limits) -> tuple[str, int]:
+    """The key of the places of ``seat`` (``None``: the spectators) at ``table_id`` across a cluster
+    (:mod:`upriver.web.shared_limits`), and how many there are."""
+    if seat is None:
+        return f"spectators:{table_id}", limits.spectators
+    return f"connections:{table_id}:{seat}", limits.seat_connections
+
+
+def full_message(seat: int | None, limits: Limits, version: int = 0) -> str:
+    """The ``error`` message refusing one more connection for ``seat`` (``None``: a spectator)."""
+    if seat is None:
         sentence = f"this table has {limits.spectators} spectators, this server's limit: try again later"
         return protocol.error_message(version, "spectators", sentence, facts={"limit": limits.spectators})
-    if seat is not None and same >= limits.seat_connections:
-        sentence = (
-            f"seat {seat} is open in {limits.seat_connections} connections already, this server's limit: "
-            "close one of its tabs or devices and try again"
-        )
-        facts = {"limit": limits.seat_connections}
-        return protocol.error_message(version, "connections", sentence, seat=seat, facts=facts)
-    return None
+    sentence = (
+        f"seat {seat} is open in {limits.seat_connections} connections already, this server's limit: "
+        "close one of its tabs or devices and try again"
+    )
+    facts = {"limit": limits.seat_connections}
+    return protocol.error_message(version, "connections", sentence, seat=seat, facts=facts)
 
 
 async def refuse_host(policy: HostPolicy, scope: Scope, receive: Receive, send: Send) -> None:

@@ -7,8 +7,9 @@ never cut), then stored verbatim and sent as a JSON string, so ``<b>`` reaches a
 three characters, for the page to show as text. A person seated writes under their seat's name;
 a spectator reads always, and writes only at a table whose ``spectator_chat`` option is on,
 under a name they give, checked as a player's and unlike every seated one's. Senders are
-rate-limited (:data:`LINES`: per seat, per connection, and the spectators together). A refusal
-is an ``error`` message with rule ``chat`` and facts (``{"case": "too long", "limit": 200}``);
+rate-limited (:data:`LINES`: per seat, per connection, and the spectators together; with several
+server processes the seat's and the spectators' counts are the cluster's, :mod:`upriver.web.social`).
+A refusal is an ``error`` message with rule ``chat`` and facts (``{"case": "too long", "limit": 200}``);
 it changes nothing.
 
 Lines are kept with the table in the store's ``chat`` table (:mod:`upriver.web.store.chat`),
@@ -59,6 +60,7 @@ __all__ = [
     "ChatRoom",
     "Draft",
     "Window",
+    "too_fast",
 ]
 
 log = logging.getLogger("upriver.web")
@@ -132,7 +134,8 @@ class ChatPlace(Protocol):
         """Whether ``seat`` waits for its person to take it (its link only offers it until then)."""
 
 
-def _too_fast(limit: tuple[int, float], seat: int | None, what: str) -> ChatRefusalError:
+def too_fast(limit: tuple[int, float], seat: int | None, what: str) -> ChatRefusalError:
+    """The refusal of one more line or reaction (``what``) past ``limit`` (count, seconds)."""
     count, seconds = limit
     return ChatRefusalError(
         f"at most {count} {what} in {seconds:g} seconds: wait a moment and send it again",
@@ -246,7 +249,7 @@ class ChatRoom:
         for window in windows:
             if window.full(now):
                 limit = SPECTATOR_LINES if window is self._spectators else LINES
-                raise _too_fast(
+                raise too_fast(
                     limit, seat, "lines" if window is not self._spectators else "lines from spectators"
                 )
         for window in windows:
@@ -318,8 +321,16 @@ class ChatRoom:
     # ------------------------------------------------------------ reactions
 
     def react(self, conn: Connection, reaction: object) -> str:
-        """The ``reaction`` message of ``conn``'s seat, sent to this process's connections; the
-        caller tells the other processes.
+        """The ``reaction`` message of ``conn``'s seat (:meth:`counted`, then :meth:`show`), sent to this
+        process's connections; the caller tells the other processes.
+
+        :raises ChatRefusalError: as :meth:`counted`.
+        """
+        seat, shown = self.counted(conn, reaction)
+        return self.show(seat, shown, time.time())
+
+    def counted(self, conn: Connection, reaction: object) -> tuple[int, str]:
+        """The seat and reaction ``conn`` may show, counted against its limits (nothing sent yet).
 
         :raises ChatRefusalError: a spectator, a seat not taken yet (as a line is), a reaction not in
             :data:`REACTIONS`, or too many.
@@ -341,10 +352,15 @@ class ChatRoom:
         now = self.clock()
         windows = self._windows(conn, "reaction", seat, REACTIONS_LIMIT)
         if any(window.full(now) for window in windows):
-            raise _too_fast(REACTIONS_LIMIT, seat, "reactions")
+            raise too_fast(REACTIONS_LIMIT, seat, "reactions")
         for window in windows:
             window.add(now)
-        message = self.reaction_message(seat, str(reaction), time.time())
+        return seat, str(reaction)
+
+    def show(self, seat: int, reaction: str, at: float) -> str:
+        """Send ``seat``'s ``reaction`` (at ``at``, unix seconds) to this process's connections; the
+        message sent."""
+        message = self.reaction_message(seat, reaction, at)
         for other in self.place.connections:
             other.push(message)
         return message

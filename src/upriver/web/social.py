@@ -5,6 +5,11 @@ lines for the new connection) and hands it every ``chat`` and ``react`` message;
 (:class:`upriver.web.cluster.PostgresCluster`) hands it the other processes' notifications and
 asks it for this process's heartbeat. With one process (:class:`~upriver.web.cluster.Solo`)
 nothing is told to anyone else. See :mod:`upriver.web.presence` and :mod:`upriver.web.chat`.
+
+In a cluster the limits of a seat and of a table are the cluster's (:mod:`upriver.web.shared_limits`):
+:meth:`Social.admit` holds a place for each connection of a seat, or spectator, in the database,
+given back when it closes; a seat's chat lines and reactions, and a table's spectator lines, are
+counted there too before they are stored or shown. Each such check is a round trip off the event loop.
 """
 
 from __future__ import annotations
@@ -14,16 +19,19 @@ import functools
 import json
 import logging
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from upriver.database import PostgresTarget, StoreError
-from upriver.web import protocol
-from upriver.web.chat import ChatRefusalError
+from upriver.web import admission, protocol
+from upriver.web.chat import LINES, REACTIONS_LIMIT, SPECTATOR_LINES, ChatRefusalError, too_fast
 from upriver.web.cluster import CHAT_CHANNEL, PRESENCE_CHANNEL, REACTIONS_CHANNEL, Cluster, Solo
 from upriver.web.commits import in_event_loop
+from upriver.web.limits import Limits
 from upriver.web.presence import Roster
 from upriver.web.seats import Connection
+from upriver.web.shared_limits import SharedLimits
 from upriver.web.store import TableStore
 from upriver.web.store.chat import ChatLine, add_line
 
@@ -63,6 +71,9 @@ class Social:
         self.roster = Roster(
             tables, None if solo else functools.partial(cluster.publish, PRESENCE_CHANNEL), now=now
         )
+        self.limits = SharedLimits(store.db, cluster=not solo, process=self.roster.process)
+        """The limits counted across the cluster (none with one process)."""
+        self._held: weakref.WeakKeyDictionary[Connection, str] = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------ the app's side
 
@@ -72,9 +83,23 @@ class Social:
         self.roster.connected(table.id, conn.seat)
         return table.chat.history(self.store)
 
+    async def admit(self, table: Table, conn: Connection, limits: Limits) -> str | None:
+        """Hold a place for ``conn`` among its seat's connections or its table's spectators across the
+        cluster; the refusal to send it (:func:`upriver.web.admission.refusal`'s) if they are full."""
+        if not self.limits.shared:
+            return None
+        key, most = admission.place(table.id, conn.seat, limits)
+        if not await asyncio.to_thread(self.limits.hold, key, most, str(id(conn))):
+            return admission.full_message(conn.seat, limits, table.version)
+        self._held[conn] = key
+        return None
+
     def disconnected(self, table: Table, conn: Connection) -> None:
-        """``conn`` closed."""
+        """``conn`` closed (its place across the cluster is given back)."""
         self.roster.disconnected(table.id, conn.seat)
+        key = self._held.pop(conn, None)
+        if key is not None and in_event_loop():
+            asyncio.get_running_loop().run_in_executor(None, self.limits.release, key, str(id(conn)))
 
     def handle(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
         """Apply a ``chat`` or ``react`` message, or queue its refusal for ``conn`` (nothing changed)."""
@@ -85,19 +110,50 @@ class Social:
                 else:
                     table.chat.say(self.store, conn, message.text, message.name)
                 return
-            table.chat.react(conn, message.reaction)
-            assert conn.seat is not None  # a spectator's reaction is refused
-            news = [self.roster.process, table.id, conn.seat, message.reaction, time.time()]
-            self.cluster.publish(REACTIONS_CHANNEL, json.dumps(news))
+            seat, reaction = table.chat.counted(conn, message.reaction)
+            if self.limits.shared and in_event_loop():
+                self._react_in_background(table, conn, message, seat, reaction)
+            else:
+                self._show(table, seat, reaction)
         except ChatRefusalError as error:
-            conn.push(
-                protocol.error_message(
-                    table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts
-                )
-            )
+            self._refuse(table, conn, message, error)
         except StoreError as error:
             log.warning("table %s: a chat line could not be stored: %s", table.id, error)
             conn.push(_unsaved(table, message))
+
+    def _show(self, table: Table, seat: int, reaction: str) -> None:
+        """Show ``seat``'s reaction here and tell the other processes."""
+        at = time.time()
+        table.chat.show(seat, reaction, at)
+        self.cluster.publish(
+            REACTIONS_CHANNEL, json.dumps([self.roster.process, table.id, seat, reaction, at])
+        )
+
+    def _refuse(
+        self, table: Table, conn: Connection, message: protocol.ClientMessage, error: ChatRefusalError
+    ) -> None:
+        conn.push(
+            protocol.error_message(
+                table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts
+            )
+        )
+
+    def _react_in_background(
+        self, table: Table, conn: Connection, message: protocol.ClientMessage, seat: int, reaction: str
+    ) -> None:
+        """Count the reaction across the cluster off the event loop, then show it or refuse it."""
+        key = f"reactions:{table.id}:{seat}"
+
+        def counted(future: asyncio.Future[bool]) -> None:
+            if future.cancelled():
+                return
+            if future.exception() is None and not future.result():
+                self._refuse(table, conn, message, too_fast(REACTIONS_LIMIT, seat, "reactions"))
+            else:
+                self._show(table, seat, reaction)
+
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(None, self.limits.take, key, *REACTIONS_LIMIT).add_done_callback(counted)
 
     def _say_in_background(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
         """Store a line off the event loop (a PostgreSQL round trip, which an outage makes long), then
@@ -107,17 +163,29 @@ class Social:
         """
         room = table.chat
         draft = room.draft(conn, message.text, message.name)
-        write = functools.partial(
-            add_line, self.store.db, table.id, seat=draft.seat, name=draft.name, kind="text", text=draft.text
-        )
+        if draft.seat is None:
+            key, limit, what = f"lines:{table.id}:spectators", SPECTATOR_LINES, "lines from spectators"
+        else:
+            key, limit, what = f"lines:{table.id}:{draft.seat}", LINES, "lines"
 
-        def stored(future: asyncio.Future[ChatLine]) -> None:
+        def write() -> ChatLine | ChatRefusalError:
+            if not self.limits.take(key, *limit):  # the cluster's count (always taken with one process)
+                return too_fast(limit, draft.seat, what)
+            return add_line(
+                self.store.db, table.id, seat=draft.seat, name=draft.name, kind="text", text=draft.text
+            )
+
+        def stored(future: asyncio.Future[ChatLine | ChatRefusalError]) -> None:
             error = None if future.cancelled() else future.exception()
             if isinstance(error, StoreError):
                 log.warning("table %s: a chat line could not be stored: %s", table.id, error)
                 conn.push(_unsaved(table, message))
             elif error is None and not future.cancelled():
-                room.heard(self.store, future.result())
+                result = future.result()
+                if isinstance(result, ChatRefusalError):
+                    self._refuse(table, conn, message, result)
+                else:
+                    room.heard(self.store, result)
 
         asyncio.get_running_loop().run_in_executor(None, write).add_done_callback(stored)
 
@@ -156,7 +224,10 @@ class Social:
             log.warning("the chat lines missed could not be read: %s", error)
 
     def beat(self) -> list[str]:
-        """This process's heartbeat (:meth:`upriver.web.presence.Roster.beat`)."""
+        """This process's heartbeat (:meth:`upriver.web.presence.Roster.beat`); its connections' places
+        across the cluster are renewed with it."""
+        if self.limits.shared and in_event_loop():
+            asyncio.get_running_loop().run_in_executor(None, self.limits.renew)
         return self.roster.beat()
 
     def catch_up(self) -> None:

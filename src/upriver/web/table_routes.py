@@ -304,6 +304,11 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
         conn = Connection(
             seat, token=token if seat is not None else None, limit=limits.outbox, address=_client(websocket)
         )
+        full = await social.admit(table, conn, limits)  # the same, across the cluster's processes
+        if full is not None:
+            await websocket.send_text(full)
+            await websocket.close(CLOSE_FULL)
+            return
         await serve_socket(manager, table, websocket, conn, social)
 
     return router
