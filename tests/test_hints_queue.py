@@ -198,3 +198,28 @@ def test_a_hint_still_waiting_when_its_table_moved_on_is_not_worked_out(manager:
     late = asyncio.run(scenario())
     assert gate.order == [(3, 0)]
     assert answers(late) == []
+
+
+def test_one_address_has_one_hint_worked_out_at_a_time_so_anothers_starts_when_it_comes(
+    manager: Manager, gate: Gate
+) -> None:
+    flooding = [practice(manager, seats=4), practice(manager, seats=5)]
+    quiet = practice(manager)
+
+    async def scenario() -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        for table in flooding:
+            for seat in range(2):
+                ask(table, Connection(seat, address="10.6.6.6"))
+        await asyncio.sleep(0.1)
+        alone = list(gate.order)  # one of the flood's four under way, a thread left free
+        ask(quiet, Connection(0, address="10.0.0.1"))
+        await asyncio.sleep(0.1)
+        started = list(gate.order)
+        gate.open.set()
+        await settled()
+        return alone, started
+
+    alone, started = asyncio.run(scenario())
+    assert alone == [(4, 0)]
+    assert started == [(4, 0), (3, 0)]  # the quiet table's hint started at once
+    assert len(gate.order) == 5

@@ -203,7 +203,7 @@ def test_hints_take_at_most_two_of_the_bots_threads_at_once(
     monkeypatch.setattr(hints, "evaluate", slow)
 
     async def ask_all() -> list[Connection]:
-        pages = [Connection(seat) for seat in range(3) for _tab in range(2)]  # two tabs a seat
+        pages = [Connection(seat, address=f"10.0.0.{seat}") for seat in range(3) for _tab in range(2)]
         for page in pages:
             hints.ask_hint(table, page, ClientMessage("hint"))
         while hints.queue().jobs:

@@ -14,10 +14,11 @@ it is done, and those asking later get it at once (:data:`_KEPT` are kept). At m
 :data:`HINTS_AT_ONCE` are worked out at once in a server process, so hints never take every
 thread of the pool the bots choose their moves in; the others wait in a fair queue (:class:`HintQueue`):
 the tables take turns, one hint each, so a table asking many does not hold up another asking
-one. And what waits is bounded: at most :data:`QUEUED_PER_SEAT` hints waiting or being worked out
-for one seat, :data:`QUEUED_PER_TABLE` for one table and :data:`QUEUED_PER_ADDRESS` for the
-connections of one client address; one more is refused. A hint still waiting when its table has
-moved on is not worked out (no page shows a hint of a past version).
+one, and one client address has at most :data:`RUNNING_PER_ADDRESS` worked out at once, so
+another's hint finds a thread free. And what waits is bounded: at most :data:`QUEUED_PER_SEAT`
+hints waiting or being worked out for one seat, :data:`QUEUED_PER_TABLE` for one table and
+:data:`QUEUED_PER_ADDRESS` for the connections of one client address; one more is refused. A hint
+still waiting when its table has moved on is not worked out (no page shows a hint of a past version).
 
 Refused with rule ``hint`` and the fact ``case``: ``off`` (the table has no hints), ``spectator``,
 ``turn`` (the seat has nothing to decide now), ``busy`` (this connection's last hint is still being
@@ -48,6 +49,7 @@ __all__ = [
     "QUEUED_PER_ADDRESS",
     "QUEUED_PER_SEAT",
     "QUEUED_PER_TABLE",
+    "RUNNING_PER_ADDRESS",
     "HintQueue",
     "ask_hint",
     "hint_message",
@@ -69,6 +71,9 @@ QUEUED_PER_TABLE = 4
 """Hints waiting or being worked out for one table."""
 QUEUED_PER_ADDRESS = 4
 """Hints waiting or being worked out for the connections of one client address, whatever their tables."""
+RUNNING_PER_ADDRESS = 1
+"""Hints being worked out at once for one client address: however many it asks, it never takes every
+one of the :data:`HINTS_AT_ONCE`, so a hint from elsewhere starts when it comes."""
 
 Key = tuple[str, int, int]
 """A hint's position: table id, version, seat."""
@@ -103,6 +108,8 @@ class HintQueue:
         self.served: dict[str, int] = {}
         """When each table with a job waiting or being worked out last had its turn (a count of turns)."""
         self._turn = 0
+        self.working: collections.Counter[str] = collections.Counter()
+        """The hints being worked out, by client address."""
         self.running = 0
         self.evaluations = 0
         """How many evaluations this queue started (one per position)."""
@@ -127,21 +134,28 @@ class HintQueue:
         self._start()
 
     def _next(self) -> _Job | None:
-        """The first waiting job of the table that had its turn longest ago (or never)."""
-        while self.turns:
-            table_id = min(self.turns, key=lambda waiting: self.served.get(waiting, -1))
+        """The first waiting job of the table that had its turn longest ago (or never), among those
+        whose client address has no other hint being worked out; ``None`` if none may start now."""
+        for table_id in sorted(self.turns, key=lambda waiting: self.served.get(waiting, -1)):
             waiting = self.turns[table_id]
-            job = waiting.popleft()
-            if not waiting:
-                del self.turns[table_id]
-            if job.current():
+            while waiting and not waiting[0].current():
+                self._drop(waiting.popleft())  # its table moved on: no page shows it
+            if waiting and self.working[waiting[0].address] < RUNNING_PER_ADDRESS:
+                job = waiting.popleft()
                 self._turn += 1
                 self.served[table_id] = self._turn
+            else:
+                job = None
+            if not waiting:
+                del self.turns[table_id]
+            if job is not None:
                 return job
-            self._done(job)  # its table moved on: no page shows it
-            for conn, _ in job.waiters:
-                _busy.discard(conn)
         return None
+
+    def _drop(self, job: _Job) -> None:
+        self._done(job)
+        for conn, _ in job.waiters:
+            _busy.discard(conn)
 
     def _done(self, job: _Job) -> None:
         """``job`` is no longer waiting nor being worked out."""
@@ -156,6 +170,7 @@ class HintQueue:
             if job is None:
                 return
             self.running += 1
+            self.working[job.address] += 1
             self.evaluations += 1
             task = asyncio.get_running_loop().create_task(self._answer(job))
             self._tasks.add(task)
@@ -178,6 +193,9 @@ class HintQueue:
                 self.kept.popitem(last=False)
         finally:
             self.running -= 1
+            self.working[job.address] -= 1
+            if not self.working[job.address]:
+                del self.working[job.address]
             self._done(job)
         for conn, client_id in job.waiters:
             _busy.discard(conn)
