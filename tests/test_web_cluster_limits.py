@@ -17,9 +17,12 @@ from websockets.sync.client import ClientConnection
 
 from tests.live import Server
 from tests.pg import PostgresServer
+from upriver.database import open_database
+from upriver.web import shared_limits
 from upriver.web.app import CLOSE_FULL
 from upriver.web.chat import LINES, REACTIONS, REACTIONS_LIMIT, SPECTATOR_LINES
 from upriver.web.limits import Limits
+from upriver.web.shared_limits import SharedLimits
 
 DEFAULTS = Limits()
 
@@ -146,3 +149,27 @@ def test_the_spectators_lines_are_counted_across_the_processes(pair: tuple[Serve
         )
         outcomes.append(outcome(ws, f"s{n}", has_line(f"from the rail {n}")))
     assert outcomes == ["taken"] * most + ["too fast"] * 2
+
+
+def test_a_place_is_given_back_when_its_connection_closes_or_lapses_when_its_process_stops_renewing(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared_limits, "LEASE_SECONDS", 1.0)
+    db = open_database(database)
+    try:
+        alive = SharedLimits(db, cluster=True, process="alive")
+        dead = SharedLimits(db, cluster=True, process="dead")
+        assert dead.hold("connections:t:0", 3, "a")
+        assert alive.hold("connections:t:0", 3, "b")
+        assert alive.hold("connections:t:0", 3, "c")
+        assert not alive.hold("connections:t:0", 3, "d")
+        alive.release("connections:t:0", "c")
+        assert alive.hold("connections:t:0", 3, "d")
+        for _ in range(3):  # the living process renews its places; the dead one's lapses
+            time.sleep(0.5)
+            alive.renew()
+        assert alive.hold("connections:t:0", 3, "e")
+        assert not alive.hold("connections:t:0", 3, "f")
+        assert SharedLimits(db, cluster=False).hold("connections:t:0", 3, "g")  # one process: its own count
+    finally:
+        db.close()
