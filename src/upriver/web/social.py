@@ -18,6 +18,7 @@ import asyncio
 import functools
 import json
 import logging
+import secrets
 import time
 import weakref
 from collections.abc import Callable, Mapping
@@ -73,7 +74,7 @@ class Social:
         )
         self.limits = SharedLimits(store.db, cluster=not solo, process=self.roster.process)
         """The limits counted across the cluster (none with one process)."""
-        self._held: weakref.WeakKeyDictionary[Connection, str] = weakref.WeakKeyDictionary()
+        self._held: weakref.WeakKeyDictionary[Connection, tuple[str, str]] = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------ the app's side
 
@@ -89,17 +90,18 @@ class Social:
         if not self.limits.shared:
             return None
         key, most = admission.place(table.id, conn.seat, limits)
-        if not await asyncio.to_thread(self.limits.hold, key, most, str(id(conn))):
+        holder = secrets.token_hex(8)  # not id(conn): a closed connection's id may be a new one's
+        if not await asyncio.to_thread(self.limits.hold, key, most, holder):
             return admission.full_message(conn.seat, limits, table.version)
-        self._held[conn] = key
+        self._held[conn] = (key, holder)
         return None
 
     def disconnected(self, table: Table, conn: Connection) -> None:
         """``conn`` closed (its place across the cluster is given back)."""
         self.roster.disconnected(table.id, conn.seat)
-        key = self._held.pop(conn, None)
-        if key is not None and in_event_loop():
-            asyncio.get_running_loop().run_in_executor(None, self.limits.release, key, str(id(conn)))
+        held = self._held.pop(conn, None)
+        if held is not None and in_event_loop():
+            asyncio.get_running_loop().run_in_executor(None, self.limits.release, *held)
 
     def handle(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
         """Apply a ``chat`` or ``react`` message, or queue its refusal for ``conn`` (nothing changed)."""
