@@ -3,18 +3,24 @@ the code's, and the README stays a short page that leads into it."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import typer.core
+import typer.main
 from mkdocs.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "hooks"))
 import griffe_rest  # noqa: E402 - the site's griffe extension lives beside the docs, not in the package
+
+from tests.test_layers import ARCHITECTURE, architecture_table  # noqa: E402 - the one reading of the layout table
 
 
 def nav_pages(node: object) -> set[str]:
@@ -60,9 +66,7 @@ def test_every_page_of_the_docs_folder_is_in_the_navigation() -> None:
 
 
 def architecture_modules() -> set[str]:
-    table = (DOCS / "architecture.md").read_text("utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
-    rows = [line.split("|")[2] for line in table.splitlines() if line.startswith("| ") and "`" in line]
-    return {name for row in rows for name in re.findall(r"`(upriver\.\w+)`", row)}
+    return {module for _, modules in architecture_table() for module in modules}
 
 
 def test_the_architecture_table_names_every_package_and_module_of_the_code_and_nothing_else() -> None:
@@ -74,6 +78,25 @@ def test_the_architecture_table_names_every_package_and_module_of_the_code_and_n
         or (path.is_dir() and (path / "__init__.py").exists())
     }
     assert architecture_modules() == present
+
+
+def test_the_architecture_table_lists_every_command_of_the_command_line_and_nothing_else() -> None:
+    import upriver.cli
+
+    for module in pkgutil.iter_modules(upriver.cli.__path__):  # each command module registers its command
+        importlib.import_module(f"upriver.cli.{module.name}")
+    group = typer.main.get_command(upriver.cli.app)
+    assert isinstance(group, typer.core.TyperGroup)
+    commands = set(group.commands)
+    (row,) = [
+        line
+        for line in ARCHITECTURE.read_text("utf-8").splitlines()
+        if line.startswith("| adapters | `upriver.cli` |")
+    ]
+    after_colon = row.split("|")[3].split(":", 1)[1]  # the commands follow "the `upriver` command:"
+    listed = set(re.findall(r"`([a-z][a-z-]*)`", after_colon))
+    assert "backup" in commands
+    assert listed == commands
 
 
 def test_the_readme_is_a_short_page_with_the_two_commands_near_the_top() -> None:

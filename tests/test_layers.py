@@ -1,4 +1,9 @@
-"""The package's import graph, read from the source with ``ast``: no cycle, and a core importing no adapter.
+"""The package's import graph, read from the source with ``ast``, against the architecture page's layers.
+
+The architecture page's table lists the layers from the bottom up (base, cards, rules, game, records,
+bots, adapters) and puts every package and module in one; a module imports only its own layer and
+the layers listed before it, and no import cycle. The tests read that table, so the page and the
+check cannot drift apart.
 
 Every import counts, wherever it is written: at the top of a module, inside a function
 (imported when first called) and under ``if TYPE_CHECKING:`` (read by the type checker).
@@ -8,47 +13,44 @@ An edge goes to the module named, not to the packages above it.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parent.parent / "src"
-CORE = (
-    "upriver.cards",
-    "upriver.options",
-    "upriver.rules",
-    "upriver.scoring",
-    "upriver.errors",
-    "upriver.actions",
-    "upriver.state",
-    "upriver.game",
-    "upriver.claims",
-    "upriver.view",
-    "upriver.legality",
-    "upriver.deal",
-    "upriver.branch",
-    "upriver.names",
-    "upriver.record",
-    "upriver.sheet",
-    "upriver.keeper",
-    "upriver.database",
-    "upriver.bots",
-    "upriver.review",
-    "upriver.fast",
-)
-"""The engine and what stands next to it (cards → rules → game → record/sheet → bots → fast), with
-the names every entry point accepts and the score keeper (its store and the SQLite or PostgreSQL runner
-under it, ``upriver.database``, included: no web import)."""
-ADAPTERS = (
-    "upriver.cli",
-    "upriver.web",
-    "upriver.rl",
-    "upriver.pettingzoo",
-    "upriver.spiel",
-    "upriver.arena",
-    "upriver.i18n",
-)
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def architecture_table() -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of the architecture page's layout table, top to bottom: (layer, the modules named)."""
+    text = ARCHITECTURE.read_text("utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if line.startswith("| ") and "`" in cells[2]:
+            rows.append((cells[1], tuple(re.findall(r"`(upriver\.\w+)`", cells[2]))))
+    return rows
+
+
+def layers() -> tuple[list[str], dict[str, str]]:
+    """The layers in the table's order (first listed, lowest), and each top-level module's layer."""
+    order: list[str] = []
+    layer_of: dict[str, str] = {}
+    for layer, modules in architecture_table():
+        if layer not in order:
+            order.append(layer)
+        for module in modules:
+            layer_of[module] = layer
+    return order, layer_of
+
+
+ORDER, LAYER_OF = layers()
+ADAPTERS = tuple(module for module, layer in LAYER_OF.items() if layer == "adapters")
 """What translates the engine for people and programs: the command line, the web, RL, OpenSpiel, the
 arena, and the words the command line and the pages say in each language."""
+CORE = tuple(module for module, layer in LAYER_OF.items() if layer != "adapters")
+"""The engine and what stands next to it: every layer before the adapters."""
 ENTRY = ("upriver", "upriver.__main__")
 """The package's front door (core names only) and ``python -m upriver`` (the command line)."""
 
@@ -65,6 +67,22 @@ MODULES = {module_name(path): path for path in sorted((SRC / "upriver").rglob("*
 
 def within(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
+
+
+def layer(module: str) -> str:
+    """The layer of ``module``: its top-level module's (``upriver.web.app`` → ``upriver.web``)."""
+    return LAYER_OF[".".join(module.split(".")[:2])]
+
+
+def upward(graph: dict[str, dict[str, int]]) -> list[str]:
+    """Every import of a layer listed after the importer's, as ``a (layer) → b (layer) (line n)``."""
+    return [
+        f"{module} ({layer(module)}) → {target} ({layer(target)}) (line {line})"
+        for module, edges in graph.items()
+        if module not in ENTRY
+        for target, line in edges.items()
+        if target not in ENTRY and ORDER.index(layer(target)) > ORDER.index(layer(module))
+    ]
 
 
 def known(name: str) -> str | None:
@@ -171,6 +189,25 @@ def test_the_package_has_no_import_cycle() -> None:
     assert found == [], "import cycles: " + " | ".join(found)
 
 
+def test_the_architecture_page_lists_the_layers_in_order_and_ends_with_the_adapters() -> None:
+    assert ORDER[-1] == "adapters"
+    assert {"cards", "rules", "game", "bots"} <= set(ORDER)
+    # Each layer is one run of rows: a layer named again after another would make the order ambiguous.
+    named = [row_layer for row_layer, _ in architecture_table()]
+    runs = [row_layer for index, row_layer in enumerate(named) if index == 0 or named[index - 1] != row_layer]
+    assert runs == ORDER
+
+
+def test_no_module_imports_a_layer_listed_after_its_own() -> None:
+    wrong = upward(import_graph())
+    assert wrong == [], "imports of a later layer: " + "; ".join(wrong)
+
+
+def test_the_layer_check_finds_an_import_of_a_later_layer() -> None:
+    graph = {"upriver.cards": {"upriver.game": 7}, "upriver.game": {"upriver.cards": 3}}
+    assert upward(graph) == ["upriver.cards (cards) → upriver.game (game) (line 7)"]
+
+
 def test_the_core_imports_no_adapter() -> None:
     graph = import_graph()
     wrong = [
@@ -183,7 +220,7 @@ def test_the_core_imports_no_adapter() -> None:
     assert wrong == []
 
 
-def test_every_module_is_core_or_adapter_so_none_escapes_the_layer_check() -> None:
+def test_every_module_is_in_a_layer_of_the_page_so_none_escapes_the_layer_check() -> None:
     unplaced = [name for name in MODULES if name not in ENTRY and not within(name, CORE + ADAPTERS)]
     assert unplaced == []
 

@@ -1,4 +1,4 @@
-"""The ``upriver`` command line: play, check, review, import, export, keep, arena, selfplay and serve."""
+"""The ``upriver`` command line: play, check, review, import, export, keep, arena, selfplay, serve, backup and restore."""
 
 from __future__ import annotations
 
