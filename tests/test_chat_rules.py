@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -52,12 +51,6 @@ def seated(client: TestClient, stack: contextlib.ExitStack, seats: list[str]) ->
     invites = ann.state["lobby"]["invites"]
     table: Table = manager_of(client).tables[body["table"]]
     return table, ann, invites[0]["url"].split("#token=")[1] if invites else ""
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exits:
-        yield exits
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -37,12 +35,6 @@ PERSON_LOOKALIKES = [
     ("Oscar", "0scar"),  # a digit zero
     ("Ian", "lan"),  # a small L for the capital I
 ]
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exits:
-        yield exits
 
 
 @pytest.mark.parametrize("name", BOT_LOOKALIKES)

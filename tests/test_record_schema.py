@@ -11,7 +11,6 @@ import contextlib
 import copy
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,12 +163,6 @@ def test_the_terminal_games_save_validates_for_every_preset(name: str, tmp_path:
 
 
 # ------------------------------------------------------------------ the web table's export
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exit_stack:
-        yield exit_stack
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

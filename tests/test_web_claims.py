@@ -11,7 +11,6 @@ A hint, at a table with hints on, is the review's verdict on the seat's own deci
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -35,14 +34,6 @@ TOP_TRUMPS = 226
 def top_trumps(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables created in this test are dealt from :data:`TOP_TRUMPS`."""
     monkeypatch.setattr(secrets, "randbits", lambda bits: TOP_TRUMPS)
-
-
-@pytest.fixture
-def stack() -> Iterator[Any]:
-    import contextlib
-
-    with contextlib.ExitStack() as exit_stack:
-        yield exit_stack
 
 
 def to_a_claim(room: Room) -> int:

@@ -40,14 +40,6 @@ def client(db: str, caplog: pytest.LogCaptureFixture) -> Iterator[TestClient]:
     assert "Traceback" not in caplog.text
 
 
-@pytest.fixture
-def stack() -> Iterator[Any]:
-    import contextlib
-
-    with contextlib.ExitStack() as exit_stack:
-        yield exit_stack
-
-
 def rows(db: str, table: str) -> int:
     """How many rows the database holds in ``table`` (read past the stores)."""
     ((count,),) = query(db, f"SELECT COUNT(*) FROM {table}")

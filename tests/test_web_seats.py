@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +39,6 @@ class FakeNow:
 @pytest.fixture
 def now() -> FakeNow:
     return FakeNow()
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exit_stack:
-        yield exit_stack
 
 
 def serve(path: Path, now: FakeNow, stack: contextlib.ExitStack) -> TestClient:

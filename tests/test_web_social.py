@@ -35,12 +35,6 @@ def client(db: str) -> Iterator[TestClient]:
         yield test_client
 
 
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exits:
-        yield exits
-
-
 class Socket:
     """One WebSocket client that keeps what it was sent and finds the next message of a kind."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,12 +27,6 @@ from upriver.web.presence import EXPIRY
 def database(postgres_server: PostgresServer) -> str:
     """A fresh database on the tests' private PostgreSQL server."""
     return postgres_server.url(postgres_server.create_database())
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exits:
-        yield exits
 
 
 def until(ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any]:
