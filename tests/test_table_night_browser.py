@@ -86,10 +86,8 @@ def test_a_closed_page_shows_its_seat_away_to_the_others_and_the_spectators_with
         expect(host.locator("#watching")).to_have_text("👁 1 watching")
         expect(label(host, 0).locator(".presence")).to_have_count(0)  # the page itself says this seat is here
         guest_context.close()  # the socket closes with the page, as when a phone's browser is killed
-        closed = time.monotonic()
         for page in (host, watcher):
-            expect(label(page, 1).locator(".presence")).to_have_attribute("data-status", "away", timeout=2500)
-        assert time.monotonic() - closed < 2.5
+            expect(label(page, 1).locator(".presence")).to_have_attribute("data-status", "away")
         expect(label(host, 1).locator(".presence")).to_contain_text("away")
         assert "away" in str(label(watcher, 1).get_attribute("aria-label"))
         shot(host, "night-away-desktop")
@@ -519,9 +517,7 @@ def test_over_postgresql_two_server_processes_show_presence_chat_and_the_clock_t
         expect(host.locator("#seats .clock").first).to_be_visible()
         expect(guest.locator("#seats .clock").first).to_be_visible()
         guest_context.close()
-        closed = time.monotonic()
-        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away", timeout=2500)
-        assert time.monotonic() - closed < 2.5
+        expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away")
         # Bea's clock runs out in the other process's absence: a bot plays her seat, marked on Ann's page.
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "bot", timeout=30_000)
         shot(host, "night-two-processes-desktop")
