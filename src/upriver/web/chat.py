@@ -94,7 +94,7 @@ class ChatRefusalError(Exception):
 
 
 class Window:
-    """At most ``count`` events in any ``seconds`` (a sliding window over monotonic time)."""
+    """At most ``count`` events in any ``seconds`` (a sliding window over the chat room's clock)."""
 
     def __init__(self, count: int, seconds: float) -> None:
         self.count = count
@@ -150,10 +150,11 @@ class ChatRoom:
     """One table's chat: its last lines as sent, the senders' rate limits, and the sending of lines
     and reactions to the table's connections (see the module).
 
-    ``clock`` is the rate limits' time (monotonic; tests may drive it).
+    ``clock`` is the rate limits' time (unix seconds, which every server process shares; tests may
+    drive it).
     """
 
-    def __init__(self, place: ChatPlace, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, place: ChatPlace, *, clock: Callable[[], float] = time.time) -> None:
         self.place = place
         self.clock = clock
         self.loaded = False

@@ -44,10 +44,12 @@ CREATE TABLE IF NOT EXISTS upriver_limits (
 );
 CREATE INDEX IF NOT EXISTS upriver_limits_key ON upriver_limits (key);
 CREATE INDEX IF NOT EXISTS upriver_limits_process ON upriver_limits (process);
-CREATE OR REPLACE FUNCTION upriver_take(k TEXT, most INTEGER, seconds DOUBLE PRECISION, h TEXT, p TEXT)
+CREATE OR REPLACE FUNCTION upriver_take(
+    k TEXT, most INTEGER, seconds DOUBLE PRECISION, h TEXT, p TEXT, at DOUBLE PRECISION
+)
 RETURNS BOOLEAN LANGUAGE plpgsql AS $$
 DECLARE
-    now_s DOUBLE PRECISION := extract(epoch FROM clock_timestamp());
+    now_s DOUBLE PRECISION := coalesce(at, extract(epoch FROM clock_timestamp()));
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('upriver_limits'), hashtext(k));
     DELETE FROM upriver_limits WHERE key = k AND until <= now_s;
@@ -75,27 +77,28 @@ class SharedLimits:
         if self.shared:
             db.prepare(_SCHEMA)
 
-    def _take(self, key: str, most: int, seconds: float, holder: str) -> bool:
+    def _take(self, key: str, most: int, seconds: float, holder: str, at: float | None) -> bool:
         if not self.shared:
             return True
         try:
             row = self.db.fetch_one(
-                "SELECT upriver_take(?, ?, ?, ?, ?)", (key, most, seconds, holder, self.process)
+                "SELECT upriver_take(?, ?, ?, ?, ?, ?)", (key, most, seconds, holder, self.process, at)
             )
         except StoreError as error:
             log.warning("the limit %s could not be counted across the servers (%s): let through", key, error)
             return True
         return bool(row and row[0])
 
-    def take(self, key: str, most: int, seconds: float) -> bool:
-        """Count one more event of ``key`` (a chat line of a seat, …) if fewer than ``most`` were counted
-        in the last ``seconds``, across every process; whether it was. Blocking: run it off the event loop."""
-        return self._take(key, most, seconds, "")
+    def take(self, key: str, most: int, seconds: float, at: float) -> bool:
+        """Count one more event of ``key`` (a chat line of a seat, …) at ``at`` (unix seconds: the chat
+        room's clock) if fewer than ``most`` were counted in the ``seconds`` before, across every
+        process; whether it was. Blocking: run it off the event loop."""
+        return self._take(key, most, seconds, "", at)
 
     def hold(self, key: str, most: int, holder: str) -> bool:
         """Hold one of ``most`` places of ``key`` (a seat's connections, a table's spectators) for
         ``holder`` (a connection), across every process; whether it is held. Blocking."""
-        return self._take(key, most, LEASE_SECONDS, holder)
+        return self._take(key, most, LEASE_SECONDS, holder, None)  # the database's clock
 
     def release(self, key: str, holder: str) -> None:
         """Give ``holder``'s place of ``key`` back (its connection closed). Blocking."""
@@ -110,14 +113,20 @@ class SharedLimits:
             log.warning("a connection's place could not be given back (%s): it lapses by itself", error)
 
     def renew(self) -> None:
-        """Keep this process's places held another :data:`LEASE_SECONDS` (its heartbeat). Blocking."""
+        """Keep this process's places held another :data:`LEASE_SECONDS` (its heartbeat), and forget
+        the counts that lapsed a minute ago (those of keys no longer counted: a finished table's).
+        Blocking."""
         if not self.shared:
             return
         try:
-            self.db.execute(
-                "UPDATE upriver_limits SET until = extract(epoch FROM clock_timestamp()) + ? "
-                "WHERE process = ? AND holder <> ''",
-                (LEASE_SECONDS, self.process),
-            )
+            with self.db.transaction() as tx:
+                tx.execute(
+                    "UPDATE upriver_limits SET until = extract(epoch FROM clock_timestamp()) + ? "
+                    "WHERE process = ? AND holder <> ''",
+                    (LEASE_SECONDS, self.process),
+                )
+                tx.execute(
+                    "DELETE FROM upriver_limits WHERE until < extract(epoch FROM clock_timestamp()) - 60"
+                )
         except StoreError as error:
             log.warning("this server's connections could not be renewed in the database: %s", error)

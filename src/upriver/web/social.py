@@ -155,7 +155,8 @@ class Social:
                 self._show(table, seat, reaction)
 
         loop = asyncio.get_running_loop()
-        loop.run_in_executor(None, self.limits.take, key, *REACTIONS_LIMIT).add_done_callback(counted)
+        count = functools.partial(self.limits.take, key, *REACTIONS_LIMIT, table.chat.clock())
+        loop.run_in_executor(None, count).add_done_callback(counted)
 
     def _say_in_background(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
         """Store a line off the event loop (a PostgreSQL round trip, which an outage makes long), then
@@ -170,8 +171,10 @@ class Social:
         else:
             key, limit, what = f"lines:{table.id}:{draft.seat}", LINES, "lines"
 
+        at = room.clock()
+
         def write() -> ChatLine | ChatRefusalError:
-            if not self.limits.take(key, *limit):  # the cluster's count (always taken with one process)
+            if not self.limits.take(key, *limit, at):  # the cluster's count (always taken with one process)
                 return too_fast(limit, draft.seat, what)
             return add_line(
                 self.store.db, table.id, seat=draft.seat, name=draft.name, kind="text", text=draft.text
