@@ -15,6 +15,7 @@ from tests.conftest import custom_rules
 from tests.helpers import hidden_bids, other_deal, random_move
 from upriver import DECK, Bidding, Card, Game, Phase, Rules, Schedule, preset
 from upriver.branch import InconsistentDealError, game_from_view
+from upriver.state import GameState
 from upriver.view import SeatView
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -74,6 +75,38 @@ def test_a_copy_played_with_the_same_moves_ends_like_its_original(
     advance(twin, random.Random(seed + 1), 10_000)
     assert snapshot(twin) == snapshot(game)
     assert twin.is_over
+
+
+@FAST
+@given(rules=custom_rules(max_size=6), seed=seeds, before=st.integers(0, 60))
+def test_a_copy_holds_every_field_of_the_state_and_its_own_lists(
+    rules: Rules, seed: int, before: int
+) -> None:
+    # The state's fields are its slots; a field added later and forgotten by copy() fails here.
+    game = Game(rules, seed=seed)
+    advance(game, random.Random(seed), before)
+    twin = game.copy()
+    for name in GameState.__slots__:
+        mine, theirs = getattr(game, name), getattr(twin, name)
+        assert theirs == mine, name
+        assert (theirs is mine) != isinstance(mine, list), name
+
+
+@FAST
+@given(rules=custom_rules(max_size=6), seed=seeds, before=st.integers(0, 60), after=st.integers(1, 40))
+def test_a_copy_without_its_log_plays_on_like_the_original_with_only_the_new_actions_logged(
+    rules: Rules, seed: int, before: int, after: int
+) -> None:
+    game = Game(rules, seed=seed)
+    advance(game, random.Random(seed), before)
+    twin = game.copy(log=False)
+    assert twin.log == ()
+    kept = len(game.log)
+    advance(game, random.Random(seed + 1), after)
+    advance(twin, random.Random(seed + 1), after)
+    everything_but_the_log = snapshot(game)[:3] + snapshot(game)[4:]
+    assert snapshot(twin)[:3] + snapshot(twin)[4:] == everything_but_the_log
+    assert twin.log == game.log[kept:]
 
 
 # ------------------------------------------------------- game_from_view

@@ -32,8 +32,9 @@ left or none. Cheapest first:
    is bounded by :data:`SEARCH_BUDGET` plays; a larger tree is not proven settled.
 
 :meth:`upriver.Game.can_claim`, :meth:`~upriver.Game.check_claim` and
-:meth:`~upriver.Game.claim` are the game's thin doors to this module. The legality of each card
-stays with its owner: the search and :func:`play_out` ask the game for the legal cards.
+:meth:`~upriver.Game.claim` are the game's thin doors to this module. The state stays with its
+owner: this module reads the game through its public side, the cards as bit sets through
+:meth:`upriver.Game.position`, and asks the game for the legal cards and to play them.
 """
 
 from __future__ import annotations
@@ -42,10 +43,11 @@ import collections
 import dataclasses
 from typing import Protocol, Self
 
-from upriver.actions import Action, Phase, PlayAction, RoundResult
-from upriver.cards import SUIT_MASKS, Card, Suit, cards_in
+from upriver.actions import Phase, PlayAction, RoundResult
+from upriver.cards import SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.errors import IllegalActionError
 from upriver.rules import Rules
+from upriver.state import Position
 
 __all__ = ["SEARCH_BUDGET", "Claim", "ClaimGame", "claim_refusal", "play_out", "settled"]
 
@@ -70,34 +72,42 @@ class Claim:
 
 
 class ClaimGame(Protocol):
-    """What a claim reads and plays (:class:`upriver.Game`; its state's private fields are read
-    as :mod:`upriver.branch` does, to search without building card tuples)."""
+    """What a claim reads and plays: the public side of :class:`upriver.Game`."""
 
-    _phase: Phase
-    _n: int
-    _size: int
-    _hands: list[int]
-    _trick_cards: list[Card]
-    _leader: int
-    _to_act: int
-    _broken: bool
-    _trump_mask: int
-    _blind: bool
-    _tricks: list[int]
-    _blocked: int
-    _rules: Rules
-    _finished: list[tuple[int, tuple[Card, ...], int]]
-    _results: list[RoundResult]
-    _log: list[Action]
-    _auto_deal: bool
+    auto_deal: bool
+
+    @property
+    def rules(self) -> Rules: ...
 
     @property
     def players(self) -> tuple[str, ...]: ...
 
     @property
+    def phase(self) -> Phase: ...
+
+    @property
     def round_number(self) -> int: ...
 
-    def copy(self) -> Self: ...
+    @property
+    def hand_size(self) -> int: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]: ...
+
+    @property
+    def plays(self) -> tuple[Card, ...]: ...
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]: ...
+
+    def position(self) -> Position: ...
+
+    def hand(self, seat: int) -> tuple[Card, ...]: ...
+
+    def copy(self, *, log: bool = True) -> Self: ...
 
     def legal_cards(self, seat: int | None = None) -> tuple[Card, ...]: ...
 
@@ -117,23 +127,18 @@ class _DifferError(Exception):
         self.second = second
 
 
-def _remaining(game: ClaimGame) -> int:
-    return game._size - len(game._finished)
-
-
 def _search_copy(game: ClaimGame) -> ClaimGame:
     """A copy to search on: no log (nothing reads it), and no deal of the next round at the end."""
-    twin = game.copy()
-    twin._log = []
-    twin._auto_deal = False
+    twin = game.copy(log=False)
+    twin.auto_deal = False
     return twin
 
 
-def _takes_all(game: ClaimGame, seat: int, unseen: int | None = None) -> bool:
+def _takes_all(position: Position, seat: int, unseen: int | None = None) -> bool:
     """Whether ``seat`` surely takes every remaining trick (sufficient, cheap). With ``unseen`` (the
     cards the seat cannot see) each other seat may hold any of those cards; without it, its real hand."""
-    hands = game._hands
-    trump = game._trump_mask
+    hands = position.hands
+    trump = position.trump
     mine = hands[seat]
     if unseen is None:
         others = 0
@@ -151,12 +156,13 @@ def _takes_all(game: ClaimGame, seat: int, unseen: int | None = None) -> bool:
             return False
         if suit != trump and others & trump:
             return False
-    cards = game._trick_cards
-    if not cards and game._leader == seat:
+    cards = position.trick
+    leader = position.leader
+    if not cards and leader == seat:
         return True
     # The trick on the table (or about to be led by another seat) must be the seat's too.
-    n = game._n
-    order = [(game._leader + i) % n for i in range(n)]
+    n = len(hands)
+    order = [(leader + i) % n for i in range(n)]
     played = {order[i]: card.mask for i, card in enumerate(cards)}
     candidates = played.get(seat, mine)
     against = 0
@@ -166,7 +172,7 @@ def _takes_all(game: ClaimGame, seat: int, unseen: int | None = None) -> bool:
     if cards:
         leads = [cards[0].mask]
     else:
-        leads = [card.mask for card in cards_in(hands[game._leader] if unseen is None else unseen)]
+        leads = [card.mask for card in cards_in(hands[leader] if unseen is None else unseen)]
     for lead in leads:
         led = next(suit for suit in _SUITS if suit & lead)
         if not _beats_all(candidates, against, led, trump):
@@ -174,15 +180,9 @@ def _takes_all(game: ClaimGame, seat: int, unseen: int | None = None) -> bool:
     return True
 
 
-def _unseen(game: ClaimGame, seat: int) -> int:
+def _unseen(game: ClaimGame, position: Position, seat: int) -> int:
     """The cards ``seat`` cannot see: neither in its hand nor played this round."""
-    played = 0
-    for _, cards, _ in game._finished:
-        for card in cards:
-            played |= card.mask
-    for card in game._trick_cards:
-        played |= card.mask
-    return _DECK & ~game._hands[seat] & ~played
+    return _DECK & ~position.hands[seat] & ~mask_of(game.plays)
 
 
 def _beats_all(candidates: int, against: int, led: int, trump: int) -> bool:
@@ -206,16 +206,18 @@ def _line(game: ClaimGame, picks: tuple[int, int]) -> tuple[int, ...]:
     """Tricks each seat takes from here when the even seats always play their legal card at position
     ``picks[0]`` (0 first, -1 last) and the odd seats at ``picks[1]``."""
     twin = _search_copy(game)
-    start = tuple(twin._tricks)
-    while twin._phase is Phase.PLAYING:
+    start = twin.tricks_won
+    while twin.phase is Phase.PLAYING:
         legal = twin.legal_cards()
-        twin.play(legal[picks[twin._to_act % 2]])
+        seat = twin.to_act
+        assert seat is not None  # a seat is to act while the cards are played
+        twin.play(legal[picks[seat % 2]])
     return _since(twin, start)
 
 
 def _since(game: ClaimGame, start: tuple[int, ...]) -> tuple[int, ...]:
     """The tricks each seat took since it had taken ``start`` this round (its round may just have ended)."""
-    now = game._tricks if game._phase is Phase.PLAYING else game._results[-1].tricks_won
+    now = game.tricks_won if game.phase is Phase.PLAYING else game.results[-1].tricks_won
     return tuple(a - b for a, b in zip(now, start, strict=True))
 
 
@@ -232,19 +234,20 @@ class _Search:
         self.memo: dict[tuple[object, ...], tuple[int, ...]] = {}
 
     def settle(self, game: ClaimGame) -> tuple[int, ...]:
-        n = game._n
-        cards = game._trick_cards
+        position = game.position()
+        hands = position.hands
+        cards = position.trick
+        leader = position.leader
         if not cards:
-            leader = game._leader
-            left = _remaining(game)
-            if _takes_all(game, leader):
-                return tuple(left if s == leader else 0 for s in range(n))
-        key = (tuple(game._hands), tuple(cards), game._leader, game._broken)
+            left = position.remaining
+            if _takes_all(position, leader):
+                return tuple(left if s == leader else 0 for s in range(len(hands)))
+        key = (hands, cards, leader, position.trump_broken)
         known = self.memo.get(key)
         if known is not None:
             return known
         found: tuple[int, ...] | None = None
-        before = tuple(game._tricks)
+        before = game.tricks_won
         for card in game.legal_cards():
             self.budget -= 1
             if self.budget < 0:
@@ -252,7 +255,7 @@ class _Search:
             twin = game.copy()
             twin.play(card)
             after = _since(twin, before)
-            if twin._phase is Phase.PLAYING:
+            if twin.phase is Phase.PLAYING:
                 try:
                     after = _plus(after, self.settle(twin))
                 except _DifferError as differ:  # tricks from the deeper position: add those taken on the way
@@ -284,7 +287,7 @@ def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
     ``phase``) or ``unseen`` (the cards the seat cannot see could still take one of the tricks
     left, as far as it can tell; fact ``remaining``).
     """
-    n = game._n
+    n = len(game.players)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         return IllegalActionError(
             f"seat {seat!r} cannot claim: seats are 0 to {n - 1}",
@@ -292,24 +295,26 @@ def claim_refusal(game: ClaimGame, seat: int) -> IllegalActionError | None:
             seat=None,
             facts={"case": "seat", "seat": seat, "seats": n},
         )
-    if game._blind and game._size == 1:
+    if game.rules.blind_one_card and game.hand_size == 1:
         return _refusal(
             game,
             seat,
             "blind",
             "in a blind one-card round nobody sees their own card, so nobody can claim",
         )
-    if game._phase is not Phase.PLAYING:
+    phase = game.phase
+    if phase is not Phase.PLAYING:
         return _refusal(
             game,
             seat,
             "phase",
-            f"a claim is made while the cards of a round are played, and the game is {game._phase.value}",
-            phase=game._phase,
+            f"a claim is made while the cards of a round are played, and the game is {phase.value}",
+            phase=phase,
         )
-    if _takes_all(game, seat, _unseen(game, seat)):
+    position = game.position()
+    if _takes_all(position, seat, _unseen(game, position, seat)):
         return None
-    left = _remaining(game)
+    left = position.remaining
     name = game.players[seat]
     return _refusal(
         game,
@@ -325,13 +330,13 @@ def settled(game: ClaimGame, seat: int) -> bool:
     """Whether the real hands settle ``seat``'s share of the round: every legal continuation gives
     every seat the same tricks, and ``seat`` takes all of those left or none (the exact analysis of
     the module; ``False`` too when the search ran out). Not for a seat: it reads every hand."""
-    if game._phase is not Phase.PLAYING:
+    if game.phase is not Phase.PLAYING:
         return False
     outcome = _analysis(game)
     if outcome.status != "settled":
         return False
     (found,) = outcome.found
-    return found[seat] in (0, _remaining(game))
+    return found[seat] in (0, game.position().remaining)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -351,17 +356,9 @@ _analysed: collections.OrderedDict[tuple[object, ...], _Outcome] = collections.O
 
 def _analysis(game: ClaimGame) -> _Outcome:
     """The outcome of the round from here (steps 1 to 3 of the module), kept per position."""
-    key = (
-        game._rules,
-        game._size,
-        len(game._finished),
-        tuple(game._hands),
-        tuple(game._trick_cards),
-        game._leader,
-        game._broken,
-        game._blocked,
-        game._trump_mask,
-    )
+    # The position holds the hands, the trick and who led it, the tricks left, the trump, what may
+    # not be led and whether trump is broken: with the rules and the round's size, all the outcome reads.
+    key = (game.rules, game.hand_size, game.position())
     known = _analysed.get(key)
     if known is None:
         known = _analysed[key] = _analyse(game)
@@ -371,17 +368,18 @@ def _analysis(game: ClaimGame) -> _Outcome:
 
 
 def _analyse(game: ClaimGame) -> _Outcome:
-    n = game._n
+    position = game.position()
+    n = len(position.hands)
     # Four quick lines: every seat its first legal card or its last, or the even seats one way and
     # the odd seats the other.
     lines = {_line(game, (even, odd)) for even, odd in ((0, 0), (-1, -1), (0, -1), (-1, 0))}
     if len(lines) > 1:
         return _Outcome("differ", tuple(sorted(lines))[:2])
     found = lines.pop()
-    left = _remaining(game)
+    left = position.remaining
     if not any(count in (0, left) for count in found):
         return _Outcome("differ", (found,))  # nobody may claim: the one line is proof enough
-    if any(_takes_all(game, seat) for seat in range(n)):
+    if any(_takes_all(position, seat) for seat in range(n)):
         return _Outcome("settled", (found,))
     try:
         _Search(SEARCH_BUDGET).settle(_search_copy(game))
@@ -395,13 +393,13 @@ def _analyse(game: ClaimGame) -> _Outcome:
 def play_out(game: ClaimGame, seat: int) -> Claim:
     """Finish the round by a claim that holds (the caller checked it): every seat plays its first
     legal card in the engine's order until the round ends. Returns what was claimed."""
-    cards = cards_in(game._hands[seat])
+    cards = game.hand(seat)
     number = game.round_number
-    start = tuple(game._tricks)
+    start = game.tricks_won
     plays = []
-    while game._phase is Phase.PLAYING:
+    while game.phase is Phase.PLAYING:
         plays.append(game.play(game.legal_cards()[0]))
-    tricks = game._results[-1].tricks_won[seat] - start[seat]
+    tricks = game.results[-1].tricks_won[seat] - start[seat]
     return Claim(
         seat=seat,
         round=number,

@@ -7,15 +7,39 @@ a tuple or another immutable object, so nothing read here can alter the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Self
+import dataclasses
+from typing import Self
 
 from upriver.actions import Action, Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit, cards_in
 from upriver.rules import Rules
 from upriver.scoring import ScoringRule
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "Position"]
+
+_new = object.__new__
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Position:
+    """Where the cards of the round stand, as bit sets of card masks (:attr:`~upriver.cards.Card.mask`):
+    what a search on a copy reads at every step (:mod:`upriver.claims`) without building tuples of
+    cards. Between rounds, and in a round played with real cards, the hands are empty (0)."""
+
+    hands: tuple[int, ...]
+    """Each seat's cards now, as a bit set."""
+    trick: tuple[Card, ...]
+    """The cards on the table, in play order, the first led by ``leader``."""
+    leader: int
+    """The seat that leads (or led) the trick on the table."""
+    remaining: int
+    """The tricks of the round not yet finished, the one on the table counted."""
+    trump: int
+    """The trump suit's bit set; 0 in a round without trump."""
+    blocked: int
+    """The cards that may not be led now: the trumps, until the trump-lead rule lets them lead."""
+    trump_broken: bool
+    """Whether a trump has been played this round."""
 
 
 class GameState:
@@ -135,17 +159,82 @@ class GameState:
     _win_seat: int
     _win_suit: int
 
-    def copy(self) -> Self:
+    def copy(self, *, log: bool = True) -> Self:
         """An independent copy of the game, for search that tries moves and throws them away.
 
         Moves made on the copy never change the original, and the other way round. It
         costs about as much as two or three moves (``python bench/engine.py`` measures
         copies a second beside moves a second): the game's lists are copied, everything
         they hold (cards, tricks, results, actions) is immutable and shared; the action
-        log is one of those lists, so a copy late in a long game costs a little more.
+        log is one of those lists, so a copy late in a long game costs a little more. With
+        ``log=False`` the copy's log starts empty (everything else is the same), for a search
+        that never reads it.
         """
-        twin: Self = _copy(self)
+        twin = _new(type(self))
+        # The lists are the only values ever changed in place: each copy has its own.
+        twin._bids = self._bids.copy()
+        twin._finished = self._finished.copy()
+        twin._hands = self._hands.copy()
+        twin._log = self._log.copy() if log else []
+        twin._plays = self._plays.copy()
+        twin._results = self._results.copy()
+        twin._totals = self._totals.copy()
+        twin._trick_cards = self._trick_cards.copy()
+        twin._trick_records = self._trick_records.copy()
+        twin._tricks = self._tricks.copy()
+        # Every other value is immutable, and shared.
+        twin._after_first = self._after_first
+        twin._auto_deal = self._auto_deal
+        twin._bid_range = self._bid_range
+        twin._bids_made = self._bids_made
+        twin._blind = self._blind
+        twin._blocked = self._blocked
+        twin._broken = self._broken
+        twin._counted_from = self._counted_from
+        twin._deal_hands = self._deal_hands
+        twin._dealer = self._dealer
+        twin._dealer_draw = self._dealer_draw
+        twin._dealt = self._dealt
+        twin._first_dealer = self._first_dealer
+        twin._free_bids = self._free_bids
+        twin._last_bid = self._last_bid
+        twin._last_finished = self._last_finished
+        twin._lead_mask = self._lead_mask
+        twin._lead_shift = self._lead_shift
+        twin._leader = self._leader
+        twin._n = self._n
+        twin._over = self._over
+        twin._phase = self._phase
+        twin._players = self._players
+        twin._rotate = self._rotate
+        twin._round = self._round
+        twin._rules = self._rules
+        twin._scoring = self._scoring
+        twin._seed = self._seed
+        twin._simultaneous = self._simultaneous
+        twin._size = self._size
+        twin._sizes = self._sizes
+        twin._to_act = self._to_act
+        twin._trump = self._trump
+        twin._trump_mask = self._trump_mask
+        twin._trump_must_break = self._trump_must_break
+        twin._turned = self._turned
+        twin._win_mask = self._win_mask
+        twin._win_seat = self._win_seat
+        twin._win_suit = self._win_suit
         return twin
+
+    def position(self) -> Position:
+        """Where the cards of the round stand now, as bit sets (see :class:`Position`)."""
+        return Position(
+            tuple(self._hands),
+            tuple(self._trick_cards),
+            self._leader,
+            self._size - len(self._finished),
+            self._trump_mask,
+            self._blocked,
+            self._broken,
+        )
 
     @property
     def rules(self) -> Rules:
@@ -326,27 +415,3 @@ class GameState:
     def standings(self) -> tuple[tuple[int, int, int], ...]:
         """``(place, seat, total)`` from first to last; tied seats share a place."""
         return standings_of(self._totals)
-
-
-def _copier() -> Callable[[GameState], Any]:
-    """A function copying every slot of a game in straight-line code: lists by value, the rest shared.
-
-    Generated from the slots' annotations so that a slot added later is copied too;
-    only the ``list`` slots are ever changed in place.
-    """
-    hints = GameState.__annotations__
-    lines = ["def copy(self):", "    twin = new(type(self))"]
-    for name in GameState.__slots__:
-        is_list = hints[name].startswith("list[")
-        if is_list and "None" in hints[name].rsplit("]", 1)[-1]:
-            raise TypeError(f"GameState.{name}: a list slot that may be None is not copied by value")
-        value = f"self.{name}.copy()" if is_list else f"self.{name}"
-        lines.append(f"    twin.{name} = {value}")
-    lines.append("    return twin")
-    namespace: dict[str, Any] = {"new": object.__new__}
-    exec("\n".join(lines), namespace)  # the generated code names only the slots above
-    copy: Callable[[GameState], Any] = namespace["copy"]
-    return copy
-
-
-_copy = _copier()
