@@ -7,8 +7,7 @@ a tuple or another immutable object, so nothing read here can alter the game.
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Self
+from typing import NamedTuple, Self
 
 from upriver.actions import Action, Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit, cards_in
@@ -18,13 +17,14 @@ from upriver.scoring import ScoringRule
 __all__ = ["GameState", "Position"]
 
 _new = object.__new__
+_new_tuple = tuple.__new__
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """Where the cards of the round stand, as bit sets of card masks (:attr:`~upriver.cards.Card.mask`):
     what a search on a copy reads at every step (:mod:`upriver.claims`) without building tuples of
-    cards. Between rounds, and in a round played with real cards, the hands are empty (0)."""
+    cards. Between rounds, and in a round played with real cards, the hands are empty (0). A named
+    tuple, as the actions are: built at every step of a search, it must cost little."""
 
     hands: tuple[int, ...]
     """Each seat's cards now, as a bit set."""
@@ -92,9 +92,8 @@ class GameState:
         "_trump_mask",
         "_trump_must_break",
         "_turned",
-        "_win_mask",
+        "_win_card",
         "_win_seat",
-        "_win_suit",
     )
 
     _rules: Rules
@@ -154,10 +153,9 @@ class GameState:
     _trump_mask: int
     _trump_must_break: bool
     _turned: Card | None
-    # The card winning the trick so far (its mask), its seat, and the bit set of its suit.
-    _win_mask: int
+    # The card winning the trick so far (actions.beats judges each card against it) and its seat.
+    _win_card: Card
     _win_seat: int
-    _win_suit: int
 
     def copy(self, *, log: bool = True) -> Self:
         """An independent copy of the game, for search that tries moves and throws them away.
@@ -219,21 +217,23 @@ class GameState:
         twin._trump_mask = self._trump_mask
         twin._trump_must_break = self._trump_must_break
         twin._turned = self._turned
-        twin._win_mask = self._win_mask
+        twin._win_card = self._win_card
         twin._win_seat = self._win_seat
-        twin._win_suit = self._win_suit
         return twin
 
     def position(self) -> Position:
         """Where the cards of the round stand now, as bit sets (see :class:`Position`)."""
-        return Position(
-            tuple(self._hands),
-            tuple(self._trick_cards),
-            self._leader,
-            self._size - len(self._finished),
-            self._trump_mask,
-            self._blocked,
-            self._broken,
+        return _new_tuple(
+            Position,
+            (
+                tuple(self._hands),
+                tuple(self._trick_cards),
+                self._leader,
+                self._size - len(self._finished),
+                self._trump_mask,
+                self._blocked,
+                self._broken,
+            ),
         )
 
     @property
