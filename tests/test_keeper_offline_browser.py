@@ -181,7 +181,9 @@ def test_a_sheet_is_kept_with_the_server_stopped_reloaded_offline_and_merged_bac
     # The server comes back: the phone's entries merge into its sheet, which can be shared again.
     with serve(db, port):
         page.reload()
-        expect(page.locator(".offline-strip")).to_be_hidden()
+        strip = page.locator(".offline-strip")
+        expect(strip).to_contain_text("Back online: 10 entries made on this phone added to the sheet")
+        expect(strip).not_to_contain_text("No server right now")
         expect_totals(page, (20, 21, 31, 20))
         stored = httpx.get(f"{url}/api/sheets/{sheet}").json()
         assert stored["sheet"]["totals"] == [20, 21, 31, 20]
