@@ -98,9 +98,11 @@ def beats(card: Card, best: Card, trump: Suit | None) -> bool:
 
     A higher card of ``best``'s suit does, and so does any trump over a card that is
     not one; a card of another suit never does, so the suit led wins until a trump
-    falls. This is the rule :meth:`upriver.Game.play` applies (on bit masks, for
-    speed) to decide each trick, written once for everyone else who must know it:
-    a bot choosing a card, an observation naming the seat winning the trick.
+    falls. This is the one statement of the rule: :meth:`upriver.Game.play` decides
+    each trick with it, and so does everyone else who must know it: a bot choosing a
+    card, an observation naming the seat winning the trick. The compiled kernel's
+    ``upriver.fast.policies.strength`` orders cards the same way (``tests/test_kernel.py``
+    checks it against this function on every pair of cards, trump and suit led).
     """
     if card.suit is best.suit:
         return card.rank > best.rank

@@ -29,6 +29,7 @@ from upriver.actions import (
     RoundResult,
     Trick,
     TricksAction,
+    beats,
     round_score,
 )
 from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
@@ -126,7 +127,8 @@ class Game(GameState):
         self._simultaneous = rules.bidding is Bidding.SIMULTANEOUS
         self._free_bids = rules.dealer_bid is DealerBid.FREE
         self._last_bid = -1 if self._simultaneous else n - 1
-        self._win_seat = self._win_mask = self._win_suit = self._lead_mask = self._lead_shift = 0
+        self._win_seat = self._lead_mask = self._lead_shift = 0
+        self._win_card = DECK[0]  # read only once a card has led a trick
         dealer, self._dealer_draw = first_dealer(rules.first_dealer, self._seed, n, keeper, dealer)
         self._first_dealer = dealer
         self._totals = [0] * n
@@ -471,27 +473,22 @@ class Game(GameState):
         if self._phase is not _PLAYING or (seat is not None and seat != actor) or not hand & mask:
             self.check_play(card, seat)
         trump = self._trump_mask
-        if cards:  # the card takes the trick as actions.beats says, on bit masks
+        if cards:
             lead = self._lead_mask
             if not mask & lead and hand & lead:
                 self.check_play(card, seat)
-            if mask & self._win_suit:
-                if mask > self._win_mask:  # within a suit a higher bit is a higher rank
-                    self._win_seat = actor
-                    self._win_mask = mask
-            elif mask & trump:
+            if beats(card, self._win_card, self._trump):
                 self._win_seat = actor
-                self._win_mask = mask
-                self._win_suit = trump
+                self._win_card = card
         else:
             blocked = self._blocked
             if mask & blocked and hand & ~blocked:
                 self.check_play(card, seat)
             index = card.index
-            self._lead_mask = self._win_suit = _SUIT_MASK_OF[index]
+            self._lead_mask = _SUIT_MASK_OF[index]
             self._lead_shift = _SHIFT_OF[index]
             self._win_seat = actor
-            self._win_mask = mask
+            self._win_card = card
             if self._after_first:  # trump may lead every trick after the first
                 self._blocked = 0
         # Recorded only once the card is known to be legal: a refusal above changes nothing.

@@ -12,22 +12,12 @@ the view does not hold it.
 
 from __future__ import annotations
 
-from upriver.cards import DECK, Card, Suit
+from upriver.actions import winning_play
+from upriver.cards import DECK
 from upriver.scoring import round_score
 from upriver.view import SeatView
 
 __all__ = ["blind_bid", "blind_chance"]
-
-
-def _winner(cards: list[tuple[int, Card]], trump: Suit | None) -> int:
-    """The seat whose card takes a trick of ``(seat, card)`` in play order."""
-    led = cards[0][1].suit
-    best, winner = -1, -1
-    for seat, card in cards:
-        strength = card.index % 13 + (16 if card.suit is led else 0) + (32 if card.suit is trump else 0)
-        if strength > best:
-            best, winner = strength, seat
-    return winner
 
 
 def blind_chance(view: SeatView) -> float:
@@ -42,7 +32,7 @@ def blind_chance(view: SeatView) -> float:
     for mine in unseen:
         order = [(leader + i) % n for i in range(n)]
         plays = [(s, mine if s == view.seat else view.foreheads[s]) for s in order]
-        if _winner(plays, view.trump) == view.seat:  # type: ignore[arg-type]  # others' cards are shown
+        if winning_play(plays, view.trump)[0] == view.seat:  # type: ignore[arg-type]  # others' cards are shown
             wins += 1
     return wins / len(unseen)
 

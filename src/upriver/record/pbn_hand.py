@@ -12,6 +12,7 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 
+from upriver.actions import winning_play
 from upriver.cards import DECK, Card, Rank, Suit
 from upriver.errors import NotationError, RecordError
 from upriver.names import PlayerNameError, check_names
@@ -244,9 +245,7 @@ def winner(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> int:
     Only to know whose column leads the next row of the Play section; the engine judges the play
     again when the record is replayed.
     """
-    led = trick[0][1].suit
-    best = max(trick, key=lambda pair: (pair[1].suit == trump, pair[1].suit == led, pair[1].rank))
-    return best[0]
+    return winning_play(trick, trump)[0]
 
 
 def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
