@@ -47,6 +47,9 @@ class MasterConfig(IpimcConfig):
     """
 
     iterations: int | None = 20000
+    time_budget: float | None = 3.0
+    """A safeguard only: 20,000 simulations take well under a second unless the machine is loaded,
+    and a search cut by the clock no longer replays from its seed."""
     bid_model: bool = True
     first_batch: int = 1024
     exploration: float = 0.7
