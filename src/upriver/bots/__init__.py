@@ -4,9 +4,10 @@ Kinds: ``random`` (uniform legal moves), ``basic`` (rule of thumb), ``pimc`` (Mo
 Carlo over deals that respect revealed voids), ``ipimc`` (the same over deals weighted
 by the bids made, with pruning), ``ucb`` (flat UCB1 with random rollouts: a fast
 stand-in for OpenSpiel's ISMCTS), the levels ``easy``, ``normal``, ``hard`` and ``expert``
-(:mod:`upriver.bots.levels`), and ``rival``: the expert playing to win the game rather than
-to score. The search kinds import the compiled kernel (numba) at their first search, not
-before.
+(:mod:`upriver.bots.levels`), ``rival``: the expert playing to win the game rather than
+to score, and ``master``, a trial: the expert's bids with its cards from an information-set tree
+search (:mod:`upriver.bots.master`). The search kinds import the compiled kernel (numba) at
+their first search, not before.
 
 >>> from upriver import Game, preset
 >>> from upriver.bots import act, make_bot
