@@ -11,11 +11,17 @@ In Chromium on a phone's viewport (390x844) against ``upriver serve`` (its own p
   shared in order of arrival, and counts its bytes.
 - ``first_interactive_s``: from the address typed to the start page's form ready to fill (its
   rules loaded); ``first_offline_ready_s``: until the service worker holds everything.
+- the engine on the phone (Pyodide in a worker) starts once in that page, the long way, and keeps a
+  snapshot of its memory (``snapshot_mb``, in Cache Storage);
 - then the server is stopped (the process ends): ``offline_interactive_s`` from opening a sheet's
   address to the sheet drawn and ready for a tap (from the phone's copy), ``offline_engine_s``
-  until the engine on the phone (Pyodide in a worker) has started;
+  until the engine on the phone has started (from its snapshot), with its steps
+  (``offline_engine_steps_ms``: ms since the worker started);
 - ``entry_ms_median`` / ``entry_ms_max``: from a tapped bid to the page drawn again after the engine
-  on the phone validated and scored it (median and worst of ``--entries`` bids).
+  on the phone validated and scored it (median and worst of ``--entries`` bids);
+- the reference, in the same run: ``offline_engine_no_snapshot_s``, the same offline start with the
+  snapshot dropped first (Python started and the core imported, as every start did before
+  snapshots), and its steps.
 
     .venv/bin/python bench/keeper_offline.py [--entries 12]    # prints JSON
 
@@ -125,6 +131,20 @@ ENTRY_TIMER = """async (label) => {
     return performance.now() - start;
 }"""
 
+SNAPSHOT_KEPT = """async () => {
+    const cache = await caches.open("upriver-engine-snapshot");
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+        const [key] = await cache.keys();
+        if (key) return (await (await cache.match(key)).arrayBuffer()).byteLength;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return 0;
+}"""
+"""The bytes of the engine's snapshot once it is kept on the phone (keep-offline.js); 0 if none is
+within two minutes."""
+TIMINGS = "() => document.documentElement.dataset.engineTimings"
+"""When each step of the engine's start was done (pwa.js keeps the worker's ``timings`` there)."""
+
 
 async def measure(entries: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
@@ -189,6 +209,9 @@ async def measure(entries: int) -> dict[str, Any]:
                     }""",
                     arg=sheet,
                 )
+                # The engine started once on the phone, and its snapshot kept, as after any first visit.
+                await page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+                snapshot_bytes = await page.evaluate(SNAPSHOT_KEPT)
             later = await context.new_page()
             start = time.perf_counter()
             await later.goto(f"{url}/keep/{sheet}")
@@ -197,7 +220,7 @@ async def measure(entries: int) -> dict[str, Any]:
             offline_interactive = time.perf_counter() - start
             await later.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
             offline_engine = time.perf_counter() - start
-            steps = json.loads(await later.evaluate("() => document.documentElement.dataset.engineTimings"))
+            steps = json.loads(await later.evaluate(TIMINGS))
             times: list[float] = []
             for number in range(
                 20
@@ -211,6 +234,15 @@ async def measure(entries: int) -> dict[str, Any]:
                 times.append(await later.evaluate(ENTRY_TIMER, "Save the tricks"))
                 if len(times) >= entries:
                     break
+            # The reference: the same offline start with no snapshot kept.
+            await later.evaluate("() => caches.delete('upriver-engine-snapshot')")
+            await later.close()
+            bare = await context.new_page()
+            start = time.perf_counter()
+            await bare.goto(f"{url}/keep/{sheet}")
+            await bare.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+            no_snapshot = time.perf_counter() - start
+            bare_steps = json.loads(await bare.evaluate(TIMINGS))
             await browser.close()
     return {
         "network": "Fast 3G (562.5 ms, 180 kB/s down)",
@@ -221,6 +253,9 @@ async def measure(entries: int) -> dict[str, Any]:
         "offline_interactive_s": round(offline_interactive, 2),
         "offline_engine_s": round(offline_engine, 2),
         "offline_engine_steps_ms": steps,
+        "snapshot_mb": round(snapshot_bytes / 1e6, 1),
+        "offline_engine_no_snapshot_s": round(no_snapshot, 2),
+        "offline_engine_no_snapshot_steps_ms": bare_steps,
         "entries": len(times),
         "entry_ms_median": round(statistics.median(times), 1) if times else None,
         "entry_ms_max": round(max(times), 1) if times else None,

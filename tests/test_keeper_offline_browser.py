@@ -398,6 +398,14 @@ KEPT = """async () => {
     for (const key of keys) sizes.push((await (await cache.match(key)).arrayBuffer()).byteLength);
     return { keys: keys.map((key) => key.url), sizes };
 }"""
+WHOLE = f"""async () => {{
+    for (const deadline = Date.now() + {TIMEOUT_MS}; Date.now() < deadline;) {{
+        const kept = await ({KEPT})();
+        if (kept.sizes.length === 1 && kept.sizes[0] > 1e6) return kept;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }}
+    throw new Error("no whole snapshot kept");
+}}"""
 SNAPSHOT_ENTRIES = [
     ("bids", {"bids": [1, 0, 1, 0]}),
     ("tricks", {"tricks": [1, 0, 0, 0]}),
@@ -417,8 +425,8 @@ def bare_page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
 
 
 def kept_snapshot(page: Page) -> dict[str, list[Any]]:
-    page.wait_for_function(f"({KEPT})().then((kept) => kept.sizes.length === 1 && kept.sizes[0] > 1e6)")
-    kept: dict[str, list[Any]] = page.evaluate(KEPT)
+    """The one snapshot kept (its key and size), once a whole one is."""
+    kept: dict[str, list[Any]] = page.evaluate(WHOLE)
     return kept
 
 
