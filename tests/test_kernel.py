@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import custom_rules, random_action
-from upriver import DECK, Card, DealerBid, Game, Rules, Schedule, Scoring, preset
+from upriver import DECK, Card, DealerBid, Game, Rules, Schedule, Scoring, Suit, preset
 from upriver.bots import BasicBot
 from upriver.fast import position_from_game, position_from_view, rollout, sample_worlds, simulate, world_of
 
@@ -232,3 +232,52 @@ def test_importing_upriver_and_its_cli_never_imports_numba() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_the_kernels_card_strength_judges_every_pair_of_cards_as_the_engine_does() -> None:
+    """Exhaustive: every card against every card that can be winning a trick (one of the suit led,
+    or a trump), under every trump and suit led; the stronger card is the one ``beats`` lets take it."""
+    from upriver.actions import beats
+    from upriver.fast.policies import strength
+
+    trumps: tuple[Suit | None, ...] = (None, *Suit)
+    table = {
+        (card, lead, trump): strength(card.index, lead.index, -1 if trump is None else trump.index)
+        for card in DECK
+        for lead in Suit
+        for trump in trumps
+    }
+    compared = 0
+    for trump in trumps:
+        for lead in Suit:
+            for best in DECK:
+                if best.suit is not lead and best.suit is not trump:
+                    continue  # a card off the suit led and not a trump never wins a trick
+                for card in DECK:
+                    if card is best:
+                        continue
+                    stronger = table[card, lead, trump] > table[best, lead, trump]
+                    assert stronger == beats(card, best, trump), (str(card), str(best), lead, trump)
+                    compared += 1
+    # A trick's possible winners by suit led: 13 without trump or when trump was led, 26 under each
+    # of the 3 other trumps; each met by the 51 other cards.
+    assert compared == 4 * (13 + 13 + 3 * 26) * 51
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.sampled_from(DECK), min_size=1, max_size=8, unique=True),
+    trump=st.sampled_from((None, *Suit)),
+    leader=st.integers(0, 7),
+)
+def test_the_kernels_trick_winner_is_the_engines(cards: list[Card], trump: Suit | None, leader: int) -> None:
+    from upriver.actions import winning_play
+    from upriver.fast.policies import trick_standing
+
+    n = max(len(cards), 3)
+    leader %= n
+    trick = np.array([card.index for card in cards] + [-1] * (n - len(cards)), dtype=np.int64)
+    lead_suit, seat, card, _ = trick_standing(trick, len(cards), leader, -1 if trump is None else trump.index)
+    plays = [((leader + i) % n, played) for i, played in enumerate(cards)]
+    assert lead_suit == cards[0].suit.index
+    assert (seat, DECK[card]) == winning_play(plays, trump)

@@ -38,6 +38,7 @@ from upriver.fast.policies import (
     basic_card,
     lead_barred,
     legal_cards,
+    strength,
     trick_standing,
 )
 
@@ -129,11 +130,11 @@ def _play(d: int, c: int, hands: Bits, tricks: Ints, state: Ints, trump: int) ->
         state[d + 1, LEAD] = suit
         state[d + 1, BEST] = -1
     lead = state[d + 1, LEAD]
-    strength = c % 13 + (16 if suit == lead else 0) + (32 if suit == trump else 0)
-    if strength > state[d + 1, BEST]:
+    value = strength(c, lead, trump)
+    if value > state[d + 1, BEST]:
         state[d + 1, WIN_SEAT] = seat
         state[d + 1, WIN] = c
-        state[d + 1, BEST] = strength
+        state[d + 1, BEST] = value
     if suit == trump:
         state[d + 1, BROKEN] = 1
     if at + 1 == n:  # the trick is complete

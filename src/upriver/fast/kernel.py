@@ -68,6 +68,7 @@ from upriver.fast.policies import (
     legal_cards,
     random_bit,
     score,
+    strength,
     trick_standing,
 )
 
@@ -302,8 +303,8 @@ def play_tricks(
     n = hands.shape[0]
     size, trump, leader, done = state.size, state.trump, state.leader, state.done
     trick_len, gone, broken = state.trick_len, u64(state.gone), state.broken
-    # A card's strength in a trick: rank, +16 in the led suit, +32 in trump. Taking the
-    # maximum needs no branch on suits, which random play makes unpredictable.
+    # The strongest card takes the trick (policies.strength): taking the maximum needs no
+    # branch on suits, which random play makes unpredictable.
     lead_suit, win_seat, win, best = trick_standing(trick, trick_len, leader, trump)
     k = 0
     while done < size:
@@ -340,9 +341,9 @@ def play_tricks(
             suit = SUIT_OF[c]
             if i == 0:
                 lead_suit = suit
-            strength = RANK_OF[c] + (16 if suit == lead_suit else 0) + (32 if suit == trump else 0)
-            if strength > best:
-                win_seat, win, best = seat, c, strength
+            value = strength(c, lead_suit, trump)
+            if value > best:
+                win_seat, win, best = seat, c, value
             broken = broken | (suit == trump)
             trick[i] = c
         tricks[win_seat] += 1

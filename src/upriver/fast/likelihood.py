@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from upriver.fast._jit import FULL, ONE, ZERO, Bits, Ints, jit, popcount, u64
-from upriver.fast.policies import LEAD_AFTER_FIRST, LEAD_BROKEN, basic_card, legal_cards
+from upriver.fast.policies import LEAD_AFTER_FIRST, LEAD_BROKEN, basic_card, legal_cards, strength
 
 __all__ = ["play_log_likelihoods"]
 
@@ -86,9 +86,9 @@ def _log_likelihoods(
             suit = c // 13
             if in_trick == 0:
                 lead_suit = suit
-            strength = c % 13 + (16 if suit == lead_suit else 0) + (32 if suit == trump else 0)
-            if strength > best:
-                win_seat, win, best = seat, c, strength
+            value = strength(c, lead_suit, trump)
+            if value > best:
+                win_seat, win, best = seat, c, value
             broken = broken or suit == trump
             in_trick += 1
             if in_trick == n:

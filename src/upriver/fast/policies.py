@@ -59,6 +59,7 @@ __all__ = [
     "legal_cards",
     "masters",
     "score",
+    "strength",
     "trick_standing",
     "winners_of",
 ]
@@ -139,20 +140,29 @@ def legal_bids(size: int, last: bool, dealer_rule: int, others: int) -> int:
     return over if over != ZERO else ONE << u64(size)
 
 
+@inline_jit
+def strength(card: int, lead_suit: int, trump: int) -> int:
+    """How strongly ``card`` stands in a trick led in ``lead_suit``: its rank (0–12), 16 more in the
+    suit led and 32 more in trump (-1: none). The strongest card takes the trick, which is
+    :func:`upriver.actions.beats` over card indices: the kernel's one statement of who wins a trick
+    (``tests/test_kernel.py`` checks the two agree on every pair of cards, trump and suit led)."""
+    suit = card // 13
+    return card % 13 + (16 if suit == lead_suit else 0) + (32 if suit == trump else 0)
+
+
 @jit
 def trick_standing(trick: Ints, trick_len: int, leader: int, trump: int) -> tuple[int, int, int, int]:
     """Who is winning the first ``trick_len`` cards of ``trick`` (led by ``leader``): the led suit,
-    the winning seat, its card and that card's strength (rank, +16 in the led suit, +32 in
-    trump), each -1 for an empty trick."""
+    the winning seat, its card and that card's :func:`strength`, each -1 for an empty trick."""
     n = trick.shape[0]
     lead_suit, win_seat, win, best = -1, -1, -1, -1
     for i in range(trick_len):
         c = trick[i]
         if i == 0:
             lead_suit = c // 13
-        strength = c % 13 + (16 if c // 13 == lead_suit else 0) + (32 if c // 13 == trump else 0)
-        if strength > best:
-            win_seat, win, best = (leader + i) % n, c, strength
+        value = strength(c, lead_suit, trump)
+        if value > best:
+            win_seat, win, best = (leader + i) % n, c, value
     return lead_suit, win_seat, win, best
 
 
@@ -375,9 +385,9 @@ def blind_bid(hands: Bits, seat: int, trump: int, turned: int, leader: int, lega
             c = mine if s == seat else int(ctz(hands[s]))
             if i == 0:
                 lead = c // 13
-            strength = c % 13 + (16 if c // 13 == lead else 0) + (32 if c // 13 == trump else 0)
-            if strength > best:
-                winner, best = s, strength
+            power = strength(c, lead, trump)
+            if power > best:
+                winner, best = s, power
         if winner == seat:
             wins += 1
     p = wins / count

@@ -55,6 +55,7 @@ from upriver.fast.policies import (
     legal_cards,
     random_bit,
     score,
+    strength,
 )
 
 __all__ = [
@@ -275,9 +276,9 @@ def _winning(trick: Ints, count: int, leader: int, trump: int, n: int) -> tuple[
         c = trick[i]
         if i == 0:
             lead_suit = SUIT_OF[c]
-        strength = RANK_OF[c] + (16 if SUIT_OF[c] == lead_suit else 0) + (32 if SUIT_OF[c] == trump else 0)
-        if strength > best:
-            seat, card, best = _wrap(leader + i, n), c, strength
+        value = strength(c, lead_suit, trump)
+        if value > best:
+            seat, card, best = _wrap(leader + i, n), c, value
     return seat, card
 
 
