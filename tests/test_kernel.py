@@ -281,3 +281,11 @@ def test_the_kernels_trick_winner_is_the_engines(cards: list[Card], trump: Suit 
     plays = [((leader + i) % n, played) for i, played in enumerate(cards)]
     assert lead_suit == cards[0].suit.index
     assert (seat, DECK[card]) == winning_play(plays, trump)
+
+
+def test_the_kernels_left_of_the_dealer_is_the_engines() -> None:
+    from upriver.deal import left_of as engine_left_of
+    from upriver.fast.policies import left_of
+
+    for n in range(3, 9):
+        assert [left_of(seat, n) for seat in range(n)] == [engine_left_of(seat, n) for seat in range(n)]

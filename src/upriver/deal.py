@@ -22,6 +22,7 @@ __all__ = [
     "dealer_of_round",
     "draw_for_dealer",
     "first_dealer",
+    "left_of",
     "rotating_trump",
     "rules_json",
     "seeded_deal",
@@ -114,8 +115,19 @@ def first_dealer(
         draw = draw_for_dealer(seeded_rng(seed, DEALER_DRAW), players)
         return draw[-1][0], draw
     if method is FirstDealer.LEFT_OF_KEEPER:
-        return ((players - 1 if keeper is None else keeper) + 1) % players, ()
+        return left_of(players - 1 if keeper is None else keeper, players), ()
     return 0, ()
+
+
+def left_of(seat: int, players: int, steps: int = 1) -> int:
+    """The seat ``steps`` places to the left of ``seat`` at a table of ``players``: the deal passes to
+    the left, and the bidding and the first trick start left of the dealer, so this is where every
+    "left of" is counted.
+
+    >>> left_of(3, 4), left_of(3, 4, steps=2), [left_of(1, 4, steps=1 + i) for i in range(4)]
+    (0, 1, [2, 3, 0, 1])
+    """
+    return (seat + steps) % players
 
 
 def dealer_of_round(first: int, round_number: int, players: int) -> int:
@@ -125,7 +137,7 @@ def dealer_of_round(first: int, round_number: int, players: int) -> int:
     >>> [dealer_of_round(2, k, 4) for k in range(1, 6)]
     [2, 3, 0, 1, 2]
     """
-    return (first + round_number - 1) % players
+    return left_of(first, players, round_number - 1)
 
 
 def check_hands(

@@ -34,7 +34,7 @@ from upriver.actions import (
 )
 from upriver.cards import DECK, SUIT_CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
 from upriver.claims import Claim, claim_refusal, play_out
-from upriver.deal import check_hands, first_dealer, rotating_trump, seeded_deal, seeded_rng
+from upriver.deal import check_hands, first_dealer, left_of, rotating_trump, seeded_deal, seeded_rng
 from upriver.errors import IllegalActionError, NotationError, RulesError
 from upriver.legality import (
     BidRestriction,
@@ -200,7 +200,7 @@ class Game(GameState):
 
     def _start_round(self) -> None:
         self._round += 1
-        self._dealer = (self._dealer + 1) % self._n
+        self._dealer = left_of(self._dealer, self._n)
         self._hands = [0] * self._n
         self._dealt = None
         self._turned = None
@@ -216,7 +216,7 @@ class Game(GameState):
         self._trick_records = []
         self._trick_cards = []
         self._broken = False
-        self._leader = self._to_act = (self._dealer + 1) % self._n
+        self._leader = self._to_act = left_of(self._dealer, self._n)
         if self._round >= len(self._sizes):
             self._phase = Phase.OVER
             self._over = True

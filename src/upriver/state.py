@@ -11,6 +11,7 @@ from typing import NamedTuple, Self
 
 from upriver.actions import Action, Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit, cards_in
+from upriver.deal import left_of
 from upriver.rules import Rules
 from upriver.scoring import ScoringRule
 
@@ -314,7 +315,7 @@ class GameState:
     def bidding_order(self) -> tuple[int, ...]:
         """Seats in bidding order: left of the dealer first, the dealer last."""
         n = self._n
-        return tuple((self._dealer + 1 + i) % n for i in range(n))
+        return tuple(left_of(self._dealer, n, 1 + i) for i in range(n))
 
     @property
     def turned(self) -> Card | None:

@@ -18,6 +18,7 @@ import dataclasses
 
 from upriver.actions import Phase, RoundResult, Trick, standings_of
 from upriver.cards import Card, Suit
+from upriver.deal import left_of
 from upriver.rules import Bidding, Rules
 from upriver.state import GameState
 
@@ -70,7 +71,7 @@ class TableView:
     def bidding_order(self) -> tuple[int, ...]:
         """Seats in bidding order: left of the dealer first, the dealer last."""
         n = len(self.players)
-        return tuple((self.dealer + 1 + i) % n for i in range(n))
+        return tuple(left_of(self.dealer, n, 1 + i) for i in range(n))
 
     @property
     def played(self) -> tuple[tuple[int, Card], ...]:

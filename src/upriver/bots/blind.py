@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from upriver.actions import winning_play
 from upriver.cards import DECK
+from upriver.deal import left_of
 from upriver.scoring import round_score
 from upriver.view import SeatView
 
@@ -26,7 +27,7 @@ def blind_chance(view: SeatView) -> float:
     seen = {card for card in view.foreheads if card is not None}
     if view.turned is not None:
         seen.add(view.turned)
-    leader = (view.dealer + 1) % n
+    leader = left_of(view.dealer, n)
     unseen = [card for card in DECK if card not in seen]
     wins = 0
     for mine in unseen:

@@ -40,6 +40,7 @@ from upriver.bots.bidmodel import FEATURES, bid_table
 from upriver.bots.ipimc import IpimcBot
 from upriver.cli.backend import BackendError, RayAddressOption, RayOption, ray_executor
 from upriver.cli.root import app
+from upriver.deal import left_of
 from upriver.game import Game
 from upriver.rules import Bidding, DealerBid, Rules, Schedule, Scoring, TrumpLead, default_max_cards
 
@@ -122,7 +123,7 @@ def _deal_rows(config: SelfplayConfig, deal: int) -> list[list[float]]:
     n = rules.player_count
     game = Game(rules, seed=rng.getrandbits(62), dealer=rng.randrange(n))
     place = rng.randrange(n)
-    seat = (game.dealer + 1 + place) % n
+    seat = left_of(game.dealer, n, 1 + place)
     base = rng.getrandbits(40)
     kinds = [rng.randrange(len(config.opponents)) for _ in range(n)]
 

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from upriver.cards import Card, mask_of
+from upriver.deal import left_of
 from upriver.game import Game
 from upriver.options import OPTIONS
 from upriver.rules import FirstDealer, Rules
@@ -215,7 +216,7 @@ def position_from_view(view: SeatView) -> Position:
         bids=tuple(-1 if b is None else b for b in view.bids),
         tricks_won=view.tricks_won,
         tricks_done=len(view.tricks),
-        leader=(view.dealer + 1) % n if view.leader is None else view.leader,
+        leader=left_of(view.dealer, n) if view.leader is None else view.leader,
         trick=tuple(card.index for _, card in view.trick),
         played=mask_of(card for _, card in view.played),
         trump_broken=view.trump_broken,

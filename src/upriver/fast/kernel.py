@@ -64,6 +64,7 @@ from upriver.fast.policies import (
     basic_card,
     blind_bid,
     lead_barred,
+    left_of,
     legal_bids,
     legal_cards,
     random_bit,
@@ -251,8 +252,9 @@ def make_bids(
         if bids[s] >= 0:
             total += bids[s]
             made += 1
-    for i in range(n):
-        seat = (dealer + 1 + i) % n
+    seat = dealer
+    for _ in range(n):
+        seat = left_of(seat, n)
         if bids[seat] >= 0:
             continue
         last = opts[SIMULTANEOUS] == 0 and made == n - 1
@@ -266,7 +268,7 @@ def make_bids(
             rng += GOLDEN
             b = random_bit(mix(rng), legal)
         elif opts[BLIND] != 0 and size == 1:  # the seat sees every card but its own
-            leader = dealer + 1 if dealer + 1 < n else 0
+            leader = left_of(dealer, n)
             b = blind_bid(hands, seat, trump, turned, leader, legal, opts)
         else:
             unseen = FULL & ~hands[seat] & ~turned
@@ -430,7 +432,7 @@ def games_range(
                     trump, turned = card // 13, ONE << u64(card)
                 bids[:] = -1
                 tricks[:] = 0
-                leader = dealer + 1 if dealer + 1 < n else 0
+                leader = left_of(dealer, n)
                 state = RoundState(size, trump, dealer, leader, 0, 0, i64(turned), False)
                 rng = play_round(
                     hands, bids, tricks, trick, state, ropts, policy, rng, script, False, no_record, no_record
@@ -439,7 +441,7 @@ def games_range(
                     out_bids[g, r, s] = bids[s]
                     out_tricks[g, r, s] = tricks[s]
                     out_scores[g, r, s] = score(ropts, bids[s], tricks[s])
-                dealer = dealer + 1 if dealer + 1 < n else 0
+                dealer = left_of(dealer, n)
 
 
 @parallel_jit

@@ -55,6 +55,7 @@ __all__ = [
     "danger",
     "estimate_tricks",
     "lead_barred",
+    "left_of",
     "legal_bids",
     "legal_cards",
     "masters",
@@ -138,6 +139,14 @@ def legal_bids(size: int, last: bool, dealer_rule: int, others: int) -> int:
         return every
     over = every & ~((ONE << u64(rest + 1)) - ONE)
     return over if over != ZERO else ONE << u64(size)
+
+
+@inline_jit
+def left_of(seat: int, n: int) -> int:
+    """The seat to the left of ``seat`` at a table of ``n``, as :func:`upriver.deal.left_of` counts it,
+    without an integer division: where the deal passes and the bidding and the first trick start."""
+    seat += 1
+    return seat if seat < n else 0
 
 
 @inline_jit

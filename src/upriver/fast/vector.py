@@ -51,6 +51,7 @@ from upriver.fast.policies import (
     basic_bid,
     basic_card,
     lead_barred,
+    left_of,
     legal_bids,
     legal_cards,
     random_bit,
@@ -201,7 +202,7 @@ def _start_round(t: int, tb: Tables, setup: Setup) -> None:
     n = tb.hands.shape[1]
     r = st[ROUND] + 1
     st[ROUND] = r
-    dealer = st[DEALER] + 1 if st[DEALER] + 1 < n else 0
+    dealer = left_of(st[DEALER], n)
     st[DEALER] = dealer
     for s in range(n):
         tb.bids[t, s] = -1
@@ -212,7 +213,7 @@ def _start_round(t: int, tb: Tables, setup: Setup) -> None:
     st[TRICK_LEN] = 0
     st[BROKEN] = 0
     st[BIDS_MADE] = 0
-    st[LEADER] = dealer + 1 if dealer + 1 < n else 0
+    st[LEADER] = left_of(dealer, n)
     st[TO_ACT] = st[LEADER]
     if r >= setup.sizes.shape[0]:
         st[PHASE] = OVER
@@ -324,7 +325,7 @@ def _apply(t: int, action: int, tb: Tables, setup: Setup, rewards: NDArray[np.fl
     seat = st[TO_ACT]
     hand = tb.hands[t, seat]
     legal = _legal(st, tb.bids[t], tb.trick[t], hand, opts, size, n)
-    nxt = seat + 1 if seat + 1 < n else 0
+    nxt = left_of(seat, n)
     if st[PHASE] == BIDDING:
         b = action - CARDS
         if b < 0 or b > size or legal & (ONE << u64(b)) == ZERO:

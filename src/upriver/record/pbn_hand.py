@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from upriver.actions import winning_play
 from upriver.cards import DECK, Card, Rank, Suit
+from upriver.deal import left_of
 from upriver.errors import NotationError, RecordError
 from upriver.names import PlayerNameError, check_names
 from upriver.record.decoding import decode
@@ -204,7 +205,7 @@ def bids_of(game: PbnGame, deal: Deal) -> tuple[int | None, ...]:
     tag = game.get("Auction")
     if tag is None:
         return tuple(bids)
-    first = (deal.dealer + 1) % deal.count
+    first = left_of(deal.dealer, deal.count)
     seats = SEATS[deal.count]
     if seat_of(tag.value, deal.count, tag) != first:
         raise PbnError(
@@ -255,7 +256,7 @@ def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
     n = deal.count
     seats = SEATS[n]
     called = [NAME_TAGS[letter] for letter in seats]
-    first = (deal.dealer + 1) % n
+    first = left_of(deal.dealer, n)
     column0 = seat_of(tag.value, n, tag)
     if column0 != first:
         raise PbnError(

@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping
 
 from upriver.cards import DECK, Card
-from upriver.deal import rotating_trump
+from upriver.deal import left_of, rotating_trump
 from upriver.errors import RulesError
 from upriver.record.model import Record, RoundRecord
 from upriver.record.pbn import PbnError, PbnGame, Tag, format_games, looks_like_pbn, parse
@@ -352,7 +352,7 @@ def dumps_pbn(record: Record) -> str:
                 tags.append(Tag.of(NAME_TAGS[letter], record.players[seats.index(letter)]))
         dealer = entry.dealer
         tags.append(Tag.of("Dealer", seats[dealer]))
-        hands = " ".join(hand_text(entry.hands[(dealer + i) % count]) for i in range(count))
+        hands = " ".join(hand_text(entry.hands[left_of(dealer, count, i)]) for i in range(count))
         tags.append(Tag.of("Deal", f"{seats[dealer]}:{hands}"))
         undealt = kept.get("Undealt", stock_text(entry.hands, entry.turned, record.rules))
         if (
@@ -367,8 +367,8 @@ def dumps_pbn(record: Record) -> str:
             )
         if undealt is not None:
             tags.append(Tag.of("Undealt", undealt))
-        first = (dealer + 1) % count
-        order = [(first + i) % count for i in range(count)]
+        first = left_of(dealer, count)
+        order = [left_of(first, count, i) for i in range(count)]
         bids = [("-" if entry.bids[seat] is None else str(entry.bids[seat])) for seat in order]
         tags.append(Tag.of("Auction", seats[first], [bids]))
         if entry.plays:
@@ -383,7 +383,7 @@ def _play_rows(entry: RoundRecord, count: int, rules: Rules, number: int) -> lis
     plays = entry.plays or ()
     dealer, turned = entry.dealer, entry.turned
     trump = rotating_trump(number) if rules.trump is Trump.ROTATE else (turned.suit if turned else None)
-    first = (dealer + 1) % count
+    first = left_of(dealer, count)
     leader = first
     rows: list[list[str]] = []
     for start in range(0, len(plays), count):

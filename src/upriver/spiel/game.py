@@ -16,6 +16,7 @@ import pyspiel
 
 from upriver.actions import Phase
 from upriver.cards import DECK, Card, cards_in
+from upriver.deal import left_of
 from upriver.game import Game
 from upriver.rules import Trump
 from upriver.spiel.observe import SeatObserver
@@ -251,7 +252,7 @@ class UpriverState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         n = len(core.dealt)
         count = sum(map(len, core.dealt))
         if count < self._deal_size():
-            core.dealt[(game.dealer + 1 + count) % n].append(card)
+            core.dealt[left_of(game.dealer, n, 1 + count)].append(card)
             core.undealt ^= card.mask
             if count + 1 < self._deal_size() or self._turns_up():
                 return

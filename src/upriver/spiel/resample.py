@@ -23,6 +23,7 @@ from upriver.actions import Phase
 from upriver.arena.fair import FairDealer
 from upriver.bots.knowledge import knowledge_of
 from upriver.cards import Card, cards_in, mask_of
+from upriver.deal import left_of
 from upriver.view import SeatView
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def _replay(
     state = start.clone()
     n = len(hands)
     for k in range(sum(map(len, hands))):
-        state.apply_action(hands[(view.dealer + 1 + k) % n][k // n].index)
+        state.apply_action(hands[left_of(view.dealer, n, 1 + k)][k // n].index)
     if turned is not None:
         state.apply_action(turned.index)
     if view.phase is Phase.DEALING:
@@ -162,11 +163,11 @@ def round_start(game: SpielGame, view: SeatView) -> Any:
     for result in done:
         hands = result.hands or ()
         for k in range(n * result.hand_size):
-            state.apply_action(hands[(result.dealer + 1 + k) % n][k // n].index)
+            state.apply_action(hands[left_of(result.dealer, n, 1 + k)][k // n].index)
         if result.turned is not None:
             state.apply_action(result.turned.index)
         for seat in range(n):
-            state.apply_action(result.bids[(result.dealer + 1 + seat) % n])
+            state.apply_action(result.bids[left_of(result.dealer, n, 1 + seat)])
         if not (blind and result.hand_size == 1):
             for card in result.plays or ():
                 state.apply_action(offset + card.index)
