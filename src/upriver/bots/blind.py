@@ -18,7 +18,7 @@ from upriver.deal import left_of
 from upriver.scoring import round_score
 from upriver.view import SeatView
 
-__all__ = ["blind_bid", "blind_chance"]
+__all__ = ["blind_bid", "blind_chance", "blind_expected"]
 
 
 def blind_chance(view: SeatView) -> float:
@@ -27,26 +27,33 @@ def blind_chance(view: SeatView) -> float:
     seen = {card for card in view.foreheads if card is not None}
     if view.turned is not None:
         seen.add(view.turned)
-    leader = left_of(view.dealer, n)
+    order = [left_of(view.dealer, n, 1 + i) for i in range(n)]  # the dealer's left leads
     unseen = [card for card in DECK if card not in seen]
     wins = 0
     for mine in unseen:
-        order = [(leader + i) % n for i in range(n)]
         plays = [(s, mine if s == view.seat else view.foreheads[s]) for s in order]
         if winning_play(plays, view.trump)[0] == view.seat:  # type: ignore[arg-type]  # others' cards are shown
             wins += 1
     return wins / len(unseen)
 
 
+def blind_expected(view: SeatView, chance: float | None = None) -> dict[int, float]:
+    """Each legal bid's expected score in a blind round under the table's scoring: the points of
+    taking the one trick weighed by ``chance`` (:func:`blind_chance` when not given), those of
+    losing it by the rest."""
+    p = blind_chance(view) if chance is None else chance
+    scoring, number = view.rules.scoring, view.round_number
+    return {
+        bid: p * round_score(scoring, bid, 1, number) + (1 - p) * round_score(scoring, bid, 0, number)
+        for bid in view.legal_bids
+    }
+
+
 def blind_bid(view: SeatView) -> int:
     """The legal bid of best expected score in a blind round; ties go to the lower bid."""
-    p = blind_chance(view)
-    number = view.round_number
+    expected = blind_expected(view)
     choice, value = -1, -1e300
-    for bid in sorted(view.legal_bids):
-        win = round_score(view.rules.scoring, bid, 1, number)
-        lose = round_score(view.rules.scoring, bid, 0, number)
-        expected = p * win + (1 - p) * lose
-        if expected > value:
-            choice, value = bid, expected
+    for bid in sorted(expected):
+        if expected[bid] > value:
+            choice, value = bid, expected[bid]
     return choice

@@ -135,15 +135,12 @@ def _blind(view: SeatView) -> Evaluation:
     """A bid in a blind one-card round, judged exactly: the seat's card is any card it cannot see,
     each as likely, and the trick plays itself (:func:`upriver.bots.blind.blind_chance`), so each
     bid's expected score under the table's scoring is known without deals or error."""
-    from upriver.bots.blind import blind_chance
-    from upriver.scoring import round_score
+    from upriver.bots.blind import blind_chance, blind_expected
 
     p = blind_chance(view)
-    number, scoring = view.round_number, view.rules.scoring
+    expected = blind_expected(view, p)
     bids = view.legal_bids
-    means = [
-        p * round_score(scoring, b, 1, number) + (1 - p) * round_score(scoring, b, 0, number) for b in bids
-    ]
+    means = [expected[b] for b in bids]
     makes = [p if b == 1 else 1 - p for b in bids]
     best = max(range(len(bids)), key=lambda i: (means[i], -i))
     best_make = max(range(len(bids)), key=lambda i: (makes[i], means[i], -i))
