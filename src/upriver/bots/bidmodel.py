@@ -389,24 +389,26 @@ def expected_scores(
 ) -> NDArray[np.float64]:
     """Each bid's expected round score under ``scoring`` in round ``round_number``.
 
-    ``p`` is the predicted chance to make the bid. Under 10 + bid it is ``p (10 + bid)``; under
-    1 a trick + 10, ``tricks + 10 p`` with the predicted tricks. Under any other scoring the
+    ``p`` is the predicted chance to make the bid, and every score is :func:`~upriver.scoring.round_score`'s.
+    Under 10 + bid, where a miss scores nothing, it is ``p`` times the exact bid's points; under
+    1 a trick + 10, the predicted tricks plus ``p`` times the exact bid's bonus. Under any other scoring the
     exact bid's points weigh ``p`` and each miss's points the rest, spread over the tricks as
     the bid's rollouts spread their misses (:attr:`BidTable.tricks_seen`; without it, one
     trick off on the side of the predicted tricks).
     """
     p = model.make_probability(table.features)
-    bids = np.array(table.bids, dtype=np.float64)
-    if scoring is Scoring.TEN_PLUS_BID:
-        out: NDArray[np.float64] = p * (10.0 + bids)
+    exacts = np.array([round_score(scoring, bid, bid, round_number) for bid in table.bids], dtype=np.float64)
+    if scoring is Scoring.TEN_PLUS_BID:  # a miss scores nothing
+        out: NDArray[np.float64] = p * exacts
         return out
     tricks = np.clip(model.expected_tricks(table.features), 0.0, None)
-    if scoring is Scoring.TRICKS_PLUS_TEN:
-        out = tricks + 10.0 * p
+    if scoring is Scoring.TRICKS_PLUS_TEN:  # every trick scores, and an exact bid its bonus besides
+        bonus = exacts - np.array(table.bids, dtype=np.float64)
+        out = tricks + bonus * p
         return out
     out = np.empty(len(table.bids), dtype=np.float64)
     for i, bid in enumerate(table.bids):
-        exact = round_score(scoring, bid, bid, round_number)
+        exact = exacts[i]
         misses = None if table.tricks_seen is None else table.tricks_seen[i].copy()
         if misses is not None:
             misses[bid] = 0.0
