@@ -17,10 +17,10 @@ for the interface.
 from __future__ import annotations
 
 from upriver.actions import beats, winning_play
-from upriver.bots import thumb
 from upriver.bots.base import Bot
 from upriver.bots.sure import best_bid, sure_tricks, unseen_cards
 from upriver.cards import Card, Rank, Suit
+from upriver.fast import thumb
 from upriver.scoring import tricks_pay_past_the_bid
 from upriver.view import SeatView
 
@@ -38,7 +38,7 @@ def _higher_unseen(card: Card, unseen: frozenset[Card]) -> int:
 
 
 def estimate_tricks(view: SeatView) -> float:
-    """The tricks this hand is expected to take, by rule of thumb (its numbers: :mod:`upriver.bots.thumb`)."""
+    """The tricks this hand is expected to take, by rule of thumb (its numbers: :mod:`upriver.fast.thumb`)."""
     hand, trump, size = view.hand, view.trump, view.hand_size
     others = view.player_count - 1
     unseen = unseen_cards(view)

@@ -12,7 +12,7 @@ Cards are indices 0–51 (suit * 13 + rank - 2); a card's "danger" is
 
 from __future__ import annotations
 
-from upriver.bots import thumb
+from upriver.fast import thumb
 from upriver.fast._jit import (
     FULL,
     ONE,
@@ -300,7 +300,7 @@ def basic_card(
 @jit
 def estimate_tricks(hand: int, trump: int, size: int, players: int, unseen: int) -> float:
     """:func:`upriver.bots.basic.estimate_tricks`, operation for operation (same floats, the same
-    named numbers of :mod:`upriver.bots.thumb`, fixed when this is compiled)."""
+    named numbers of :mod:`upriver.fast.thumb`, fixed when this is compiled)."""
     others = players - 1
     dealt = min(1.0, others * size / max(1, int(popcount(unseen))))
     tmask = SUIT[trump] if trump >= 0 else ZERO

@@ -4,7 +4,9 @@
 :func:`upriver.fast.policies.estimate_tricks` (compiled, over bit sets) count a hand's
 tricks the same way, operation for operation; both read these constants, so a change
 here changes both, and ``tests/test_kernel.py`` checks that they still choose the same
-bids and cards. The compiled copy takes them in as constants when it is compiled.
+bids and cards. The compiled copy takes them in as constants when it is compiled. They live
+with the kernel, which the bots stand on, and this module imports nothing (not numba), so the
+``basic`` bot reads them without loading the kernel.
 
 The values were set by hand and checked in self-play (the last two by measurement: the
 raw count under-bids).
