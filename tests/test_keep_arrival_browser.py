@@ -63,7 +63,8 @@ def test_the_arrival_dialog_shows_the_new_hand_sizes_before_join_and_the_join_ma
     assert view["evening"]["schedule"][4:] == [5, 6, 7, 8, 9, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
     expect(page.locator("#round-head")).to_contain_text("Round 5 of 20")
 
-    # Eve deals round 5, after Dee; Ann bids first. Once her bid is in: arrivals, departures, sit-outs and a new schedule wait, and say why.
+    # Eve deals round 5, after Dee; Ann bids first. Once her bid is in: arrivals, departures,
+    # sit-outs and a new schedule wait, and say why.
     page.get_by_role("button", name="Ann bids 0", exact=True).click()
     for button in ("Someone arrives", "Someone leaves", "Sit out a round", "Change the schedule"):
         expect(page.get_by_role("button", name=button, exact=True)).to_be_disabled()

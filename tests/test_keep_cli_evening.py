@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -117,7 +118,7 @@ def test_check_refuses_an_evening_whose_rounds_break_a_rule_naming_the_round(tmp
     apply(sheet, "join", {"name": "Dee"})
     apply(sheet, "bids", {"bids": [1, 0, 0, 0]})
     apply(sheet, "tricks", {"tricks": [1, 0, 0, 0]})
-    data = to_json(sheet.to_record())
+    data: dict[str, Any] = to_json(sheet.to_record())
     data["upriver_keep"]["evening"]["rounds"][1]["tricks"] = [1, 1, 0, 0]  # two tricks of one card
     path = tmp_path / "evening.json"
     path.write_text(json.dumps(data), encoding="utf-8")

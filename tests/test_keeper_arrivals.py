@@ -11,11 +11,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from upriver.errors import IllegalActionError
-from upriver.keeper import KeptSheet
-from upriver.keeper.commands import apply, new_sheet, sheet_view
+from upriver.keeper import KeptSheet, commands
+from upriver.keeper.commands import apply, new_sheet
 from upriver.rules import DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, PRESETS, Trump, most_cards, preset
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def sheet_view(sheet: KeptSheet) -> dict[str, Any]:
+    """The keeper's JSON view of ``sheet``, as the pages read it."""
+    view: dict[str, Any] = commands.sheet_view(sheet)
+    return view
 
 
 def play_round(sheet: KeptSheet, winner: int = 0) -> None:

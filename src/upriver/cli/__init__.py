@@ -1,4 +1,5 @@
-"""The ``upriver`` command line: play, check, review, import, export, keep, arena, selfplay, serve, backup and restore."""
+"""The ``upriver`` command line: play, check, review, import, export, keep, arena, selfplay, serve,
+backup and restore."""
 
 from __future__ import annotations
 
