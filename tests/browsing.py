@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import uvicorn
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
 from websockets.sync.client import connect
 
 from tests.conftest import manager_of
@@ -243,3 +243,17 @@ def play_until(page: Page, live: LiveServer, table_id: str, seat: int, done: Any
             play_one_move(page, live, table_id, seat=seat)
         else:
             time.sleep(0.05)
+
+
+def with_authenticator(browser: Browser, kind: str) -> tuple[BrowserContext, Page, CDPSession, str]:
+    """A browser context on ``kind``'s screen with one virtual platform authenticator (resident keys,
+    user verification); its page, the DevTools session and the authenticator's id."""
+    context = browser.new_context(**VIEWPORTS[kind], bypass_csp=True)  # axe is injected
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+               "hasUserVerification": True, "isUserVerified": True}  # fmt: skip
+    authenticator = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"]
+    return context, page, cdp, authenticator

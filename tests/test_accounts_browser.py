@@ -12,9 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browsing import BLOCKING, TIMEOUT_MS, VIEWPORTS, LiveServer, described, violations
+from tests.browsing import (
+    BLOCKING,
+    LiveServer,
+    described,
+    violations,
+    with_authenticator,
+)
 
 SHOTS = Path("/tmp/shots")
 """Where the account page's screenshots go, to be looked at."""
@@ -22,20 +28,6 @@ SHOTS = Path("/tmp/shots")
 
 def site(live: LiveServer) -> str:
     return f"http://localhost:{live.port}"
-
-
-def with_authenticator(browser: Browser, kind: str) -> tuple[BrowserContext, Page, CDPSession, str]:
-    """A browser context on ``kind``'s screen with one virtual platform authenticator (resident keys,
-    user verification); its page, the DevTools session and the authenticator's id."""
-    context = browser.new_context(**VIEWPORTS[kind], bypass_csp=True)  # axe is injected
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable")
-    options = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-               "hasUserVerification": True, "isUserVerified": True}  # fmt: skip
-    authenticator = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})["authenticatorId"]
-    return context, page, cdp, authenticator
 
 
 def shot(page: Page, name: str) -> None:

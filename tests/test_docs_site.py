@@ -20,7 +20,7 @@ DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "hooks"))
 import griffe_rest  # noqa: E402 - the site's griffe extension lives beside the docs, not in the package
 
-from tests.test_layers import ARCHITECTURE, architecture_table  # noqa: E402 - the one reading of the layout table
+from tests.architecture import ARCHITECTURE, architecture_table  # noqa: E402 - the one reading of the layout table
 
 
 def nav_pages(node: object) -> set[str]:

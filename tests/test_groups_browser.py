@@ -28,12 +28,18 @@ from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browsing import BLOCKING, TIMEOUT_MS, VIEWPORTS, LiveServer, described, violations
+from tests.browsing import (
+    BLOCKING,
+    TIMEOUT_MS,
+    VIEWPORTS,
+    LiveServer,
+    described,
+    violations,
+    with_authenticator,
+)
 from tests.conftest import manager_of
 from tests.pagetext import LOCALES, assert_no_english, everything_shown
-from tests.test_accounts_browser import with_authenticator
-from tests.test_groups import Person, group_with
-from tests.webclient import ORIGIN
+from tests.webclient import ORIGIN, Person, group_with
 from upriver.actions import Phase
 from upriver.web.accounts.sessions import COOKIE
 from upriver.web.app import create_app

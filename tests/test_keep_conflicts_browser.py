@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.live import SHOTS, free_port
-from tests.test_keeper_offline_browser import TIMEOUT_MS, api, phone, serve
+from tests.offline import TIMEOUT_MS, api, phone, serve
 
 pytestmark = pytest.mark.slow
 POLL = 15_000  # the other phone picks a change up by its poll, every 4 s

@@ -12,11 +12,8 @@ Screenshots go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,44 +28,14 @@ from typer.testing import CliRunner
 
 import upriver.cli.keep
 from tests.live import SHOTS, free_port
+from tests.offline import TIMEOUT_MS, api, phone, process, serve
 from upriver.cli import app as cli_app
 from upriver.web.app import create_app
 
 pytestmark = pytest.mark.slow
 assert upriver.cli.keep  # registers `keep` on the app
 
-TIMEOUT_MS = 60_000  # the first entry with no server waits for Python to start in the worker
 NAMES = ("Ann", "Bob", "Cid", "Dee")
-
-
-@contextlib.contextmanager
-def process(command: list[str], url: str, cwd: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
-    """A server process answering at ``url``; stopped (SIGTERM, then waited for) at the end."""
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert child.poll() is None, f"{command} stopped"
-            with contextlib.suppress(httpx.TransportError):
-                httpx.get(url, timeout=1)
-                break
-            assert time.monotonic() < deadline, f"{command} did not start"
-            time.sleep(0.1)
-        yield child
-    finally:
-        child.terminate()
-        child.wait(timeout=20)
-
-
-def serve(db: Path, port: int) -> contextlib.AbstractContextManager[subprocess.Popen[bytes]]:
-    command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", str(db)]
-    return process(command, f"http://127.0.0.1:{port}/keep")
-
-
-def phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
 
 
 def shot(page: Page, name: str) -> None:
@@ -197,18 +164,6 @@ def test_a_sheet_is_kept_with_the_server_stopped_reloaded_offline_and_merged_bac
         shot(page, "2-merged")
         reader.context.close()
     page.context.close()
-
-
-def api(page: Page, path: str, body: dict[str, Any] | None = None) -> Any:
-    """The page's one request function (keep-api.js): the answer, or ``{"refused": message}``."""
-    return page.evaluate(
-        """async ([path, body]) => {
-            const { api } = await import("/static/keep-api.js");
-            try { return await api(path, body === null ? undefined : body); }
-            catch (err) { return { refused: err.message }; }
-        }""",
-        [path, body],
-    )
 
 
 def test_an_entry_made_offline_for_a_round_entered_elsewhere_meanwhile_is_kept_on_the_sheet_as_a_conflict(

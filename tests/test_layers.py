@@ -13,24 +13,13 @@ An edge goes to the module named, not to the packages above it.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.architecture import architecture_table
+
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
-ARCHITECTURE = ROOT / "docs" / "architecture.md"
-
-
-def architecture_table() -> list[tuple[str, tuple[str, ...]]]:
-    """The rows of the architecture page's layout table, top to bottom: (layer, the modules named)."""
-    text = ARCHITECTURE.read_text("utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
-    rows = []
-    for line in text.splitlines():
-        cells = [cell.strip() for cell in line.split("|")]
-        if line.startswith("| ") and "`" in cells[2]:
-            rows.append((cells[1], tuple(re.findall(r"`(upriver\.\w+)`", cells[2]))))
-    return rows
 
 
 def layers() -> tuple[list[str], dict[str, str]]:

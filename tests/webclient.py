@@ -214,3 +214,51 @@ def asserted(device: SoftWebauthnDevice, options: dict[str, Any], origin: str = 
             "userHandle": b64(response["userHandle"]),
         },
     }
+
+
+class Person:
+    """A browser signed in to its own account: its cookies, kept apart from the other browsers' on the
+    one client of the app (one event loop, as a server has), and the page's CSRF token."""
+
+    def __init__(self, client: TestClient, name: str) -> None:
+        self.client = client
+        self.cookies: dict[str, str] = {}
+        device = SoftWebauthnDevice()
+        asked = self.post("/api/account/register/options", {"name": name}, csrf=False).json()
+        options = asked["options"]
+        credential = created(device, options)
+        answer = self.post(
+            "/api/account/register", {"ceremony": asked["ceremony"], "credential": credential}, csrf=False
+        )
+        assert answer.status_code == 201, answer.text
+        self.csrf: str = answer.json()["csrf"]
+        self.id: str = answer.json()["user"]["id"]
+
+    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        self.client.cookies.clear()
+        for name, value in self.cookies.items():
+            self.client.cookies.set(name, value)
+        answer = self.client.request(method, path, json=body, headers=headers)
+        self.cookies = dict(self.client.cookies.items())
+        return answer
+
+    def post(self, path: str, body: Any = None, *, csrf: bool = True) -> Any:
+        headers = {"Origin": ORIGIN} | ({"X-Upriver-CSRF": self.csrf} if csrf else {})
+        return self.request("POST", path, {} if body is None else body, headers)
+
+    def send(self, method: str, path: str, body: Any = None) -> Any:
+        return self.request(method, path, body, {"Origin": ORIGIN, "X-Upriver-CSRF": self.csrf})
+
+    def get(self, path: str) -> Any:
+        return self.request("GET", path)
+
+
+def group_with(admin: Person, *others: Person, name: str = "Thursdays") -> str:
+    made = admin.post("/api/groups", {"name": name})
+    assert made.status_code == 201, made.text
+    group: str = made.json()["id"]
+    for other in others:
+        link = admin.post(f"/api/groups/{group}/invites", {"days": 7}).json()
+        joined = other.post(f"/api/groups/{group}/join", {"invite": link["invite"]})
+        assert joined.status_code == 200, joined.text
+    return group
