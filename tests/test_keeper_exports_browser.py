@@ -12,9 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,12 +23,12 @@ from typer.testing import CliRunner
 
 import upriver.cli.check
 from tests.live import free_port
+from tests.offline import api, phone, serve
 from upriver.cli import app as cli_app
 
 pytestmark = pytest.mark.slow
 assert upriver.cli.check  # registers `check` on the app
 
-TIMEOUT_MS = 60_000  # the first export with no server waits for Python to start in the worker
 START = {"players": ["Ann", "Bob", "Cid", "Dee"], "preset": "classic-hook", "schedule": [1, 2, 3]}
 ENTRIES = (
     ("bids", {"bids": [1, 1, 0, 0]}),
@@ -46,41 +43,10 @@ LABELS = {"csv": "Export CSV", "record": "Export record"}
 def serving(db: Path, port: int) -> Iterator[str]:
     """``upriver serve`` on ``db`` at ``port`` (a process of its own, stopped at the end); its address."""
     url = f"http://127.0.0.1:{port}"
-    command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", str(db)]
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert child.poll() is None, "the server stopped"
-            with contextlib.suppress(httpx.TransportError):
-                httpx.get(f"{url}/keep", timeout=1)
-                break
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+    with serve(db, port):
         yield url
-    finally:
-        child.terminate()
-        child.wait(timeout=20)
     with pytest.raises(httpx.TransportError):
         httpx.get(f"{url}/keep", timeout=2)  # gone, not only the network emulated away
-
-
-def phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
-
-
-def api(page: Page, path: str, body: dict[str, Any] | None = None) -> Any:
-    """The page's one request function (keep-api.js): the answer, or ``{"refused": message}``."""
-    return page.evaluate(
-        """async ([path, body]) => {
-            const { api } = await import("/static/keep-api.js");
-            try { return await api(path, body === null ? undefined : body); }
-            catch (err) { return { refused: err.message }; }
-        }""",
-        [path, body],
-    )
 
 
 def kept_in_step(page: Page, sheet: str) -> None:
