@@ -38,7 +38,6 @@ former member"), and three web tables made for the group never finished.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import json
 import random
@@ -46,7 +45,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 
 from fastapi.testclient import TestClient  # noqa: E402
 from soft_webauthn import SoftWebauthnDevice  # type: ignore[import-untyped]  # noqa: E402
-from tests.pg import PostgresServer  # noqa: E402 - the tests' private server, from the checkout
+from tests.pg import benched_database  # noqa: E402 - the tests' private server, from the checkout
 from tests.webclient import ORIGIN, created  # noqa: E402 - the tests' software authenticator
 
 from upriver import Game, preset  # noqa: E402
@@ -335,20 +334,6 @@ def measure(target: str, games: Pool, count: int, members: int, loads_n: int, se
         other.close()
 
 
-@contextlib.contextmanager
-def postgres(url: str | None) -> Iterator[tuple[str, str]]:
-    """The PostgreSQL database to measure, and how it was had."""
-    if url is not None:
-        yield url, "given"
-        return
-    server = PostgresServer(durable=True)
-    try:
-        server.start()
-        yield server.url(server.create_database()), "private server, fsync and synchronous_commit on"
-    finally:
-        server.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -373,7 +358,7 @@ def main() -> None:
             **measure(str(Path(folder) / "bench.db"), games, args.games, args.members, args.loads, args.seed),
         }
     try:
-        with postgres(args.postgres) as (url, how):
+        with benched_database(args.postgres) as (url, how):
             results["postgres"] = {
                 "store": "PostgreSQL",
                 **measure(url, games, args.games, args.members, args.loads, args.seed),

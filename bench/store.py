@@ -21,19 +21,17 @@ The appends are the cost a move pays before anyone is told of it (:meth:`TableSt
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.pg import PostgresServer  # noqa: E402 - the tests' private server, from the checkout
+from tests.pg import benched_database  # noqa: E402 - the tests' private server, from the checkout
 
 from upriver.web.store import Event, TableStore, open_table_store  # noqa: E402
 
@@ -65,20 +63,6 @@ def measure(store: TableStore, tables: int, events: int) -> dict[str, float]:
     }
 
 
-@contextlib.contextmanager
-def postgres(url: str | None) -> Iterator[tuple[str, str]]:
-    """The PostgreSQL database to measure, and how it was had."""
-    if url is not None:
-        yield url, "given"
-        return
-    server = PostgresServer(durable=True)
-    try:
-        server.start()
-        yield server.url(server.create_database()), "private server, fsync and synchronous_commit on"
-    finally:
-        server.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=100)
@@ -93,13 +77,14 @@ def main() -> None:
             results["sqlite"] = measure(store, args.tables, args.events)
         finally:
             store.close()
-    with postgres(args.postgres) as (url, how):
+    with benched_database(args.postgres) as (url, how):
         # The same server, with each commit waiting for the disk (PostgreSQL's default), then not.
         relaxed = url + ("&" if "?" in url else "?") + "options=-csynchronous_commit%3Doff"
         for name, target in (("postgres", url), ("postgres_synchronous_commit_off", relaxed)):
             store = open_table_store(target)
             try:
-                store.db.execute("TRUNCATE events, tables")
+                # CASCADE: other tables of the same database refer to these, and are emptied with them.
+                store.db.execute("TRUNCATE events, tables CASCADE")
                 results[name] = {**measure(store, args.tables, args.events), "server": how}
             finally:
                 store.close()

@@ -305,6 +305,21 @@ class PostgresServer:
         self.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+@contextlib.contextmanager
+def benched_database(url: str | None) -> Iterator[tuple[str, str]]:
+    """The PostgreSQL database a benchmark measures, and how it was had: ``url`` as given, or a
+    database on a private durable server (fsync on) for the benchmark's run."""
+    if url is not None:
+        yield url, "given"
+        return
+    server = PostgresServer(durable=True)
+    try:
+        server.start()
+        yield server.url(server.create_database()), "private server, fsync and synchronous_commit on"
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """The session's private PostgreSQL server, started at the first test that needs it."""
