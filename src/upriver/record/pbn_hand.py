@@ -18,7 +18,7 @@ from upriver.deal import left_of
 from upriver.errors import NotationError, RecordError
 from upriver.names import PlayerNameError, check_names
 from upriver.record.decoding import decode
-from upriver.record.pbn import PbnError, PbnGame, Tag
+from upriver.record.pbn import PbnError, PbnGame, Tag, Token
 from upriver.rules import Rules, Trump
 
 __all__ = [
@@ -200,21 +200,27 @@ def stock_of(game: PbnGame, dealt: Mapping[Card, str]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def _left_of_dealer(tag: Tag, deal: Deal, section: str, starts: str) -> tuple[int, list[Token]]:
+    """The first seat of a section that begins left of the dealer (the auction, the first trick),
+    refused when the tag names another, and the section's tokens without notes (``=…``, ``$…``)."""
+    first = left_of(deal.dealer, deal.count)
+    if seat_of(tag.value, deal.count, tag) != first:
+        seats = SEATS[deal.count]
+        raise PbnError(
+            f"{section} starts at {tag.value.strip()}",
+            tag=tag.name,
+            line=tag.line,
+            expected=f"{starts} left of the dealer ({seats[deal.dealer]}): {seats[first]}",
+        )
+    return first, [token for token in tag.section if not token.text.startswith(("=", "$"))]
+
+
 def bids_of(game: PbnGame, deal: Deal) -> tuple[int | None, ...]:
     bids: list[int | None] = [None] * deal.count
     tag = game.get("Auction")
     if tag is None:
         return tuple(bids)
-    first = left_of(deal.dealer, deal.count)
-    seats = SEATS[deal.count]
-    if seat_of(tag.value, deal.count, tag) != first:
-        raise PbnError(
-            f"the auction starts at {tag.value.strip()}",
-            tag="Auction",
-            line=tag.line,
-            expected=f"the bidding starts left of the dealer ({seats[deal.dealer]}): {seats[first]}",
-        )
-    calls = [token for token in tag.section if not token.text.startswith(("=", "$"))]
+    first, calls = _left_of_dealer(tag, deal, "the auction", "the bidding starts")
     for i, token in enumerate(calls):
         if token.text == "*":
             break
@@ -256,16 +262,7 @@ def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
     n = deal.count
     seats = SEATS[n]
     called = [NAME_TAGS[letter] for letter in seats]
-    first = left_of(deal.dealer, n)
-    column0 = seat_of(tag.value, n, tag)
-    if column0 != first:
-        raise PbnError(
-            f"the play starts at {tag.value.strip()}",
-            tag="Play",
-            line=tag.line,
-            expected=f"the first trick is led left of the dealer ({seats[deal.dealer]}): {seats[first]}",
-        )
-    tokens = [token for token in tag.section if not token.text.startswith(("=", "$"))]
+    column0, tokens = _left_of_dealer(tag, deal, "the play", "the first trick is led")
     end = next((i for i, token in enumerate(tokens) if token.text == "*"), len(tokens))
     if any(token.text != "*" for token in tokens[end:]):
         stray = next(token for token in tokens[end:] if token.text != "*")
@@ -279,7 +276,7 @@ def plays_of(game: PbnGame, deal: Deal, trump: Suit | None) -> tuple[Card, ...]:
     tokens = tokens[:end]
     plays: list[Card] = []
     played: set[Card] = set()
-    leader = first
+    leader = column0
     stopped = False
     for start in range(0, len(tokens), n):
         row = tokens[start : start + n]
