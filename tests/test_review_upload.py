@@ -30,12 +30,15 @@ HAND = (Path(__file__).parent / "data" / "pbn" / "trickster-245.pbn").read_text(
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
+    # Room for every round the limit lets in (4 seats a hand), so the reviewer's own bound on
+    # rounds under way (503) never answers before the limit of new hands (429) is reached.
     pool = concurrent.futures.ThreadPoolExecutor(2)
+    service = ReviewService(Settings(deals=16), executor=pool, most_in_flight=4 * (NEW_PER_MINUTE + 1))
     app = FastAPI()
-    app.include_router(review_upload_router(ReviewService(Settings(deals=16), executor=pool)))
+    app.include_router(review_upload_router(service))
     with TestClient(app) as made:
         yield made
-    pool.shutdown()
+    pool.shutdown(cancel_futures=True)
 
 
 def review(client: TestClient, text: str, **query: Any) -> dict[str, Any]:
