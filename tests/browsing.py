@@ -20,6 +20,7 @@ from websockets.sync.client import connect
 
 from tests.conftest import manager_of
 from tests.live import SHOTS, free_port
+from tests.waiting import wait_until
 from upriver.game import Game
 from upriver.review import Settings
 from upriver.web.app import create_app
@@ -63,10 +64,7 @@ class LiveServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
+        wait_until(lambda: self.server.started, "the server to start", timeout=10)
 
     def create(self, **body: Any) -> dict[str, Any]:
         response = httpx.post(f"{self.url}/api/tables", json={"name": "Ann", **body})
@@ -135,21 +133,10 @@ def play_one_move(page: Page, live: LiveServer, table_id: str, seat: int = 0) ->
         enabled_bid.first.click()
     else:
         enabled_card.first.click()
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while moves_by(live.game(table_id), seat) == before:
-        assert time.monotonic() < deadline, "the server never received the move"
-        time.sleep(0.01)
+    wait_until(lambda: moves_by(live.game(table_id), seat) > before, "the server to receive the move")
     # Wait until the page shows at least the state that holds this move, so the next click is current.
     page.wait_for_function(f"() => Number(document.body.dataset.v) >= {table.version}")
     return True
-
-
-def wait_until(check: Any, what: str) -> None:
-    """Return once ``check()`` is true; fail saying ``what`` did not happen after :data:`TIMEOUT_MS`."""
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.01)
 
 
 VIEWPORTS: dict[str, dict[str, Any]] = {
@@ -235,14 +222,16 @@ def sit_down(
 
 def play_until(page: Page, live: LiveServer, table_id: str, seat: int, done: Any, what: str) -> None:
     """Play ``seat``'s moves from ``page`` until ``done()``."""
-    deadline = time.monotonic() + 60
     game = live.game(table_id)
-    while not done():
-        assert time.monotonic() < deadline, what
+
+    def played_on() -> bool:
+        if done():
+            return True
         if seat in game.awaiting and not game.is_over:
             play_one_move(page, live, table_id, seat=seat)
-        else:
-            time.sleep(0.05)
+        return False
+
+    wait_until(played_on, what, timeout=60)
 
 
 def with_authenticator(browser: Browser, kind: str) -> tuple[BrowserContext, Page, CDPSession, str]:

@@ -9,13 +9,14 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
+
+from tests.waiting import wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium, which `.ci/run` installs; browser tests fail (never skip) without it."""
@@ -55,14 +56,14 @@ class Server:
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         stack.callback(self.stop)
         self.stack = stack
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, self.process.communicate()[0]
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"{self.url}/api/options", timeout=1).status_code == 200:
-                    return
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+        wait_until(self.answers, "the server to answer", timeout=60)
+
+    def answers(self) -> bool:
+        """Whether the server answers its options (fails at once if its process stopped)."""
+        assert self.process.poll() is None, self.process.communicate()[0]
+        with contextlib.suppress(httpx.TransportError):
+            return httpx.get(f"{self.url}/api/options", timeout=1).status_code == 200
+        return False
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -107,14 +108,15 @@ def serving(db: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     command = [sys.executable, "-m", "upriver", "serve", "--no-warm", "--port", str(port), "--db", db, *args]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while True:
+
+        def answers() -> bool:
             assert server.poll() is None, server.communicate()[0]
             with contextlib.suppress(httpx.TransportError):
                 httpx.get(f"{url}/healthz", timeout=1)  # any answer (a 400 for a host not allowed too)
-                break
-            assert time.monotonic() < deadline, "the server did not start in 30 s"
-            time.sleep(0.1)
+                return True
+            return False
+
+        wait_until(answers, "the server to answer", timeout=30)
         yield url, server
     finally:
         server.terminate()

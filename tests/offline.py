@@ -6,13 +6,14 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page
+
+from tests.waiting import wait_until
 
 TIMEOUT_MS = 60_000  # the first entry with no server waits for Python to start in the worker
 
@@ -22,14 +23,15 @@ def process(command: list[str], url: str, cwd: Path | None = None) -> Iterator[s
     """A server process answering at ``url``; stopped (SIGTERM, then waited for) at the end."""
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
     try:
-        deadline = time.monotonic() + 60
-        while True:
+
+        def answers() -> bool:
             assert child.poll() is None, f"{command} stopped"
             with contextlib.suppress(httpx.TransportError):
                 httpx.get(url, timeout=1)
-                break
-            assert time.monotonic() < deadline, f"{command} did not start"
-            time.sleep(0.1)
+                return True
+            return False
+
+        wait_until(answers, f"{command} to answer", timeout=60)
         yield child
     finally:
         child.terminate()

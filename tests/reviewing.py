@@ -6,7 +6,6 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +14,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.conftest import manager_of
+from tests.waiting import wait_until
 from upriver.actions import Phase
 from upriver.record import FORMAT, dumps, load
 from upriver.review import Settings
 from upriver.web.app import create_app
-from upriver.web.protocol import ClientMessage
+from upriver.web.messages import Bid, Play
 from upriver.web.review_api import ReviewService, review_router
 from upriver.web.tables import Manager, Table
 
@@ -74,10 +74,11 @@ class Setup:
         done = 0
         while not game.is_over and (moves is None or done < moves):
             seat = game.awaiting[0]
+            made = f"r{table.version}"  # the move's client id, unique per seat
             if game.phase is Phase.BIDDING:
-                message = ClientMessage(type="bid", bid=game.legal_bids(seat)[0])
+                message: Bid | Play = Bid(id=made, v=table.version, bid=game.legal_bids(seat)[0])
             else:
-                message = ClientMessage(type="play", card=str(game.legal_cards(seat)[0]))
+                message = Play(id=made, v=table.version, card=str(game.legal_cards(seat)[0]))
             self.manager.act(table, seat, message)
             done += 1
 
@@ -90,8 +91,8 @@ class Setup:
 
     def review(self, table: Table, me: int, **query: Any) -> dict[str, Any]:
         """Ask until the review is ready, as the page polls."""
-        deadline = time.monotonic() + 60
-        while True:
+
+        def ready() -> dict[str, Any] | None:
             response = self.ask(table, me, **query)
             if response.status_code == 200:
                 body: dict[str, Any] = response.json()
@@ -99,5 +100,6 @@ class Setup:
             assert response.status_code == 202, response.text
             progress = response.json()
             assert 0 <= progress["done"] <= progress["total"]
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+            return None
+
+        return wait_until(ready, "the review to be ready", timeout=60)

@@ -14,8 +14,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from tests.browsing import TIMEOUT_MS, LiveServer, ReviewServer, play_one_move, shot, wait_until
+from tests.browsing import TIMEOUT_MS, LiveServer, ReviewServer, play_one_move, shot
 from tests.live import SHOTS
+from tests.waiting import wait_until
 from upriver.actions import Phase
 from upriver.i18n import catalogue
 

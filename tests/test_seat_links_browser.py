@@ -18,8 +18,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from websockets.sync.client import ClientConnection, connect
 
-from tests.browsing import LiveServer, label, person, play_one_move, shot, sit_down, wait_until
+from tests.browsing import LiveServer, label, person, play_one_move, shot, sit_down
 from tests.pagetext import LOCALES, SCREENS, assert_no_english
+from tests.waiting import wait_until
 from upriver.i18n import catalogue
 
 pytestmark = pytest.mark.slow  # each test opens several pages in Chromium

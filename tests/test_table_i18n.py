@@ -10,9 +10,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.browsing import BLOCKING, LiveServer, ReviewServer, described, violations, wait_until
+from tests.browsing import BLOCKING, LiveServer, ReviewServer, described, violations
 from tests.live import SHOTS
 from tests.pagetext import DESKTOP, PHONE, SCREENS, assert_no_english, open_page
+from tests.waiting import wait_until
 from upriver import IllegalActionError, Phase
 from upriver.i18n import LANGUAGES, reason, translate
 from upriver.web.protocol import refusal_json

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
-from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, play_one_move, shot, wait_until
+from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, play_one_move, shot
+from tests.waiting import wait_until
 from upriver.actions import Phase
 
 

@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
-from tests.browsing import LiveServer, label, person, play_until, shot, sit_down, wait_until
+from tests.browsing import LiveServer, label, person, play_until, shot, sit_down
+from tests.waiting import wait_until
 from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.browsing import TIMEOUT_MS, LiveServer, hand_of, play_one_move, shot, wait_until
+from tests.browsing import TIMEOUT_MS, LiveServer, hand_of, play_one_move, shot
+from tests.waiting import wait_until
 from upriver.actions import Phase
 
 
