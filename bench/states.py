@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from upriver.web import protocol
+from upriver.web.messages import Bid, Play
 from upriver.web.seats import Connection
 from upriver.web.store import SqliteTableStore
 from upriver.web.tables import Manager
@@ -43,13 +43,10 @@ def measure(tables: int, rounds: int) -> dict[str, object]:
                     continue
                 seat = game.awaiting[0]
                 move = (game.legal_bids(seat) or game.legal_cards(seat))[0]
-                kind = "bid" if isinstance(move, int) else "play"
-                message = protocol.ClientMessage(
-                    kind,
-                    id=f"m{moves}",
-                    v=table.version,
-                    bid=move if isinstance(move, int) else None,
-                    card=None if isinstance(move, int) else str(move),
+                message = (
+                    Bid(id=f"m{moves}", v=table.version, bid=move)
+                    if isinstance(move, int)
+                    else Play(id=f"m{moves}", v=table.version, card=str(move))
                 )
                 start = time.process_time()
                 manager.act(table, seat, message)

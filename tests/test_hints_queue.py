@@ -15,7 +15,7 @@ import pytest
 
 from upriver.review import evaluate
 from upriver.web import hints
-from upriver.web.protocol import ClientMessage
+from upriver.web.messages import Bid, Hint
 from upriver.web.seats import Connection
 from upriver.web.store import SqliteTableStore
 from upriver.web.table import Table
@@ -68,7 +68,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Gate:
 
 
 def ask(table: Table, conn: Connection, id: str = "h") -> None:
-    hints.ask_hint(table, conn, ClientMessage("hint", id=id))
+    hints.ask_hint(table, conn, Hint(id=id))
 
 
 async def settled() -> None:
@@ -150,7 +150,7 @@ def test_a_seats_queue_holds_two_positions_then_refuses_a_third(manager: Manager
     async def scenario() -> dict[str, Any]:
         ask(table, Connection(0, address="a"))
         for seat in (1, 2):  # the others bid while seat 0's hint waits: it has a new position each time
-            manager.act(table, seat, ClientMessage("bid", id=f"b{seat}", v=table.version, bid=0))
+            manager.act(table, seat, Bid(id=f"b{seat}", v=table.version, bid=0))
             tab = Connection(0, address=f"t{seat}")
             ask(table, tab)
         refused = answers(tab)[-1]
@@ -190,7 +190,7 @@ def test_a_hint_still_waiting_when_its_table_moved_on_is_not_worked_out(manager:
         late = Connection(1, address="b")
         ask(table, late)
         assert table.game is not None
-        manager.act(table, 2, ClientMessage("bid", id="b", v=table.version, bid=0))  # the table moves on
+        manager.act(table, 2, Bid(id="b", v=table.version, bid=0))  # the table moves on
         gate.open.set()
         await settled()
         return late

@@ -21,7 +21,7 @@ from upriver.errors import IllegalActionError
 from upriver.record import loads
 from upriver.rules import DEFAULT_PRESET
 from upriver.web.app import create_app
-from upriver.web.protocol import ClientMessage
+from upriver.web.messages import Bid
 from upriver.web.tables import TableRefusalError
 
 # ------------------------------------------------------------------ HTTP
@@ -362,7 +362,7 @@ def test_the_tables_own_refusals_are_table_refusals_and_the_engines_stay_illegal
     room = Room(client, stack, schedule=[2])
     manager = manager_of(client)
     seat = room.game.awaiting[0]
-    stale = ClientMessage("bid", id="x1", v=room.table.version + 5, bid=0)
+    stale = Bid(id="x1", v=room.table.version + 5, bid=0)
     with pytest.raises(TableRefusalError) as refused:
         manager.act(room.table, seat, stale)
     assert (refused.value.rule, refused.value.seat) == ("stale", seat)
@@ -370,7 +370,7 @@ def test_the_tables_own_refusals_are_table_refusals_and_the_engines_stay_illegal
     with pytest.raises(TableRefusalError) as refused:
         manager.join(room.table, seat, "Zed")
     assert refused.value.rule == "join"
-    too_many = ClientMessage("bid", id="x2", v=room.table.version, bid=3)
+    too_many = Bid(id="x2", v=room.table.version, bid=3)
     with pytest.raises(IllegalActionError) as illegal:
         manager.act(room.table, seat, too_many)
     assert illegal.value.rule == "bid range"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from upriver.web.protocol import parse_client
+from upriver.web.messages import Bid
 from upriver.web.seats import Connection
 from upriver.web.store import Event, VersionConflictError
 from upriver.web.store.sqlite import SqliteTableStore
@@ -60,7 +60,7 @@ def test_a_background_commit_gives_up_after_the_same_retries_as_one_made_at_once
             seat, text = _first_bid(table)
             store.raced = True
             told: asyncio.Future[Exception] = asyncio.get_running_loop().create_future()
-            manager.act(table, seat, parse_client(text), refused=told.set_result)
+            manager.act(table, seat, Bid.model_validate_json(text), refused=told.set_result)
             return await asyncio.wait_for(told, 5)
         finally:
             manager.close()
@@ -84,7 +84,7 @@ def test_a_move_is_stored_applied_and_announced_alike_whether_committed_at_once_
             seat, text = _first_bid(table)
             before = table.version
             told: list[Exception] = []
-            manager.act(table, seat, parse_client(text), refused=told.append)
+            manager.act(table, seat, Bid.model_validate_json(text), refused=told.append)
             for _ in range(200):
                 if table.version > before:
                     break

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from upriver.web import hints
-from upriver.web.protocol import ClientMessage, ProtocolError, parse_client
+from upriver.web.messages import Bid, Claim, Hint, ProtocolError, parse_client
 from upriver.web.seats import Connection
 from upriver.web.store import Event, SqliteTableStore
 from upriver.web.table import Table, TableRefusalError
@@ -85,9 +85,7 @@ def bid_all(manager: Manager, table: Table) -> None:
     assert game is not None
     while game.phase.name == "BIDDING":
         seat = game.awaiting[0]
-        manager.act(
-            table, seat, ClientMessage("bid", id=f"b{seat}", v=table.version, bid=game.legal_bids(seat)[0])
-        )
+        manager.act(table, seat, Bid(id=f"b{seat}", v=table.version, bid=game.legal_bids(seat)[0]))
 
 
 @pytest.mark.usefixtures("ace_of_trumps")
@@ -100,12 +98,12 @@ def test_a_person_a_bot_plays_for_may_not_claim_until_they_are_back(manager: Man
     manager.leave(table, 0)
     version = table.version
     with pytest.raises(TableRefusalError) as refused:
-        manager.claim(table, 0, ClientMessage("claim", id="c1", v=version))
+        manager.claim(table, 0, Claim(id="c1", v=version))
     assert refused.value.rule == "back"
     assert "back" in str(refused.value)
     assert table.version == version
     manager.back(table, 0)
-    manager.claim(table, 0, ClientMessage("claim", id="c2", v=table.version))
+    manager.claim(table, 0, Claim(id="c2", v=table.version))
     assert table.claim is not None
 
 
@@ -115,7 +113,7 @@ def test_a_claim_may_not_use_the_servers_own_move_ids(manager: Manager) -> None:
     version = table.version
     for server_id in ("clock", "standin"):
         with pytest.raises(TableRefusalError) as refused:
-            manager.claim(table, 1, ClientMessage("claim", id=server_id, v=version))
+            manager.claim(table, 1, Claim(id=server_id, v=version))
         assert refused.value.rule == "duplicate"
         assert "server" in str(refused.value)
     assert table.version == version
@@ -176,9 +174,9 @@ def test_a_claim_is_the_persons_own_move_and_ends_their_automatic_moves_in_a_row
         if seat == 0:
             assert manager.automatic_move(table, 0, bid, table.version)
         else:
-            manager.act(table, seat, ClientMessage("bid", id=f"b{seat}", v=table.version, bid=bid))
+            manager.act(table, seat, Bid(id=f"b{seat}", v=table.version, bid=bid))
     assert table.auto_moves(0) == 1
-    manager.claim(table, 0, ClientMessage("claim", id="c", v=table.version))
+    manager.claim(table, 0, Claim(id="c", v=table.version))
     assert table.auto_moves(0) == 0
 
 
@@ -205,7 +203,7 @@ def test_hints_take_at_most_two_of_the_bots_threads_at_once(
     async def ask_all() -> list[Connection]:
         pages = [Connection(seat, address=f"10.0.0.{seat}") for seat in range(3) for _tab in range(2)]
         for page in pages:
-            hints.ask_hint(table, page, ClientMessage("hint"))
+            hints.ask_hint(table, page, Hint())
         while hints.queue().jobs:
             await asyncio.sleep(0.02)
         return pages

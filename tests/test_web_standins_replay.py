@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from upriver.errors import IllegalActionError
-from upriver.web.protocol import ClientMessage
+from upriver.web.messages import Bid, Play
 from upriver.web.store import Event, SqliteTableStore
 from upriver.web.table import Table, TableRefusalError
 from upriver.web.tables import Manager
@@ -86,8 +86,11 @@ def play(manager: Manager, table: Table, action: str, seat: int) -> None:
             )
         else:
             move = (game.legal_bids(seat) or game.legal_cards(seat))[0]
-            kind, key = ("bid", "bid") if isinstance(move, int) else ("play", "card")
-            message = ClientMessage(kind, id=f"p{table.version}", v=table.version, **{key: move})  # type: ignore[arg-type]
+            message = (
+                Bid(id=f"p{table.version}", v=table.version, bid=move)
+                if isinstance(move, int)
+                else Play(id=f"p{table.version}", v=table.version, card=str(move))
+            )
             manager.act(table, seat, message)
     except (TableRefusalError, IllegalActionError):
         assert control(table) == before, "a refused request changed the table"

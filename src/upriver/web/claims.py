@@ -15,8 +15,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from upriver.web import protocol
 from upriver.web.claim_notice import ClaimNotice
+from upriver.web.messages import Claim
 from upriver.web.seats import Connection
 from upriver.web.standins import own_move_refusal
 from upriver.web.store import Event
@@ -59,7 +59,7 @@ class ClaimActions(ABC):
     def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
         """Check, commit, apply and announce an event."""
 
-    def claim(self, table: Table, seat: int, message: protocol.ClientMessage) -> None:
+    def claim(self, table: Table, seat: int, message: Claim) -> None:
         """Claim the rest of the round for ``seat``, if the guards and the engine accept it.
 
         :raises TableRefusalError: the message is stale or replayed, the game has not started, or a
@@ -74,7 +74,7 @@ class ClaimActions(ABC):
             refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a known id
             if refusal is not None:
                 raise refusal
-            if message.v is not None and message.v > table.version:
+            if message.v > table.version:
                 raise TableRefusalError(
                     f"this claim was made against state {message.v}, but the table is at "
                     f"{table.version}: look again",

@@ -40,6 +40,7 @@ from upriver.cards import Card
 from upriver.review import DEFAULT_DEALS, Evaluation, evaluate
 from upriver.view import SeatView
 from upriver.web import protocol
+from upriver.web.messages import Hint
 from upriver.web.seats import Connection
 from upriver.web.table import Table
 
@@ -245,7 +246,7 @@ def _refuse(
     )
 
 
-def ask_hint(table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
+def ask_hint(table: Table, conn: Connection, message: Hint) -> None:
     """Answer ``conn``'s ``hint`` message: a ``hint`` message once worked out, or a refusal now."""
     version = table.version
     seat = conn.seat

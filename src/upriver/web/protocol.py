@@ -1,10 +1,11 @@
 """The WebSocket protocol: what clients may send, and the per-seat state the server sends back.
 
-Client → server (one JSON object per message). A message acts for the seat of the connection's
-token only: a ``seat`` given in a ``join``, ``bid``, ``play``, ``claim``, ``hint``, ``confirm``,
-``leave`` or ``back`` must be that seat, or it is refused with rule ``seat`` and changes nothing
-(``revoke``, ``bot``, ``handover`` and ``reinvite`` name the seat they act on; ``chat`` and ``react``
-read none).
+Client → server (one JSON object per message; one class each in :mod:`upriver.web.messages`,
+which reads them at the door and refuses a missing or malformed field, rule ``field``). A message
+acts for the seat of the connection's token only: a ``seat`` given in a ``join``, ``bid``,
+``play``, ``claim``, ``hint``, ``confirm``, ``leave``, ``back`` or ``rekey`` must be that seat, or
+it is refused with rule ``seat`` and changes nothing (``revoke``, ``bot``, ``handover`` and
+``reinvite`` name the seat they act on; ``sync``, ``chat`` and ``react`` read none).
 
 - ``{"type": "join", "name": "Bea", "proof": "<64 hex digits>"}`` — take the seat of the connection's
   token (an invite), before the game starts (or, a seat the host re-invited, at any time, under its
@@ -112,29 +113,22 @@ its ``id`` was already used by that seat.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from upriver.actions import Phase, Trick
 from upriver.cards import DECK, Rank, Suit
 from upriver.deal import rules_json
 from upriver.errors import IllegalActionError, RefusalError
-from upriver.game import Game, Move
+from upriver.game import Game
 from upriver.legality import BidRestriction
-from upriver.names import PlayerNameError, quoted
+from upriver.names import PlayerNameError
 from upriver.sheet import ScoreSheet
 from upriver.view import SeatView, TableView
 from upriver.web import refusals
-from upriver.web.guard import AnyObject, InputError, parse_json
 
 __all__ = [
-    "ClientMessage",
-    "ProtocolError",
     "error_message",
-    "parse_client",
     "refusal_json",
     "restriction_json",
     "rules_json",
@@ -144,209 +138,12 @@ __all__ = [
     "table_part",
 ]
 
-MAX_MESSAGE = 4096
-"""Longest client message accepted, in characters: a real one is under 100."""
-
-_TYPES = (
-    "join",
-    "bid",
-    "play",
-    "sync",
-    "revoke",
-    "bot",
-    "confirm",
-    "leave",
-    "back",
-    "handover",
-    "chat",
-    "react",
-    "claim",
-    "hint",
-    "rekey",
-    "reinvite",
-)
 _RANK_WORDS = {
     Rank.JACK: "Jack",
     Rank.QUEEN: "Queen",
     Rank.KING: "King",
     Rank.ACE: "Ace",
 }
-
-
-class ProtocolError(Exception):
-    """A client message the server cannot use; ``rule`` names why (``json``, ``type``, ``field``,
-    ``size``), ``facts`` what a page needs to say it again (``{"field": "card"}`` for ``field``)."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        rule: str,
-        client_id: str | None = None,
-        facts: Mapping[str, object] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.client_id = client_id
-        self.facts: dict[str, object] = dict(facts or {})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ClientMessage:
-    """A well-formed client message; which fields are set depends on ``type``."""
-
-    type: str
-    id: str | None = None
-    v: int | None = None
-    bid: int | None = None
-    card: str | None = None
-    """The card's text as the client sent it; the engine reads it (and refuses text that is no card)."""
-    name: str | None = None
-    seat: int | None = None
-    kind: str | None = None
-    """The bot kind a ``bot`` message gives the seat to."""
-    text: str | None = None
-    """A ``chat`` message's line, as sent (:mod:`upriver.web.chat` checks it)."""
-    reaction: str | None = None
-    """A ``react`` message's reaction, as sent (:data:`upriver.web.chat.REACTIONS`)."""
-    proof: str | None = None
-    """A ``join``'s proof: the SHA-256 of the joining page's secret (:mod:`upriver.web.seatkeys`)."""
-
-    @property
-    def move(self) -> Move:
-        """The bid or the card text, for :meth:`Game.check_move` and :meth:`Game.move`."""
-        if self.bid is not None:
-            return self.bid
-        if self.card is None:
-            raise ValueError(f"a {self.type} message carries no move")
-        return self.card
-
-
-class _Message(BaseModel):
-    """The fields a client message may carry, each checked for its type and size (strict JSON types)."""
-
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-    type: str = Field(max_length=16)
-    id: str | None = Field(None, min_length=1, max_length=64)
-    v: int | None = None
-    bid: int | None = None
-    card: str | None = Field(None, min_length=1, max_length=8)
-    name: str | None = Field(None, max_length=200)
-    seat: int | None = None
-    kind: str | None = Field(None, min_length=1, max_length=16)
-    text: str | None = Field(None, max_length=MAX_MESSAGE)
-    reaction: str | None = Field(None, min_length=1, max_length=16)
-    proof: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
-
-
-_WHAT = {
-    "id": "a string of 1 to 64 characters",
-    "v": "a whole number",
-    "bid": "a whole number",
-    "seat": "a whole number",
-    "card": "a card like 'QH'",
-    "name": "a name of 1 to 24 characters",
-    "kind": "a bot kind like 'basic'",
-    "text": "a line of text",
-    "reaction": "a reaction like 'well-played'",
-    "proof": "the SHA-256 of the page's secret, 64 lowercase hexadecimal digits",
-    "type": f"one of {', '.join(_TYPES)}",
-}
-
-
-def _missing(sentence: str, field: str, client_id: str | None) -> ProtocolError:
-    """The refusal of a message that lacks ``field`` (rule ``field``), said by ``sentence``."""
-    return ProtocolError(sentence, rule="field", client_id=client_id, facts={"field": field})
-
-
-def parse_client(text: str | bytes) -> ClientMessage:
-    """Read one client message, or raise :class:`ProtocolError` saying what is wrong with it.
-
-    The JSON is read by pydantic-core (:func:`upriver.web.guard.parse_json`): nesting too deep,
-    a lone surrogate or a huge number is refused as ``json``, before any field is looked at.
-    """
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError(
-            f"message longer than {MAX_MESSAGE} characters", rule="size", facts={"limit": MAX_MESSAGE}
-        )
-    try:
-        data = parse_json(AnyObject, text).data()
-    except InputError as error:
-        raise ProtocolError(f"{error}; a message is a JSON object with a 'type'", rule="json") from None
-    raw_id = data.get("id")
-    client_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= 64 else None
-    kind = data.get("type")
-    if kind not in _TYPES:
-        raise ProtocolError(
-            f"unknown message type {quoted(kind)}: expected one of {', '.join(_TYPES)}",
-            rule="type",
-            client_id=client_id,
-            facts={"types": list(_TYPES)},
-        )
-    try:
-        message = _Message.model_validate(data)
-    except ValidationError as error:
-        first = error.errors(include_url=False, include_input=False)[0]
-        field = str(first["loc"][0]) if first["loc"] else "message"
-        raise ProtocolError(
-            f"'{field}' must be {_WHAT.get(field, 'as documented')}, not {quoted(data.get(field))}",
-            rule="field",
-            client_id=client_id,
-            facts={"field": field},
-        ) from None
-    seat = message.seat
-    if kind == "sync":
-        return ClientMessage("sync", id=client_id)
-    if kind == "hint":
-        return ClientMessage("hint", id=client_id, v=message.v, seat=seat)
-    if kind == "join":
-        if message.name is None:
-            raise _missing("a join needs a 'name'", "name", client_id)
-        return ClientMessage("join", id=client_id, name=message.name, seat=seat, proof=message.proof)
-    if kind in ("confirm", "leave", "back", "rekey"):  # the sender's own seat: a 'seat' given must be it
-        return ClientMessage(kind, id=client_id, seat=seat)
-    if kind == "chat":
-        if message.text is None:
-            raise _missing("a chat message needs its 'text'", "text", client_id)
-        return ClientMessage("chat", id=client_id, text=message.text, name=message.name)
-    if kind == "react":
-        if message.reaction is None:
-            raise _missing("a react message needs its 'reaction'", "reaction", client_id)
-        return ClientMessage("react", id=client_id, reaction=message.reaction)
-    if kind == "handover":
-        if seat is None:
-            raise _missing("a handover needs the 'seat' to hand to a bot", "seat", client_id)
-        return ClientMessage("handover", id=client_id, seat=seat)
-    if kind == "reinvite":
-        if seat is None:
-            raise _missing("a reinvite needs the 'seat' to give a new invite", "seat", client_id)
-        return ClientMessage("reinvite", id=client_id, seat=seat)
-    if kind == "revoke":
-        if seat is None:
-            raise _missing("a revoke needs the 'seat' whose invite to renew", "seat", None)
-        return ClientMessage("revoke", id=client_id, seat=seat)
-    if kind == "bot":
-        if seat is None or message.kind is None:
-            raise _missing(
-                "a bot message needs the 'seat' to give and the bot's 'kind'",
-                "seat" if seat is None else "kind",
-                None,
-            )
-        return ClientMessage("bot", id=client_id, seat=seat, kind=message.kind)
-    if client_id is None:
-        raise _missing(f"a {kind} needs an 'id' chosen by the client", "id", None)
-    if message.v is None:
-        raise _missing("'v' must be a whole number, not None", "v", client_id)
-    if kind == "claim":
-        return ClientMessage("claim", id=client_id, v=message.v, seat=seat)
-    if kind == "bid":
-        if message.bid is None:
-            raise _missing("'bid' must be a whole number, not None", "bid", client_id)
-        return ClientMessage("bid", id=client_id, v=message.v, bid=message.bid, seat=seat)
-    if message.card is None:
-        raise _missing("'card' must be a card like 'QH', not None", "card", client_id)
-    return ClientMessage("play", id=client_id, v=message.v, card=message.card, seat=seat)
 
 
 def seat_message(version: int, seat: int, token: str) -> str:
@@ -451,7 +248,7 @@ def refusal_json(error: Exception) -> dict[str, object]:
     the player's language (``static/i18n.js``'s ``reason``) instead of showing the English sentence.
 
     Reads the engine's :class:`~upriver.errors.RefusalError` (its JSON facts), a
-    :class:`ProtocolError`, the table's refusals (``rule`` and ``seat``, no facts) and a
+    :class:`~upriver.web.messages.ProtocolError`, the table's refusals (``rule`` and ``seat``, no facts) and a
     :class:`~upriver.names.PlayerNameError` (rule ``name``, its reason code as the fact ``case``).
     """
     if isinstance(error, PlayerNameError):

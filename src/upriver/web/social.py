@@ -30,6 +30,7 @@ from upriver.web.chat import LINES, REACTIONS_LIMIT, SPECTATOR_LINES, ChatRefusa
 from upriver.web.cluster import CHAT_CHANNEL, PRESENCE_CHANNEL, REACTIONS_CHANNEL, Cluster, Solo
 from upriver.web.commits import in_event_loop
 from upriver.web.limits import Limits
+from upriver.web.messages import Chat, React
 from upriver.web.presence import Roster
 from upriver.web.seats import Connection
 from upriver.web.shared_limits import SharedLimits
@@ -44,7 +45,7 @@ __all__ = ["Social"]
 log = logging.getLogger("upriver.web")
 
 
-def _unsaved(table: Table, message: protocol.ClientMessage) -> str:
+def _unsaved(table: Table, message: Chat | React) -> str:
     """The refusal of a line the store could not keep."""
     return protocol.error_message(
         table.version, "store", "the table could not save this line; nothing changed: try again", message.id
@@ -103,10 +104,10 @@ class Social:
         if held is not None and in_event_loop():
             asyncio.get_running_loop().run_in_executor(None, self.limits.release, *held)
 
-    def handle(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
+    def handle(self, table: Table, conn: Connection, message: Chat | React) -> None:
         """Apply a ``chat`` or ``react`` message, or queue its refusal for ``conn`` (nothing changed)."""
         try:
-            if message.type == "chat":
+            if isinstance(message, Chat):
                 if self.background and in_event_loop():
                     self._say_in_background(table, conn, message)
                 else:
@@ -131,9 +132,7 @@ class Social:
             REACTIONS_CHANNEL, json.dumps([self.roster.process, table.id, seat, reaction, at])
         )
 
-    def _refuse(
-        self, table: Table, conn: Connection, message: protocol.ClientMessage, error: ChatRefusalError
-    ) -> None:
+    def _refuse(self, table: Table, conn: Connection, message: Chat | React, error: ChatRefusalError) -> None:
         conn.push(
             protocol.error_message(
                 table.version, error.rule, str(error), message.id, seat=error.seat, facts=error.facts
@@ -141,7 +140,7 @@ class Social:
         )
 
     def _react_in_background(
-        self, table: Table, conn: Connection, message: protocol.ClientMessage, seat: int, reaction: str
+        self, table: Table, conn: Connection, message: React, seat: int, reaction: str
     ) -> None:
         """Count the reaction across the cluster off the event loop, then show it or refuse it."""
         key = f"reactions:{table.id}:{seat}"
@@ -158,7 +157,7 @@ class Social:
         count = functools.partial(self.limits.take, key, *REACTIONS_LIMIT, table.chat.clock())
         loop.run_in_executor(None, count).add_done_callback(counted)
 
-    def _say_in_background(self, table: Table, conn: Connection, message: protocol.ClientMessage) -> None:
+    def _say_in_background(self, table: Table, conn: Connection, message: Chat) -> None:
         """Store a line off the event loop (a PostgreSQL round trip, which an outage makes long), then
         send it; a refusal is raised at once, a store failure told to ``conn`` when it comes.
 

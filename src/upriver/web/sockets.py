@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import assert_never
 
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -18,11 +19,35 @@ from starlette.websockets import WebSocketDisconnect
 from upriver.errors import IllegalActionError
 from upriver.web import metrics, protocol
 from upriver.web.hints import ask_hint
+from upriver.web.messages import (
+    Back,
+    Bid,
+    Bot,
+    Chat,
+    Claim,
+    Confirm,
+    Handover,
+    Hint,
+    Join,
+    Leave,
+    OwnSeatMessage,
+    Play,
+    ProtocolError,
+    React,
+    Reinvite,
+    Rekey,
+    Revoke,
+    Sync,
+    parse_client,
+)
 from upriver.web.seats import CLOSE_TOO_SLOW, Connection
 from upriver.web.social import Social
 from upriver.web.tables import CommitError, Manager, Table, TableRefusalError
 
 __all__ = ["handle_message", "serve_socket"]
+
+_OFFERED_ONLY = (Join, Sync, Chat, Revoke, Bot)
+"""What a link that only offers its seat may send (the host's two are refused as the host's)."""
 
 
 async def serve_socket(
@@ -85,18 +110,18 @@ async def serve_socket(
 def handle_message(manager: Manager, table: Table, conn: Connection, text: str, social: Social) -> None:
     """Apply one client message, or queue the error reply; a refusal changes nothing."""
     try:
-        message = protocol.parse_client(text)
-    except protocol.ProtocolError as error:
+        message = parse_client(text)
+    except ProtocolError as error:
         conn.push(
             protocol.error_message(table.version, error.rule, str(error), error.client_id, facts=error.facts)
         )
         return
-    if message.type == "sync":
+    if isinstance(message, Sync):
         conn.refresh()
         return
-    offered_only = ("join", "sync", "chat", "revoke", "bot")  # the last two are the host's, refused as such
-    if conn.seat is not None and table.invited(conn.seat) and message.type not in offered_only:
-        # A link that offers a seat (an open one, or one the host re-invited) acts once the seat is taken.
+    # A link that offers a seat (an open one, or one the host re-invited) acts once the seat is taken;
+    # it may join, sync and chat, and the host's messages are refused as the host's.
+    if conn.seat is not None and table.invited(conn.seat) and not isinstance(message, _OFFERED_ONLY):
         conn.push(
             protocol.error_message(
                 table.version,
@@ -107,10 +132,10 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
             )
         )
         return
-    if message.type in ("chat", "react"):  # spectators too, as the table allows
+    if isinstance(message, Chat | React):  # spectators too, as the table allows
         social.handle(table, conn, message)
         return
-    if message.type == "hint" and (conn.seat is None or message.seat in (None, conn.seat)):
+    if isinstance(message, Hint) and conn.seat is None:
         ask_hint(table, conn, message)  # refused to spectators with the hint's own rule
         return
     seat = conn.seat
@@ -121,11 +146,7 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
             )
         )
         return
-    if (
-        message.type not in ("revoke", "bot", "handover", "reinvite")
-        and message.seat is not None
-        and message.seat != seat
-    ):
+    if isinstance(message, OwnSeatMessage) and message.seat is not None and message.seat != seat:
         conn.push(
             protocol.error_message(
                 table.version,
@@ -162,33 +183,32 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
             conn.push(protocol.error_message(table.version, "store", str(error), message.id))
 
     try:
-        if message.type == "join":
-            assert message.name is not None
-            manager.join(table, seat, message.name, conn, message.proof)
-        elif message.type == "revoke":
-            assert message.seat is not None
-            manager.revoke(table, seat, message.seat)
-        elif message.type == "bot":
-            assert message.seat is not None
-            assert message.kind is not None
-            manager.give_to_bot(table, seat, message.seat, message.kind)
-        elif message.type == "claim":
-            manager.claim(table, seat, message)
-        elif message.type == "confirm":
-            manager.confirm(table, seat)
-        elif message.type == "leave":
-            manager.leave(table, seat)
-        elif message.type == "back":
-            manager.back(table, seat)
-        elif message.type == "rekey":
-            manager.rekey(table, seat, conn)
-        elif message.type == "reinvite":
-            assert message.seat is not None
-            manager.reinvite(table, seat, message.seat)
-        elif message.type == "handover":
-            assert message.seat is not None
-            manager.handover(table, seat, message.seat)
-        else:
-            manager.act(table, seat, message, refused=refused)
+        match message:
+            case Join():
+                manager.join(table, seat, message.name, conn, message.proof)
+            case Revoke():
+                manager.revoke(table, seat, message.seat)
+            case Bot():
+                manager.give_to_bot(table, seat, message.seat, message.kind)
+            case Claim():
+                manager.claim(table, seat, message)
+            case Confirm():
+                manager.confirm(table, seat)
+            case Leave():
+                manager.leave(table, seat)
+            case Back():
+                manager.back(table, seat)
+            case Rekey():
+                manager.rekey(table, seat, conn)
+            case Reinvite():
+                manager.reinvite(table, seat, message.seat)
+            case Handover():
+                manager.handover(table, seat, message.seat)
+            case Bid() | Play():
+                manager.act(table, seat, message, refused=refused)
+            case Hint():
+                ask_hint(table, conn, message)
+            case _:
+                assert_never(message)
     except (IllegalActionError, TableRefusalError, CommitError) as error:
         refused(error)

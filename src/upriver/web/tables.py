@@ -46,6 +46,7 @@ from upriver.web.cluster import Cluster, Solo
 from upriver.web.commits import BackgroundCommits, Steps, in_event_loop
 from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
+from upriver.web.messages import MoveMessage
 from upriver.web.seatkeys import KEY_KINDS, proof_id
 from upriver.web.seatlinks import SeatLinks, apply_key_event, check_key_event, dead_link_message
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection, bot_label, derived_token, seat_name, unlabelled
@@ -309,9 +310,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             raise TableRefusalError("this table is older than revocable invites", rule="revoke", seat=by)
         self._accept(table, lambda: Event(table.version + 1, "revoke", seat, "", None))
 
-    def act(
-        self, table: Table, seat: int, message: protocol.ClientMessage, *, refused: Refused | None = None
-    ) -> None:
+    def act(self, table: Table, seat: int, message: MoveMessage, *, refused: Refused | None = None) -> None:
         """Make a person's bid or card, if the replay guards and the engine accept it; else raise.
 
         With background commits (inside the event loop), the move is checked, committed by a thread
@@ -334,7 +333,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             refusal = own_move_refusal(table, seat, message.id)  # a stand-in plays, or a known id
             if refusal is not None:
                 raise refusal
-            if message.v is not None and (message.v < table.turn_version[seat] or message.v > table.version):
+            if message.v < table.turn_version[seat] or message.v > table.version:
                 raise TableRefusalError(
                     f"this {message.type} was made against state {message.v}, but the table is at "
                     f"{table.version}: look again and choose",
