@@ -73,6 +73,7 @@ TYPED = frozenset(
         "table-panels.js",
         "table-presence.js",
         "table-rematch.js",
+        "table-results.js",
         "table-seatctl.js",
         "table-seatlink.js",
         "table-socket.js",
