@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from tests.conftest import manager_of
+from tests.waiting import wait_until
 from tests.webclient import tables_loaded
 from upriver.record import loads
 from upriver.web.app import create_app
@@ -24,16 +25,25 @@ from upriver.web.table import Table
 
 
 class FakeNow:
-    """The time the manager's clocks go by: the real time, moved on by what the test adds."""
+    """The time the manager's clocks go by: the real time, moved on by what the test adds. It counts
+    how often it is read: the turn clock reads it each time it looks at a running table."""
 
     def __init__(self) -> None:
         self.offset = 0.0
+        self.reads = 0
 
     def __call__(self) -> float:
+        self.reads += 1
         return time.time() + self.offset
 
     def advance(self, seconds: float) -> None:
         self.offset += seconds
+
+    def looked_again(self) -> None:
+        """Return once the server read the time twice more: its clock has looked at the table since
+        this was called, with the time as it is now (what it did not do then, it does not do)."""
+        mark = self.reads
+        wait_until(lambda: self.reads >= mark + 2, "the server's clock to look at the table again")
 
 
 @pytest.fixture
@@ -56,13 +66,6 @@ def create(client: TestClient, seats: list[str], **options: Any) -> tuple[Table,
     assert response.status_code == 201, response.text
     body = response.json()
     return manager_of(client).tables[body["table"]], body["token"]
-
-
-def wait_for(what: Callable[[], object], seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not what():
-        assert time.monotonic() < deadline, "it did not happen in time"
-        time.sleep(0.02)
 
 
 def events(table: Table, client: TestClient) -> list[Any]:
@@ -224,21 +227,25 @@ def test_a_person_who_leaves_is_played_for_at_once_and_takes_the_seat_back(
     assert status == "left"
     assert lines == [("system", "left", {"seat": 0})]
     assert table.standin_reason(0) == "left"
-    wait_for(lambda: any(e.seat == 0 and e.client_id == "standin" for e in events(table, client)))
+    wait_until(
+        lambda: any(e.seat == 0 and e.client_id == "standin" for e in events(table, client)),
+        "a stand-in's move for seat 0",
+    )
     # Their own moves wait until they say they are back.
-    wait_for(lambda: 0 in game.awaiting)
+    wait_until(lambda: 0 in game.awaiting, "seat 0's turn")
     move(ws, table, 0, 1)
     assert error_of(ws)["rule"] == "back"
     ws.send_text(json.dumps({"type": "back"}))
-    wait_for(lambda: table.standin_reason(0) is None)
+    wait_until(lambda: table.standin_reason(0) is None, "seat 0's stand-in to leave")
     assert not game.is_over
-    wait_for(lambda: 0 in game.awaiting)
+    wait_until(lambda: 0 in game.awaiting, "seat 0's turn")
     version = table.version
-    time.sleep(0.5)  # ten bots' delays
+    # The table's bots stop when none is due: a stand-in still playing for seat 0 would keep them on.
+    wait_until(lambda: table.bot_task is None, "the table's bots to rest")
     assert 0 in game.awaiting, "no bot moves for a person who came back"
     assert table.version == version
     move(ws, table, 0, 2)
-    wait_for(lambda: table.version > version)
+    wait_until(lambda: table.version > version, "a new state")
     # Coming back to a seat one holds is refused with a sentence.
     ws.send_text(json.dumps({"type": "back"}))
     refusal = error_of(ws)
@@ -267,7 +274,7 @@ def test_a_seats_own_request_naming_another_seat_is_refused_and_changes_nothing(
     table, token = create(client, ["human", "human", "random"], hints=True)
     host = seat_in(client, table, token, stack)
     join(client, table, 1, stack)
-    wait_for(lambda: table.game is not None)
+    wait_until(lambda: table.game is not None, "the game to start")
     version = table.version
     host.send_text(json.dumps({"type": kind, "seat": 1, "v": version, "id": "x-1"}))
     refusal = error_of(host)
@@ -289,7 +296,7 @@ def test_a_spectator_may_not_leave_come_back_confirm_or_hand_a_seat_over(
     seat_in(client, table, token, stack)
     guest, _own = join(client, table, 1, stack)
     guest.close()
-    wait_for(lambda: not table.presence.online(1))
+    wait_until(lambda: not table.presence.online(1), "seat 1 to be away")
     now.advance(600)  # long enough away for a person to hand their seat over
     watcher = stack.enter_context(client.websocket_connect(f"/ws/{table.id}"))
     version = table.version
@@ -309,11 +316,11 @@ def test_a_seat_is_never_handed_to_a_bot_while_its_person_is_connected(
     game = table.game
     assert game is not None
     for n in range(4):  # the host plays until it is the guest's turn
-        wait_for(lambda: 0 in game.awaiting or 1 in game.awaiting)
+        wait_until(lambda: 0 in game.awaiting or 1 in game.awaiting, "seat 0's or seat 1's turn")
         if 1 in game.awaiting:
             break
         move(host, table, 0, n)
-        wait_for(lambda: 0 not in game.awaiting)
+        wait_until(lambda: 0 not in game.awaiting, "seat 0's move to be taken")
     now.advance(600)  # ten minutes of their turn, but they are connected
     host.send_text(json.dumps({"type": "handover", "seat": 1}))
     refusal = error_of(host)
@@ -323,9 +330,9 @@ def test_a_seat_is_never_handed_to_a_bot_while_its_person_is_connected(
     assert table.standin_reason(1) is None
     # Once they are gone, at a table without a clock, two minutes of their turn are enough.
     guest.close()
-    wait_for(lambda: not table.presence.online(1))
+    wait_until(lambda: not table.presence.online(1), "seat 1 to be away")
     host.send_text(json.dumps({"type": "handover", "seat": 1}))
-    wait_for(lambda: table.standin_reason(1) == "handover:0")
+    wait_until(lambda: table.standin_reason(1) == "handover:0", "seat 1 handed to a bot by seat 0")
 
 
 def test_an_away_persons_seat_is_handed_to_a_bot_after_a_minute_and_they_take_it_back(
@@ -336,7 +343,7 @@ def test_an_away_persons_seat_is_handed_to_a_bot_after_a_minute_and_they_take_it
     host = seat_in(client, table, token, stack)
     guest, _ = join(client, table, 1, stack)
     guest.close()
-    wait_for(lambda: not table.presence.online(1))
+    wait_until(lambda: not table.presence.online(1), "seat 1 to be away")
     now.advance(30)
     host.send_text(json.dumps({"type": "handover", "seat": 1}))
     refusal = error_of(host)
@@ -353,17 +360,19 @@ def test_an_away_persons_seat_is_handed_to_a_bot_after_a_minute_and_they_take_it
     assert json.loads(watcher.receive_text())["handover"] == {"1": 0}
     now.advance(31)
     host.send_text(json.dumps({"type": "handover", "seat": 1}))
-    wait_for(lambda: table.standin_reason(1) == "handover:0")
+    wait_until(lambda: table.standin_reason(1) == "handover:0", "seat 1 handed to a bot by seat 0")
     # Their own link still opens the seat, and they take it back.
     back = seat_in(client, table, str(table.tokens[1]), stack)
     back.send_text(json.dumps({"type": "back"}))
-    wait_for(lambda: table.standin_reason(1) is None)
+    wait_until(lambda: table.standin_reason(1) is None, "seat 1's stand-in to leave")
 
 
 def test_a_person_may_not_use_the_servers_own_move_ids(client: TestClient, stack: Any) -> None:
     table, token = create(client, ["human", "random", "random"])
     ws = seat_in(client, table, token, stack)
-    wait_for(lambda: table.game is not None and 0 in table.game.awaiting)
+    wait_until(
+        lambda: table.game is not None and 0 in table.game.awaiting, "the game to start at seat 0's turn"
+    )
     assert table.game is not None
     bid = table.game.legal_bids(0)[0]
     ws.send_text(json.dumps({"type": "bid", "bid": bid, "v": table.version, "id": "clock"}))
@@ -382,20 +391,23 @@ def test_the_clock_moves_for_a_person_twice_then_a_bot_stands_in_until_they_are_
     game = table.game
     assert game is not None
     for count in (1, 2):
-        wait_for(lambda: 0 in game.awaiting)
+        wait_until(lambda: 0 in game.awaiting, "seat 0's turn")
         version = table.version
-        time.sleep(0.3)
+        now.looked_again()
         assert table.version == version, "no move before the clock runs out"
         now.advance(10.5)
-        wait_for(lambda count=count: table.auto_moves(0) == count)  # type: ignore[misc]
-    wait_for(lambda: table.standin_reason(0) == "clock")
+        wait_until(lambda count=count: table.auto_moves(0) == count, "the clock's automatic move for seat 0")  # type: ignore[misc]
+    wait_until(lambda: table.standin_reason(0) == "clock", "a stand-in for seat 0 after two automatic moves")
     automatic = [e for e in events(table, client) if e.client_id == "clock"]
     assert [e.seat for e in automatic] == [0, 0]
     state = latest(ws, lambda s: s["v"] == table.version)
     assert {m["seat"] for m in state["automatic"]} == {0}
     assert [m["by"] for m in state["automatic"]][:2] == ["clock", "clock"]
     # The stand-in now plays without waiting for the clock, each of its moves marked as its own.
-    wait_for(lambda: any(e.client_id == "standin" for e in events(table, client)) or game.is_over)
+    wait_until(
+        lambda: any(e.client_id == "standin" for e in events(table, client)) or game.is_over,
+        "the stand-in's first move (or the end)",
+    )
     standin = [e for e in events(table, client) if e.client_id == "standin"]
     if standin and not game.is_over:
         state = latest(ws, lambda s: s["v"] >= standin[0].version)
@@ -403,7 +415,7 @@ def test_the_clock_moves_for_a_person_twice_then_a_bot_stands_in_until_they_are_
         assert (0, standin[0].version) in marked
         assert table.auto_moves(0) == 2  # the stand-in's moves are not the clock's in a row
     ws.send_text(json.dumps({"type": "back"}))
-    wait_for(lambda: table.standin_reason(0) is None)
+    wait_until(lambda: table.standin_reason(0) is None, "seat 0's stand-in to leave")
     assert table.auto_moves(0) == 0
 
 
@@ -415,21 +427,22 @@ def test_the_clock_carries_a_table_to_its_end_when_a_person_never_answers(
     join(client, table, 1, stack)  # and then never answers again
     game = table.game
     assert game is not None
-    n = 0
-    deadline = time.monotonic() + 60
-    while not game.is_over:
-        assert time.monotonic() < deadline, "the table stalled"
+    moves = 0
+
+    def played_on() -> bool:
+        """Play seat 0's turn, or let seat 1's clock run out; whether the game is over."""
+        nonlocal moves
+        version = table.version
         if 0 in game.awaiting:
-            version = table.version
-            move(ws, table, 0, n)
-            n += 1
-            wait_for(lambda version=version: table.version > version)  # type: ignore[misc]
+            move(ws, table, 0, moves)
+            moves += 1
+            wait_until(lambda: table.version > version, "seat 0's move to be taken")
         elif 1 in game.awaiting and table.plays_for_person(1):
-            version = table.version
             now.advance(11)
-            wait_for(lambda version=version: table.version > version)  # type: ignore[misc]
-        else:
-            time.sleep(0.02)
+            wait_until(lambda: table.version > version, "seat 1's automatic move")
+        return game.is_over
+
+    wait_until(played_on, "the clock to carry the table to its end", timeout=60)
     assert table.standin_reason(1) in ("clock", "away")
     assert table.standin_reason(0) is None
     record = loads(client.get(f"/api/tables/{table.id}/record").text)
@@ -451,7 +464,9 @@ def test_a_turns_deadline_survives_a_restart(tmp_path: Path, now: FakeNow) -> No
     with contextlib.ExitStack() as first:
         client = serve(path, now, first)
         table, _token = create(client, ["human", "random", "random"], clock=30, level="random")
-        wait_for(lambda: table.game is not None and 0 in table.game.awaiting)
+        wait_until(
+            lambda: table.game is not None and 0 in table.game.awaiting, "the game to start at seat 0's turn"
+        )
         table_id, version = table.id, table.version
         started = table.control.turn_started[0]
     now.advance(20)  # the server is down for 20 s of the person's 30
@@ -459,10 +474,10 @@ def test_a_turns_deadline_survives_a_restart(tmp_path: Path, now: FakeNow) -> No
         client = serve(path, now, second)
         table = manager_of(client).tables[table_id]
         assert table.control.turn_started[0] == pytest.approx(started)
-        time.sleep(0.5)
+        now.looked_again()
         assert table.version == version, "the person still has 10 s"
         now.advance(10.5)
-        wait_for(lambda: table.auto_moves(0) == 1)
+        wait_until(lambda: table.auto_moves(0) == 1, "the clock's automatic move for seat 0")
         assert [e.client_id for e in manager_of(client).store.events(table_id)][version] == "clock"
 
 
@@ -473,12 +488,12 @@ def test_a_person_away_a_whole_clock_gets_a_stand_in_until_they_are_back(
     host = seat_in(client, table, token, stack)
     guest, own = join(client, table, 1, stack)
     guest.close()
-    wait_for(lambda: not table.presence.online(1))
+    wait_until(lambda: not table.presence.online(1), "seat 1 to be away")
     now.advance(15)
-    time.sleep(0.5)
+    now.looked_again()
     assert table.standin_reason(1) is None, "away less than a whole clock"
     now.advance(6)
-    wait_for(lambda: table.standin_reason(1) == "away")
+    wait_until(lambda: table.standin_reason(1) == "away", "a stand-in for seat 1, away a whole clock")
     lines: list[Any] = []
     while not lines:
         message = receive(host)
@@ -488,7 +503,7 @@ def test_a_person_away_a_whole_clock_gets_a_stand_in_until_they_are_back(
     # Their link still opens the seat; they say they are back.
     back = seat_in(client, table, own, stack)
     back.send_text(json.dumps({"type": "back"}))
-    wait_for(lambda: table.standin_reason(1) is None)
+    wait_until(lambda: table.standin_reason(1) is None, "seat 1's stand-in to leave")
 
 
 def test_a_table_whose_clock_runs_needs_an_owner_even_with_no_bot_to_move(
@@ -500,7 +515,7 @@ def test_a_table_whose_clock_runs_needs_an_owner_even_with_no_bot_to_move(
     for table in (clocked, plain):
         join(client, table, 1, stack)
         join(client, table, 2, stack)
-    wait_for(lambda: clocked.game is not None and plain.game is not None)
+    wait_until(lambda: clocked.game is not None and plain.game is not None, "both games to start")
     owners = set(manager.needing_owner())
     assert clocked.id in owners
     assert plain.id not in owners
