@@ -122,10 +122,14 @@ class IpimcBot(SearchBot):
 
     def analyse(self, view: SeatView) -> Analysis:
         """The search of :class:`SearchBot`, remembering the round's plays in order for :meth:`draw`."""
+        self.remember_plays(view)
+        return super().analyse(view)
+
+    def remember_plays(self, view: SeatView) -> None:
+        """Start a decision: the round's plays in order, for :meth:`draw` to weigh its deals by."""
         self.last_effective_deals, self.last_pool_deals = None, 0
         self._plays = tuple((seat, card.index) for seat, card in view.played)
         self._plays_mask = mask_of(card for _, card in view.played)
-        return super().analyse(view)
 
     def draw(self, know: Knowledge, position: Position, count: int, seed: int) -> NDArray[np.uint64]:
         """Void-respecting deals, resampled by how well they explain the other seats' bids

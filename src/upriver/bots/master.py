@@ -32,7 +32,8 @@ from upriver.bots.basic import BasicBot
 from upriver.bots.ipimc import IpimcConfig
 from upriver.bots.knowledge import knowledge_of
 from upriver.bots.levels import ExpertBot
-from upriver.cards import Card, mask_of
+from upriver.bots.pimc import batches
+from upriver.cards import Card
 from upriver.view import SeatView
 
 __all__ = ["MasterBot", "MasterConfig"]
@@ -124,20 +125,14 @@ class MasterBot(ExpertBot):
         config = self.config
         seed = self.rng.getrandbits(31)
         start = time.perf_counter()
-        deadline = None if config.time_budget is None else start + config.time_budget
         know = knowledge_of(view)
         position = position_from_view(view)
-        # What IpimcBot.analyse remembers for its draw: the round's plays, to weigh deals by them.
-        self.last_effective_deals, self.last_pool_deals = None, 0
-        self._plays = tuple((seat, card.index) for seat, card in view.played)
-        self._plays_mask = mask_of(card for _, card in view.played)
+        self.remember_plays(view)
         policy = POLICY_LEARNED if config.rollout == "learned" else POLICY_BASIC
         tree = new_tree(4 * config.first_batch)
-        done, batch, round_ = 0, config.first_batch, 0
-        if config.iterations:
-            batch = min(batch, config.iterations)
+        done = 0
         pool = np.empty((0, position.players), dtype=np.uint64)
-        while True:
+        for round_, batch in batches(config, 8192, start):
             if len(pool) < config.deals:
                 fresh = self.draw(know, position, min(batch, config.deals - len(pool)), seed + round_)
                 pool = np.concatenate([pool, fresh])
@@ -152,16 +147,6 @@ class MasterBot(ExpertBot):
                 seed=seed + 7919 * round_,
             )
             done += len(worlds)
-            round_ += 1
-            batch = min(2 * batch, 8192)
-            if config.iterations:
-                if done >= config.iterations:
-                    break
-                batch = min(batch, config.iterations - done)
-            if deadline is not None:
-                now = time.perf_counter()
-                if now + (now - start) * batch / done > deadline:
-                    break
         visits = {
             Card.from_index(int(tree.card[node])): int(tree.visits[node]) for node in tree.root_children
         }

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Self
 
 import numpy as np
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from upriver.fast import Position
     from upriver.fast.api import Policy
 
-__all__ = ["Analysis", "PimcBot", "SearchBot", "SearchConfig"]
+__all__ = ["Analysis", "PimcBot", "SearchBot", "SearchConfig", "batches"]
 
 Choice = int | Card
 
@@ -209,7 +210,6 @@ class SearchBot(Bot):
         config = self.config
         seed = self.rng.getrandbits(31)
         start = time.perf_counter()
-        deadline = None if config.time_budget is None else start + config.time_budget
         know = knowledge_of(view)
         position = position_from_view(view)
         seat = view.seat
@@ -217,10 +217,7 @@ class SearchBot(Bot):
         made = [0] * len(choices)
         tricks = [0] * len(choices)
         alive = list(range(len(choices)))
-        done, batch, round_ = 0, config.first_batch, 0
-        if config.iterations:
-            batch = min(batch, config.iterations)
-        while True:
+        for round_, batch in batches(config, 4096, start):
             worlds = self.draw(know, position, batch, seed + round_)
             for i in alive:
                 bids, took, scores = self.evaluate(view, position, worlds, choices[i])
@@ -228,21 +225,39 @@ class SearchBot(Bot):
                 values[i].append(value)
                 tricks[i] += int(took[:, seat].sum())
                 made[i] += int((took[:, seat] == bids[:, seat]).sum())
-            done += len(worlds)
-            round_ += 1
-            batch = min(2 * batch, 4096)
-            if config.iterations:
-                if done >= config.iterations:
-                    break
-                batch = min(batch, config.iterations - done)
-            if deadline is not None:
-                now = time.perf_counter()
-                # Stop when the next batch, at the cost per deal so far, would overrun the deadline.
-                if now + (now - start) * batch / done > deadline:
-                    break
             if config.prune and len(alive) > 2:
                 alive = _survivors(values, alive)
         return _analysis(choices, values, made, tricks, view)
+
+
+def batches(config: SearchConfig, most: int, start: float) -> Iterator[tuple[int, int]]:
+    """The batches of a search begun at ``start`` (``time.perf_counter()``), as (number, deals):
+    ``config.first_batch`` deals, then twice as many each time up to ``most``, until
+    ``config.iterations`` deals are searched or the next batch, at the cost a deal so far, would
+    overrun ``config.time_budget``. The caller searches each batch's deals before asking for the next,
+    so the clock is read between batches.
+
+    >>> list(batches(SearchConfig(iterations=500, time_budget=None), 128, 0.0))
+    [(0, 64), (1, 128), (2, 128), (3, 128), (4, 52)]
+    """
+    deadline = None if config.time_budget is None else start + config.time_budget
+    done, batch, number = 0, config.first_batch, 0
+    if config.iterations:
+        batch = min(batch, config.iterations)
+    while True:
+        yield number, batch
+        done += batch
+        number += 1
+        batch = min(2 * batch, most)
+        if config.iterations:
+            if done >= config.iterations:
+                return
+            batch = min(batch, config.iterations - done)
+        if deadline is not None:
+            now = time.perf_counter()
+            # Stop when the next batch, at the cost per deal so far, would overrun the deadline.
+            if now + (now - start) * batch / done > deadline:
+                return
 
 
 def _survivors(values: list[list[NDArray[np.float64]]], alive: list[int]) -> list[int]:

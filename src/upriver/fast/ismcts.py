@@ -27,29 +27,27 @@ import dataclasses
 import numpy as np
 from numpy.typing import NDArray
 
-from upriver.fast._jit import FULL, GOLDEN, ONE, ZERO, Bits, Ints, i64, jit, mix, nth_bit, popcount, u64
+from upriver.fast._jit import GOLDEN, ONE, ZERO, Bits, Ints, i64, jit, mix, nth_bit, popcount, u64
 from upriver.fast.api import Position, position_record, round_opts
 from upriver.fast.kernel import (
-    RANK_OF,
     SUIT_OF,
     PositionRecord,
     RoundState,
     load_world,
     make_bids,
     play_tricks,
+    policy_card,
     state_of,
 )
-from upriver.fast.learned import learned_card
 from upriver.fast.policies import (
     COUNTS_TRICKS,
     POLICY_BASIC,
-    POLICY_LEARNED,
     SCORES,
     TRICKS_MAX,
-    basic_card,
     lead_barred,
     legal_cards,
     score,
+    strength,
     trick_standing,
 )
 
@@ -120,47 +118,6 @@ def score_range(position: Position) -> tuple[float, float]:
 
 
 @jit
-def _policy_card(
-    policy: int,
-    hand: int,
-    legal: int,
-    win: int,
-    win_seat: int,
-    i: int,
-    n: int,
-    seat: int,
-    trump: int,
-    bids: Ints,
-    tricks: Ints,
-    left: int,
-    gone: int,
-    counts: bool,
-) -> int:
-    """The rollout policy's card for the seat to play."""
-    unseen = FULL & ~u64(hand) & ~u64(gone)
-    if policy == POLICY_LEARNED:
-        return int(
-            learned_card(
-                hand,
-                legal,
-                win,
-                win_seat if i > 0 else -1,
-                i,
-                seat,
-                trump,
-                bids,
-                tricks,
-                left,
-                unseen,
-                counts,
-            )
-        )
-    return int(
-        basic_card(hand, legal, win, i == n - 1, trump, bids[seat] - tricks[seat], left, unseen, counts)
-    )
-
-
-@jit
 def grow(
     tree_arrays: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, NDArray[np.float64], Ints],
     worlds: Bits,
@@ -214,7 +171,7 @@ def grow(
             tried, pick = ZERO, -1
             fixed = searched >= 0 and seat != searched
             if fixed:  # a seat the tree does not search plays the policy's card
-                c = _policy_card(
+                c = policy_card(
                     policy, hand, legal, win, win_seat, trick_len, n, seat, trump, bids, tricks,
                     size - done, i64(gone), counts,
                 )  # fmt: skip
@@ -233,7 +190,7 @@ def grow(
                 node = pick
             elif untried != ZERO:
                 if not fixed:
-                    c = _policy_card(
+                    c = policy_card(
                         policy, hand, legal, win, win_seat, trick_len, n, seat, trump, bids, tricks,
                         size - done, i64(gone), counts,
                     )  # fmt: skip
@@ -267,9 +224,9 @@ def grow(
             suit = SUIT_OF[c]
             if trick_len == 0:
                 lead_suit = suit
-            strength = RANK_OF[c] + (16 if suit == lead_suit else 0) + (32 if suit == trump else 0)
-            if strength > best:
-                win_seat, win, best = seat, c, strength
+            power = strength(c, lead_suit, trump)
+            if power > best:
+                win_seat, win, best = seat, c, power
             broken = broken | (suit == trump)
             trick[trick_len] = c
             trick_len += 1

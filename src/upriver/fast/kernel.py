@@ -84,6 +84,7 @@ __all__ = [
     "games_range",
     "make_bids",
     "play_tricks",
+    "policy_card",
     "rollout_parallel",
     "rollout_range",
     "sample_parallel",
@@ -280,6 +281,35 @@ def make_bids(
 
 
 @inline_jit
+def policy_card(
+    policy: int,
+    hand: int,
+    legal: int,
+    win: int,
+    win_seat: int,
+    i: int,
+    n: int,
+    seat: int,
+    trump: int,
+    bids: Ints,
+    tricks: Ints,
+    left: int,
+    gone: int,
+    counts: bool,
+) -> int:
+    """The card ``policy`` (:data:`POLICY_LEARNED`, else the rule of thumb) plays for ``seat``, the
+    ``i``-th of ``n`` to play to a trick that ``win`` (played by ``win_seat``) is winning, with
+    ``left`` tricks to play and the cards of ``gone`` played."""
+    unseen = FULL & ~u64(hand) & ~u64(gone)
+    if policy == POLICY_LEARNED:
+        before = win_seat if i > 0 else -1
+        return int(learned_card(hand, legal, win, before, i, seat, trump, bids, tricks, left, unseen, counts))
+    return int(
+        basic_card(hand, legal, win, i == n - 1, trump, bids[seat] - tricks[seat], left, unseen, counts)
+    )
+
+
+@inline_jit
 def play_tricks(
     hands: Bits,
     bids: Ints,
@@ -324,15 +354,10 @@ def play_tricks(
             elif policy == POLICY_RANDOM:
                 rng += GOLDEN
                 c = random_bit(mix(rng), legal)
-            elif policy == POLICY_LEARNED:
-                c = learned_card(
-                    hand, legal, win, win_seat if i > 0 else -1, i, seat, trump, bids, tricks, size - done,
-                    FULL & ~hand & ~gone, opts[COUNTS_TRICKS] == 1,
-                )  # fmt: skip
             else:
-                c = basic_card(
-                    hand, legal, win, i == n - 1, trump, bids[seat] - tricks[seat], size - done,
-                    FULL & ~hand & ~gone, opts[COUNTS_TRICKS] == 1,
+                c = policy_card(
+                    policy, hand, legal, win, win_seat, i, n, seat, trump, bids, tricks, size - done, gone,
+                    opts[COUNTS_TRICKS] == 1,
                 )  # fmt: skip
             bit = ONE << u64(c)
             hands[seat] = hand ^ bit
