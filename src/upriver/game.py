@@ -40,13 +40,13 @@ from upriver.legality import (
     BidRestriction,
     bid_range_refusal,
     card_refusal,
+    card_rule_refusal,
     check_trick_counts,
     dealer_bids,
-    follow_suit_refusal,
     not_held_refusal,
     one_bid_refusal,
     out_of_phase_refusal,
-    trump_lead_refusal,
+    restriction_of,
     turn_refusal,
 )
 from upriver.rules import Bidding, DealerBid, Rules, Trump, TrumpLead
@@ -335,17 +335,7 @@ class Game(GameState):
         legal = self.legal_bids(seat)
         if self._free_bids or not legal or self._bids_made != self._last_bid:
             return None
-        forbidden = tuple(b for b in self._bid_range if b not in legal)
-        if not forbidden:
-            return None
-        return BidRestriction(
-            rule=self._rules.dealer_bid,
-            seat=self._to_act,
-            tricks=self._size,
-            others=sum(b for b in self._bids if b is not None),
-            forbidden=forbidden,
-            allowed=legal,
-        )
+        return restriction_of(self, legal)
 
     def can_bid(self, bid: int, seat: int | None = None) -> bool:
         """Whether :meth:`bid` would accept this bid."""
@@ -435,12 +425,8 @@ class Game(GameState):
         hand = self._hands[actor]
         if not hand & card.mask:
             raise not_held_refusal(name, actor, card)
-        if card.mask & self._legal_mask():
-            return
-        if self._trick_cards:
-            held = cards_in(hand & self._lead_mask)
-            raise follow_suit_refusal(name, actor, self._trick_cards[0].suit, held)
-        raise trump_lead_refusal(name, actor, card.suit, first_trick=self._after_first)
+        if not card.mask & self._legal_mask():
+            raise card_rule_refusal(self, actor, card)
 
     def can_play(self, card: Card | str, seat: int | None = None) -> bool:
         """Whether :meth:`play` would accept this card (a :class:`Card` or its text)."""

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import cast
 
 from upriver.actions import Phase
 from upriver.cards import Card, Suit
 from upriver.errors import IllegalActionError
 from upriver.names import quoted
-from upriver.rules import DealerBid
+from upriver.rules import DealerBid, TrumpLead
 from upriver.state import GameState
 
 __all__ = ["BidRestriction", "check_trick_counts", "dealer_bids", "spoken"]
@@ -94,6 +95,35 @@ class BidRestriction:
             seat=self.seat,
             facts={"bid": bid, "tricks": self.tricks, "others": self.others, "allowed": self.allowed},
         )
+
+
+def restriction_of(state: GameState, legal: tuple[int, ...]) -> BidRestriction | None:
+    """The dealer's restriction on the last bid of the round in ``state``, ``legal`` the bids left
+    to it; ``None`` when the rule forbids no bid."""
+    size = state.hand_size
+    forbidden = tuple(b for b in range(size + 1) if b not in legal)
+    if not forbidden:
+        return None
+    return BidRestriction(
+        rule=state.rules.dealer_bid,
+        seat=cast(int, state.to_act),  # a seat is bidding
+        tricks=size,
+        others=sum(b for b in state.bids if b is not None),
+        forbidden=forbidden,
+        allowed=legal,
+    )
+
+
+def card_rule_refusal(state: GameState, seat: int, card: Card) -> IllegalActionError:
+    """The refusal of ``card``, held by ``seat`` to play, that the card rules forbid: off the suit led
+    while holding that suit, or trump led before the trump-lead rule lets it lead."""
+    player = state.players[seat]
+    if state.trick:
+        led = state.trick[0][1].suit
+        held = tuple(c for c in state.hand(seat) if c.suit is led)
+        return follow_suit_refusal(player, seat, led, held)
+    first_trick = state.rules.trump_lead is TrumpLead.AFTER_FIRST_TRICK
+    return trump_lead_refusal(player, seat, card.suit, first_trick=first_trick)
 
 
 def out_of_phase_refusal(state: GameState, seat: int | None, doing: str) -> IllegalActionError:
