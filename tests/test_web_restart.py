@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.live import free_port
+from tests.waiting import receive_until, wait_until
 
 
 class Server:
@@ -43,16 +43,14 @@ class Server:
             stderr=subprocess.STDOUT,
             text=True,
         )
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.process.poll() is None, self.process.communicate()[0]
-            try:
-                if httpx.get(f"{self.url}/api/options", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+        wait_until(self.answers, "the server to answer", timeout=30)
+
+    def answers(self) -> bool:
+        """Whether the server answers its options (fails at once if its process stopped)."""
+        assert self.process.poll() is None, self.process.communicate()[0]
+        with contextlib.suppress(httpx.TransportError):
+            return httpx.get(f"{self.url}/api/options", timeout=1).status_code == 200
+        return False
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as in a crash."""
@@ -165,9 +163,10 @@ def test_a_killed_server_resumes_every_table_from_its_last_accepted_action(
     assert len(states[0]["game"]["sheet"]["rows"]) == 2
     # The bots, asleep for 60 s in the first life, move again at once in the second.
     ws = second.socket(with_bots["table"], with_bots["token"])
-    deadline = time.monotonic() + 10
-    state = latest(ws)
-    while not state["game"]["my_turn"]:
-        assert time.monotonic() < deadline, "the bots did not resume"
-        state = latest(ws, state["v"] + 1)
+
+    def my_turn(message: dict[str, Any]) -> bool:
+        assert message["type"] == "state", message
+        return bool(message["game"]["my_turn"])
+
+    receive_until(ws, my_turn, "the bots to move again, up to this seat's turn", timeout=10)
     second.stack.close()
