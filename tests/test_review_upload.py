@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from tests.waiting import wait_until
 from upriver.record import dumps, loads_pbn
 from upriver.review import Settings
 from upriver.web.app import create_app
@@ -43,8 +43,8 @@ def client() -> Iterator[TestClient]:
 
 def review(client: TestClient, text: str, **query: Any) -> dict[str, Any]:
     """Post until the review is ready, as a page polls."""
-    deadline = time.monotonic() + 60
-    while True:
+
+    def ready() -> dict[str, Any] | None:
         response: httpx.Response = client.post(
             "/api/review", content=text.encode("utf-8"), params=query, headers={"content-type": "text/plain"}
         )
@@ -54,8 +54,9 @@ def review(client: TestClient, text: str, **query: Any) -> dict[str, Any]:
         assert response.status_code == 202, response.text
         progress = response.json()
         assert 0 <= progress["done"] <= progress["total"]
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+        return None
+
+    return wait_until(ready, "the review to be ready", timeout=60)
 
 
 def test_a_pasted_trickster_hand_is_reviewed_for_every_seat(client: TestClient) -> None:
