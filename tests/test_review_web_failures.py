@@ -7,7 +7,6 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
-import time
 from typing import Any
 
 import httpx
@@ -16,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.reviewing import Setup
+from tests.waiting import wait_until
 from upriver.review import Settings
 from upriver.web import review_api
 from upriver.web.review_api import POOL_BROKEN, ReviewService, review_router
@@ -24,15 +24,14 @@ from upriver.web.tables import Table
 
 def answer(client: TestClient, table: Table, seat: int = 0) -> httpx.Response:
     """Ask for seat ``seat``'s review of round 1 until it is no longer running."""
-    deadline = time.monotonic() + 60
-    while True:
+
+    def ended() -> httpx.Response | None:
         response: httpx.Response = client.get(
             f"/api/tables/{table.id}/review", params={"token": table.tokens[seat], "round": 1}
         )
-        if response.status_code != 202:
-            return response
-        assert time.monotonic() < deadline, "the review never ended"
-        time.sleep(0.02)
+        return None if response.status_code == 202 else response
+
+    return wait_until(ended, "the review to end", timeout=60)
 
 
 def reviews_over(setup: Setup, service: ReviewService) -> TestClient:
