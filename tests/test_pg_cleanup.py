@@ -8,8 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import pytest
 
 from tests import pg
 from tests.pg import PostgresServer, remove_abandoned_servers
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,14 +45,6 @@ print(server.root, flush=True)
 time.sleep(600)
 """
 """A process that starts a private server, prints its folder and waits to be killed."""
-
-
-def wait_for(what: str, done: Callable[[], bool], seconds: float = 60) -> None:
-    """Return once ``done()`` is true; fail naming ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not done():
-        assert time.monotonic() < deadline, f"still waiting after {seconds} s for {what}"
-        time.sleep(0.05)
 
 
 def postmaster(root: Path) -> int:
@@ -92,13 +84,13 @@ def test_a_test_run_killed_by_timeouts_sigterm_stops_its_server_and_removes_its_
         "no:cacheprovider",
     ]
     with process(*pytest, "--rootdir", str(tmp_path)) as run:
-        wait_for("the run's server to start", started.exists)
+        wait_until(started.exists, "the run's server to start", timeout=60)
         root = Path(started.read_text())
         pid = postmaster(root)
         assert not gone(pid)
         run.send_signal(signal.SIGTERM)  # what `timeout` sends
         assert run.wait(timeout=60) == -signal.SIGTERM
-    wait_for("the killed run's server to stop", lambda: gone(pid), seconds=10)
+    wait_until(lambda: gone(pid), "the killed run's server to stop", timeout=10)
     assert not root.exists()
 
 
