@@ -6,7 +6,6 @@ import contextlib
 import json
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from websockets.sync.client import connect
 
 from tests.live import TABLE, free_port, serving
 from tests.pg import PostgresServer
+from tests.waiting import wait_until
 
 NGINX = "/usr/sbin/nginx"
 """Debian's nginx (nginx-light), which ``run.py test`` installs; these tests fail, never skip, without it."""
@@ -66,14 +66,15 @@ def nginx(root: Path, port: int, upstream: int) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
-        while True:
+
+        def answers() -> bool:
             assert proxy.poll() is None, proxy.communicate()[0]
             with contextlib.suppress(httpx.TransportError):
                 httpx.get(f"{url}/healthz", timeout=1)
-                break
-            assert time.monotonic() < deadline, "nginx did not start in 20 s"
-            time.sleep(0.1)
+                return True
+            return False
+
+        wait_until(answers, "nginx to answer", timeout=20)
         yield url
     finally:
         proxy.terminate()
