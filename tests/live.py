@@ -116,7 +116,7 @@ def serving(db: str, *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
                 return True
             return False
 
-        wait_until(answers, "the server to answer", timeout=30)
+        wait_until(answers, "the server to answer", timeout=60)  # two workers on a busy machine: slow
         yield url, server
     finally:
         server.terminate()
