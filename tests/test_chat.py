@@ -18,6 +18,7 @@ from upriver.web.chat import ChatRoom
 from upriver.web.seats import Connection
 from upriver.web.store import SqliteTableStore
 from upriver.web.store.chat import add_line, lines
+from upriver.web.table_settings import TableSettings
 
 
 class _Place:
@@ -28,6 +29,7 @@ class _Place:
         self.version = 7
         self.names: list[str | None] = ["Ann", "Bob", None]
         self.connections: set[Connection] = {Connection(0)}
+        self.settings = TableSettings()
 
     def invited(self, seat: int) -> bool:
         return self.names[seat] is None

@@ -16,6 +16,7 @@ from tests.webclient import create
 from upriver.web.chat import ChatRefusalError, ChatRoom
 from upriver.web.seats import Connection
 from upriver.web.table import Table
+from upriver.web.table_settings import TableSettings
 
 
 class Socket:
@@ -110,6 +111,7 @@ class _Place:
     def __init__(self) -> None:
         self.names: list[str | None] = ["Ann", None, "Cid"]
         self.connections: set[Connection] = set()
+        self.settings = TableSettings()
 
     def invited(self, seat: int) -> bool:
         return self.names[seat] is None or seat == 2

@@ -19,6 +19,7 @@ from upriver.web.messages import Bid, Hint
 from upriver.web.seats import Connection
 from upriver.web.store import SqliteTableStore
 from upriver.web.table import Table
+from upriver.web.table_settings import TableSettings
 from upriver.web.tables import Manager
 
 SIMULTANEOUS: dict[str, object] = {"schedule": [2, 2], "bidding": "simultaneous", "dealer_bid": "free"}
@@ -37,7 +38,7 @@ def manager(tmp_path: Path) -> Iterator[Manager]:
 def practice(manager: Manager, seats: int = 3) -> Table:
     """A table with hints of ``seats`` people, every seat joined, all bidding at once."""
     table, _token = manager.create(
-        name="Ann", seats=["human"] * seats, options=SIMULTANEOUS, settings={"hints": True}
+        name="Ann", seats=["human"] * seats, options=SIMULTANEOUS, settings=TableSettings(hints=True)
     )
     for seat in range(1, seats):
         manager.join(table, seat, f"P{seat}")

@@ -20,6 +20,7 @@ from upriver.web.messages import Bid, Claim, Hint, ProtocolError, parse_client
 from upriver.web.seats import Connection
 from upriver.web.store import Event, SqliteTableStore
 from upriver.web.table import Table, TableRefusalError
+from upriver.web.table_settings import TableSettings
 from upriver.web.tables import Manager
 
 
@@ -42,7 +43,7 @@ def ace_of_trumps(monkeypatch: pytest.MonkeyPatch) -> None:
 def seated(manager: Manager, options: dict[str, object], **settings: object) -> Table:
     """A table of three people, every seat joined."""
     table, _token = manager.create(
-        name="Ann", seats=["human", "human", "human"], options=options, settings=settings
+        name="Ann", seats=["human", "human", "human"], options=options, settings=TableSettings.of(settings)
     )
     manager.join(table, 1, "Bea")
     manager.join(table, 2, "Cid")

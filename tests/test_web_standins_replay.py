@@ -16,6 +16,7 @@ from upriver.errors import IllegalActionError
 from upriver.web.messages import Bid, Play
 from upriver.web.store import Event, SqliteTableStore
 from upriver.web.table import Table, TableRefusalError
+from upriver.web.table_settings import TableSettings
 from upriver.web.tables import Manager
 
 _ACTIONS = st.lists(
@@ -110,7 +111,7 @@ def test_a_restarted_server_knows_who_plays_for_each_seat_from_the_stored_events
             name="Ann",
             seats=["human", "human", "human"],
             options={"schedule": [2, 1]},
-            settings={"clock": 30},
+            settings=TableSettings(clock=30),
         )
         for seat in (1, 2):
             manager.join(table, seat, f"P{seat}")

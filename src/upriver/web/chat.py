@@ -46,6 +46,7 @@ from upriver.web.seats import Connection, seat_name
 from upriver.web.states import encode
 from upriver.web.store import TableStore
 from upriver.web.store.chat import ChatLine, add_line, lines
+from upriver.web.table_settings import TableSettings
 
 __all__ = [
     "EVENTS",
@@ -122,10 +123,11 @@ class Draft:
 
 
 class ChatPlace(Protocol):
-    """What a chat room is part of (:class:`upriver.web.table.Table`; its ``spectator_chat``, whether
-    spectators may write, is read where the table has it)."""
+    """What a chat room is part of (:class:`upriver.web.table.Table`)."""
 
     id: str
+    settings: TableSettings
+    """The table's settings: its ``spectator_chat`` says whether spectators may write."""
     version: int
     names: list[str | None]
     connections: set[Connection]
@@ -222,7 +224,7 @@ class ChatRoom:
         seat = conn.seat
         now = self.clock()
         if seat is None:
-            if not getattr(self.place, "spectator_chat", False):
+            if not self.place.settings.spectator_chat:
                 raise ChatRefusalError(
                     "spectators read this table's chat but may not write in it (the table's choice)",
                     case="spectator",

@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from upriver.bots import BOT_KINDS, make_bot
+from upriver.bots import make_bot
 from upriver.game import Move
 from upriver.web.bots import legal_or_fallback
 from upriver.web.cluster import Cluster
-from upriver.web.table import HUMAN, Table, TableError
+from upriver.web.table import HUMAN, Table
 
-__all__ = ["CLOCK_SECONDS", "SETTINGS", "TICK", "Clock", "ClockHost", "running", "table_settings"]
+__all__ = ["TICK", "Clock", "ClockHost", "running"]
 
 log = logging.getLogger("upriver.web")
 
@@ -43,41 +43,6 @@ TICK = 0.2
 """Seconds between two looks at the clocks (an automatic move is made at most this late)."""
 TWO_IN_A_ROW = 2
 """Automatic moves in a row after which a stand-in bot plays for the person."""
-CLOCK_SECONDS = (10, 300)
-"""The shortest and longest clock a table may have (0: none)."""
-SETTINGS: dict[str, object] = {"clock": 0, "level": "normal", "hints": False, "spectator_chat": False}
-"""A table's own options (not rules) and their defaults: the clock's seconds, the level of the bot
-that plays for a person, whether hints are offered, whether spectators may write in the chat."""
-
-
-def table_settings(given: Mapping[str, object]) -> dict[str, object]:
-    """The table's own options as stored in its configuration: :data:`SETTINGS` with ``given``'s.
-
-    :raises TableError: an option that is not one, or a value it cannot have (saying which would do).
-    """
-    settings = dict(SETTINGS)
-    for key, value in given.items():
-        if key not in SETTINGS:
-            raise TableError(f"unknown table option {key[:30]!r}: expected one of {', '.join(SETTINGS)}")
-        settings[key] = value
-    clock = settings["clock"]
-    low, high = CLOCK_SECONDS
-    if isinstance(clock, bool) or not isinstance(clock, int) or not (clock == 0 or low <= clock <= high):
-        raise TableError(
-            f"the clock is 0 (none) or a whole number of seconds from {low} to {high}, not {clock!r}"[:200]
-        )
-    level = settings["level"]
-    if not isinstance(level, str) or level.strip().lower() not in BOT_KINDS:
-        raise TableError(
-            f"the level of the bot that plays for a person is one of {', '.join(BOT_KINDS)}, not {level!r}"[
-                :300
-            ]
-        )
-    settings["level"] = level.strip().lower()
-    for flag in ("hints", "spectator_chat"):
-        if not isinstance(settings[flag], bool):
-            raise TableError(f"{flag!r} is true or false, not {settings[flag]!r}"[:200])
-    return settings
 
 
 class ClockHost(Protocol):
@@ -97,12 +62,12 @@ class ClockHost(Protocol):
 def running(table: Table) -> bool:
     """Whether ``table``'s clock runs: it has one, and its game is on and sound."""
     game = table.game
-    return bool(table.clock_seconds) and game is not None and not game.is_over and table.damaged is None
+    return bool(table.settings.clock) and game is not None and not game.is_over and table.damaged is None
 
 
 def deadline(table: Table, seat: int) -> float:
     """When ``seat``'s time for its current decision runs out (manager's time)."""
-    return table.control.turn_started[seat] + table.clock_seconds
+    return table.control.turn_started[seat] + table.settings.clock
 
 
 class Clock:
@@ -160,7 +125,7 @@ class Clock:
                 yield seat
             elif not presence.online(seat):
                 since = presence.away_since(seat)
-                if since is not None and now - since >= table.clock_seconds:
+                if since is not None and now - since >= table.settings.clock:
                     yield seat
 
     async def _move(self, table: Table, seat: int) -> None:
@@ -170,12 +135,14 @@ class Clock:
             version = table.version
             if game is None:
                 return
-            bot = make_bot(table.level, seed=table.seed ^ (seat + 1) ^ (version << 8))
+            bot = make_bot(table.settings.level, seed=table.seed ^ (seat + 1) ^ (version << 8))
             move: object = None
             try:
                 move = await asyncio.to_thread(bot.act, game.view(seat))
             except Exception:
-                log.exception("table %s: the clock's %s bot failed for seat %d", table.id, table.level, seat)
+                log.exception(
+                    "table %s: the clock's %s bot failed for seat %d", table.id, table.settings.level, seat
+                )
             if table.version != version or table.game is not game or seat not in game.awaiting:
                 return  # the person (or the news of another process) moved meanwhile: look again
             if not table.plays_for_person(seat):

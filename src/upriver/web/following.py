@@ -114,7 +114,7 @@ class Following(ABC):
             game = table.game
             if game is None or table.damaged is not None or game.is_over:
                 continue
-            if table.clock_seconds or any(seat in table.bots for seat in game.awaiting):
+            if table.settings.clock or any(seat in table.bots for seat in game.awaiting):
                 yield table.id
 
     def took_over(self, table_id: str) -> None:

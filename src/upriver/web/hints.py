@@ -253,7 +253,7 @@ def ask_hint(table: Table, conn: Connection, message: Hint) -> None:
     if seat is None:
         _refuse(conn, version, "spectator", "hints are for the players at the table", message.id)
         return
-    if not table.config.get("hints", False):
+    if not table.settings.hints:
         _refuse(
             conn,
             version,

@@ -109,9 +109,8 @@ def start_rematch(manager: Manager, table: Table, seat: int) -> tuple[Table, boo
             seats=list(table.kinds),
             options=options,
             creator=seat,
-            pace=table.pace.name,
             rematch_of=table.id,
-            settings=table.table_options(),
+            settings=table.settings,
         )
     except RulesError as error:  # the engine played these rules; a stored table may have drifted
         raise RematchError(f"these rules cannot be played again: {error}", 409) from None

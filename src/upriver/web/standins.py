@@ -223,7 +223,7 @@ def handover_refusal(table: Table, by: int, seat: int, now: float) -> TableRefus
         f"{who} has been away {away} s: their seat can be handed to a bot "
         f"after {int(AWAY_BEFORE_HANDOVER)} s away"
     )
-    if not table.clock_seconds:
+    if not table.settings.clock:
         sentence += f", or after {int(TURN_BEFORE_HANDOVER)} s of their turn while away"
     return refuse("wait", f"{sentence} (in {seconds} s)", who=who, away=away, seconds=seconds)
 

@@ -25,6 +25,7 @@ from upriver.web import protocol
 from upriver.web.bots import Pace
 from upriver.web.claim_notice import ClaimNotice, claim_json
 from upriver.web.presence import Presence, presence_json
+from upriver.web.table_settings import TableSettings
 
 __all__ = ["SeatStates", "StateTable", "encode"]
 
@@ -44,6 +45,8 @@ class StateTable(Protocol):
     thinking: int | None
     pace: Pace
     claim: ClaimNotice | None
+    settings: TableSettings
+    """The table's own settings; the state's ``options`` are all of them but the pace."""
 
     @property
     def host(self) -> int | None:
@@ -57,9 +60,6 @@ class StateTable(Protocol):
 
     def invited(self, seat: int) -> bool:
         """Whether the seat waits for its person to take it with a ``join``."""
-
-    def table_options(self) -> dict[str, object]:
-        """The table's own options (clock, level, hints, spectator chat)."""
 
     def automatic_json(self, seat: int | None) -> list[dict[str, object]]:
         """The automatic moves of the current round and the one before, as ``seat`` may know them."""
@@ -139,7 +139,7 @@ class SeatStates:
                 "pace": table.pace.name,
                 "trick_pause_ms": round(table.pace.trick_pause * 1000),
                 "thinking": table.thinking,
-                "options": table.table_options(),
+                "options": table.settings.options(),
                 "automatic": table.automatic_json(seat),
                 "presence": presence_json(table),
                 "watching": table.presence.watching(),

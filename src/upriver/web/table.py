@@ -28,6 +28,7 @@ from upriver.web.seatkeys import SeatKeys
 from upriver.web.seats import Connection, bot_label, same_token
 from upriver.web.states import SeatStates, encode
 from upriver.web.store import Event
+from upriver.web.table_settings import TableSettings
 
 __all__ = [
     "AWAY_BEFORE_HANDOVER",
@@ -162,14 +163,9 @@ class Table:
         """The secret the seats' tokens after a join or a revoke derive from (none on older tables)."""
         self.rematch_of: str | None = config.get("rematch_of")  # type: ignore[assignment]
         """The finished table this one is a rematch of, or ``None``."""
-        self.clock_seconds: int = int(config.get("clock", 0))  # type: ignore[call-overload]
-        """Seconds a person has for a move before a bot moves for them (0: no clock)."""
-        self.level: str = str(config.get("level", "normal"))
-        """The bot kind that plays for a person (their clock ran out, they left, or were handed over)."""
-        self.hints: bool = bool(config.get("hints", False))
-        """Whether the seats may ask for a hint (a practice table)."""
-        self.spectator_chat: bool = bool(config.get("spectator_chat", False))
-        """Whether spectators may write in the table's chat."""
+        self.settings = TableSettings.from_config(config)
+        """The table's own settings: its clock, the level of the bot that plays for a person, hints,
+        spectators' chat and pace (:mod:`upriver.web.table_settings`)."""
         self.confirms_joins: bool = bool(config.get("confirm_joins", False))
         """Whether a join's invite keeps opening the seat until the joined page confirms it (every
         table made since; an older table's invite stops at the join itself)."""
@@ -201,7 +197,7 @@ class Table:
         """The table's talk (:mod:`upriver.web.chat`), kept in the store beside its events."""
         self.states = SeatStates()
         self.bot_task: asyncio.Task[None] | None = None
-        self.pace = bots.pace_of(str(config.get("pace", bots.DEFAULT_PACE)), bot_delay)
+        self.pace = bots.pace_of(self.settings.pace, bot_delay)
         self.thinking: int | None = None
         """The seat whose bot is choosing its move now (its turn's wait included), or ``None``."""
         self.waiting: collections.deque[tuple[Callable[[], Event], Refused | None, float]] = (
@@ -277,15 +273,6 @@ class Table:
         """How many automatic moves the clock made for ``seat`` in a row."""
         return self.control.auto[seat]
 
-    def table_options(self) -> dict[str, object]:
-        """The table's own options (not the rules), as the state's ``options`` and a rematch carry them."""
-        return {
-            "clock": self.clock_seconds,
-            "level": self.level,
-            "hints": self.hints,
-            "spectator_chat": self.spectator_chat,
-        }
-
     def plays_for_person(self, seat: int) -> bool:
         """Whether a person (not a bot, not a stand-in) decides ``seat``'s moves."""
         return self.kinds[seat] == HUMAN and seat not in self.control.standins
@@ -304,7 +291,7 @@ class Table:
         if since is None:
             return None
         at = since + AWAY_BEFORE_HANDOVER
-        if not self.clock_seconds and seat in game.awaiting:
+        if not self.settings.clock and seat in game.awaiting:
             at = min(at, self.control.turn_started[seat] + TURN_BEFORE_HANDOVER)
         return at
 
@@ -321,11 +308,11 @@ class Table:
     def clock_left(self) -> dict[str, int]:
         """Per person-seat whose turn it is, the milliseconds its clock has left (never below 0)."""
         game = self.game
-        if game is None or game.is_over or not self.clock_seconds:
+        if game is None or game.is_over or not self.settings.clock:
             return {}
         now = self.now()
         return {
-            str(seat): max(0, round((self.control.turn_started[seat] + self.clock_seconds - now) * 1000))
+            str(seat): max(0, round((self.control.turn_started[seat] + self.settings.clock - now) * 1000))
             for seat in game.awaiting
             if self.plays_for_person(seat)
         }
@@ -334,7 +321,7 @@ class Table:
         """A bot of the table's level plays for the person at ``seat`` now (the bot loop moves it)."""
         self.control.standins[seat] = reason
         if seat not in self.bots:
-            self.bots[seat] = make_bot(self.level, seed=self.seed ^ (seat + 1) ^ 0x5EA7)
+            self.bots[seat] = make_bot(self.settings.level, seed=self.seed ^ (seat + 1) ^ 0x5EA7)
 
     def person_back(self, seat: int) -> None:
         """The person at ``seat`` plays again; their stand-in bot stops."""
@@ -473,7 +460,9 @@ class Table:
         the time until each away seat may be handed to a bot (``handover``: :meth:`handover_left`)."""
         text, conn.sheet_sent = self.states.message(self, conn.seat, conn.sheet_sent, base_url)
         clock = (
-            None if not self.clock_seconds else {"seconds": self.clock_seconds, "left_ms": self.clock_left()}
+            None
+            if not self.settings.clock
+            else {"seconds": self.settings.clock, "left_ms": self.clock_left()}
         )
         return f'{text[:-1]},"clock":{encode(clock)},"handover":{encode(self.handover_left())}}}'
 

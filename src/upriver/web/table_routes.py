@@ -37,6 +37,7 @@ from upriver.web.seatlinks import dead_link_message
 from upriver.web.seats import CLOSE_BAD_TOKEN, Connection
 from upriver.web.social import Social
 from upriver.web.sockets import serve_socket
+from upriver.web.table_settings import SettingError, TableSettings
 from upriver.web.tables import HUMAN, CommitError, Manager, Table, TableError, TableRefusalError
 
 __all__ = ["CLOSE_FULL", "CLOSE_NO_TABLE", "STATIC", "table_router"]
@@ -72,13 +73,15 @@ def _options(bot_delay: float) -> dict[str, object]:
     }
 
 
-_NOT_RULES = ("seats", "name", "creator", "record", "pace", "clock", "level", "hints", "spectator_chat")
+_NOT_RULES = ("seats", "name", "creator", "record", *TableSettings.names())
 """The keys of a create request that are not rule options (:func:`upriver.web.guard.form_options`)."""
+_DEFAULT = TableSettings()
 
 
 class CreateTable(AnyObject):
     """``POST /api/tables``: the seats, the creator's name and seat, a record to continue, the
-    table's pace, and (as the other keys) the rule options spelled as in the game record."""
+    table's settings (:class:`TableSettings`, which checks them and owns their defaults), and (as
+    the other keys) the rule options spelled as in the game record."""
 
     model_config = ConfigDict(extra="allow", strict=True)
 
@@ -86,11 +89,11 @@ class CreateTable(AnyObject):
     seats: list[str] = Field(default_factory=lambda: [HUMAN, "basic", "basic", "basic"], max_length=64)
     creator: int | None = 0
     record: str | None = None
-    pace: bots.PaceName = bots.DEFAULT_PACE
-    clock: int = 0
-    level: str = Field("normal", max_length=16)
-    hints: bool = False
-    spectator_chat: bool = False
+    pace: bots.PaceName = _DEFAULT.pace
+    clock: int = _DEFAULT.clock
+    level: str = Field(_DEFAULT.level, max_length=16)
+    hints: bool = _DEFAULT.hints
+    spectator_chat: bool = _DEFAULT.spectator_chat
 
 
 class SeatBot(AnyObject):
@@ -198,13 +201,13 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
                 options=options,
                 creator=body.creator,
                 record=body.record,
-                pace=body.pace,
-                settings={
-                    "clock": body.clock,
-                    "level": body.level,
-                    "hints": body.hints,
-                    "spectator_chat": body.spectator_chat,
-                },
+                settings=TableSettings(
+                    clock=body.clock,
+                    level=body.level,
+                    hints=body.hints,
+                    spectator_chat=body.spectator_chat,
+                    pace=body.pace,
+                ),
             )
         except PlayerNameError as error:
             return refusal(f"your name: {error}", field="name", rule="name", facts={"case": error.reason})
@@ -212,7 +215,7 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
             return refusal(str(error), option=error.option, facts=error.facts)
         except CommitError as error:
             return refusal(str(error), 503)
-        except TableError as error:
+        except (TableError, SettingError) as error:
             return refusal(str(error))
         url = f"/t/{table.id}" if token is None else f"/t/{table.id}#token={token}"
         return JSONResponse(

@@ -30,7 +30,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 from upriver.bots import BOT_KINDS
 from upriver.database import StoreError
@@ -41,7 +41,7 @@ from upriver.record import RecordRuleError, dumps, loads, record_of
 from upriver.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from upriver.web import bots, eventlog, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
-from upriver.web.clock import Clock, table_settings
+from upriver.web.clock import Clock
 from upriver.web.cluster import Cluster, Solo
 from upriver.web.commits import BackgroundCommits, Steps, in_event_loop
 from upriver.web.following import Following
@@ -73,11 +73,13 @@ from upriver.web.table import (
     event_of,
     move_of,
 )
+from upriver.web.table_settings import TableSettings
 
 __all__ = ["HUMAN", "CommitError", "Connection", "Manager", "Table", "TableError", "TableRefusalError"]
 
 log = logging.getLogger("upriver.web")
 
+_DEFAULT_SETTINGS = TableSettings()
 _SEEN_IDS = 512
 """Recent action ids remembered per seat to refuse a replayed message; an older replay is stale anyway."""
 _COMMITTERS = 4
@@ -130,15 +132,14 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
         options: dict[str, object],
         creator: int | None = 0,
         record: str | None = None,
-        pace: str = bots.DEFAULT_PACE,
         rematch_of: str | None = None,
-        settings: Mapping[str, object] | None = None,
+        settings: TableSettings = _DEFAULT_SETTINGS,
         group: str | None = None,
     ) -> tuple[Table, str | None]:
         """A new table and the creator's token; raises :class:`TableError` or :class:`RulesError`.
         ``rematch_of``: the finished table this one is a rematch of (:mod:`upriver.web.rematch`).
-        ``settings``: the table's own options (:func:`table_settings`). ``group``: the group it is played
-        for (:mod:`upriver.web.groups`), kept in its configuration. ``creator`` ``None``: a
+        ``settings``: its own settings (its clock, pace, …: :class:`TableSettings`). ``group``: the
+        group it is played for (:mod:`upriver.web.groups`), kept in its configuration. ``creator`` ``None``: a
         table of bots only, to watch; it starts at once, and there is no token."""
         count = len(seats)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
@@ -155,11 +156,6 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
                 )
         elif not 0 <= creator < count or kinds[creator] != HUMAN:
             raise TableError(f"the creator's seat {creator} must be one of the human seats")
-        own = table_settings(settings or {})
-        try:
-            bots.pace_of(pace, self.bot_delay)
-        except ValueError as error:
-            raise TableError(str(error)) from None
         seed = secrets.randbits(63)
         base = None
         rules = None
@@ -192,10 +188,9 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             "base": base,
             "options": options,
             "seat_key": secrets.token_hex(16),
-            "pace": pace,
             **({} if rematch_of is None else {"rematch_of": rematch_of}),
             **({} if group is None else {"group": group}),
-            **own,
+            **settings.config(),
             "confirm_joins": True,
         }
         table_id = secrets.token_urlsafe(9)

@@ -45,6 +45,7 @@ from upriver.web.groups.league import (
 from upriver.web.groups.store import Group, GroupStore, Member, open_group_store
 from upriver.web.guard import read_body, refusal
 from upriver.web.limits import Limits
+from upriver.web.table_settings import SettingError, TableSettings
 from upriver.web.tables import Manager, TableError
 
 __all__ = ["FORMER", "GroupRouter", "group_router"]
@@ -427,14 +428,14 @@ def group_router(
                 seats=body.seats,
                 options=body.options,
                 creator=0,
-                pace=body.pace,
+                settings=TableSettings.of({"pace": body.pace}),
                 group=group.id,
             )
         except PlayerNameError as error:
             return refusal(f"your name: {error}", field="name", rule="name")
         except RulesError as error:
             return refusal(str(error), option=error.option)
-        except TableError as error:
+        except (TableError, SettingError) as error:
             return refusal(str(error))
         accounts.bind_seat(me.user_id, made.id, 0, made.keys.tenure[0])
         game_id = db.add_game(group.id, "web", made.id, time.time())
