@@ -20,10 +20,20 @@ POLL = 0.01
 """How often :func:`wait_until` looks again, in seconds."""
 
 
-def wait_until(predicate: Callable[[], T | None], what: str, *, timeout: float = TIMEOUT) -> T:
+def wait_until(
+    predicate: Callable[[], T | None],
+    what: str,
+    *,
+    timeout: float = TIMEOUT,
+    pause: Callable[[float], object] = time.sleep,
+    every: float = POLL,
+) -> T:
     """Return ``predicate()``'s first true answer; fail saying ``what`` was awaited if none comes
     within ``timeout`` seconds. A predicate may raise (an ``AssertionError`` that a process died, say)
-    to stop the wait at once."""
+    to stop the wait at once. ``pause`` waits between two looks: a browser test whose page's traffic
+    runs through Playwright's routes passes :func:`in_page`, so the routes run meanwhile. A look that
+    asks the server something it must refuse meanwhile (a move while its store is down) comes
+    ``every`` seconds rather than :data:`POLL`, so as not to flood it."""
     deadline = time.monotonic() + timeout
     while True:
         answer = predicate()
@@ -31,7 +41,18 @@ def wait_until(predicate: Callable[[], T | None], what: str, *, timeout: float =
             return answer
         if time.monotonic() >= deadline:
             raise AssertionError(f"still waiting after {timeout:g} s: {what}")
-        time.sleep(POLL)
+        pause(every)
+
+
+class Page(Protocol):
+    """A Playwright page, which can wait while its events (routes, console) are handled."""
+
+    def wait_for_timeout(self, timeout: float) -> None: ...
+
+
+def in_page(page: Page) -> Callable[[float], None]:
+    """A pause for :func:`wait_until` spent in ``page``: Playwright handles its routes meanwhile."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
 
 
 class Socket(Protocol):
