@@ -5,7 +5,6 @@ phone 390×844) go to ``artifacts/screenshots/``."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browsing import TIMEOUT_MS, VIEWPORTS, ReviewServer, play_one_move
 from tests.live import SHOTS
+from tests.waiting import wait_until
 from upriver.game import Game
 from upriver.review import evaluate
 
@@ -55,10 +55,7 @@ def play_a_short_game_badly(page: Page, live: ReviewServer) -> str:
     else:
         raise AssertionError("ten deals in a row had no clearly bad bid")
     page.click(f'#bids button[data-bid="{bad}"]')
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while game.bids[0] is None:
-        assert time.monotonic() < deadline, "the server never received the bid"
-        time.sleep(0.01)
+    wait_until(lambda: game.bids[0] is not None, "the server to receive the bid")
     return table_id
 
 
@@ -83,10 +80,7 @@ def test_the_review_panel_steps_through_a_round_and_flags_the_bad_bid(
     game = live.game(table_id)
     for _ in range(2):  # Ann's two cards of round 1 (and not, by a race, her bid of round 2)
         assert play_one_move(page, live, table_id)
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while len(game.results) < 1:  # the bots finish the last trick
-        assert time.monotonic() < deadline, "round 1 never ended"
-        time.sleep(0.01)
+    wait_until(lambda: len(game.results) >= 1, "the bots to finish round 1's last trick")
     # The round's summary offers its review.
     button = page.locator("#review-summary-button")
     expect(button).to_be_visible()
