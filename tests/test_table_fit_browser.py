@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browsing import TIMEOUT_MS, LiveServer, label, person, play_one_move, shot, sit_down
 from tests.pagetext import open_page
+from tests.waiting import in_page, wait_until
 
 # For each element of `selector`: whether the element at its centre (elementFromPoint) is it or
 # inside it, its box, and what lies there instead. The page is scrolled to it first.
@@ -116,14 +117,19 @@ def test_a_phone_chat_sheet_folds_away_when_the_turn_comes_keeping_the_line_bein
     try:
         host.goto(live.url + body["url"])
         game = live.game(table_id)
-        while game.round_number == 1 or 0 not in game.awaiting:
+
+        def anns_bid_in_round_two() -> bool:
+            """Play both people's moves until Ann is to bid in round 2; whether she is."""
+            if game.round_number > 1 and 0 in game.awaiting:
+                return True
             assert not game.is_over
             if 0 in game.awaiting:
                 play_one_move(host, live, table_id, seat=0)
             elif 1 in game.awaiting:
                 play_one_move(guest, live, table_id, seat=1)
-            else:
-                host.wait_for_timeout(20)
+            return False
+
+        wait_until(anns_bid_in_round_two, "Ann's bid in round 2", timeout=60, pause=in_page(host))
         # Ann is to bid: Bea opens the chat and starts a line.
         guest.wait_for_function(f"() => Number(document.body.dataset.v) >= {table.version}")
         guest.click("#chat-toggle")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -18,7 +17,6 @@ import pytest
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
 from tests.browsing import (
-    TIMEOUT_MS,
     LiveServer,
     Shifted,
     label,
@@ -27,9 +25,9 @@ from tests.browsing import (
     play_until,
     shot,
     sit_down,
-    wait_until,
 )
 from tests.live import Server
+from tests.waiting import in_page, wait_until
 from upriver.actions import Phase
 
 
@@ -232,7 +230,8 @@ def test_an_away_seat_is_given_to_a_bot_by_another_person_once_the_server_allows
         # Away at her turn, at a table without a clock: offered only once the server would take it,
         # after two minutes of her turn (the state says when), never at once to be refused.
         expect(label(host, 1).locator(".presence")).to_have_attribute("data-status", "away")
-        host.wait_for_timeout(500)
+        live.state(table_id)  # a spectator comes and goes: the page draws a state sent now
+        host.wait_for_function(f"() => Number(document.body.dataset.v) >= {live.table(table_id).version}")
         expect(give).to_have_count(0)
         shifted.offset = 130.0  # her turn has lasted two minutes
         live.state(table_id)  # a spectator comes and goes: each page gets a state sent now
@@ -355,15 +354,15 @@ def test_a_claim_accepted_shows_the_claimers_hand_to_everyone(
         held = [str(card) for card in game.hand(0)]
 
         def claimable() -> bool:
-            return game.phase is Phase.PLAYING and game.round_number == 1 and game.can_claim(0)
-
-        deadline = time.monotonic() + 30
-        while not claimable():
-            assert time.monotonic() < deadline, "the claim never held"
+            """Bid for the two people while the bidding lasts; whether seat 0 may claim now."""
+            if game.phase is Phase.PLAYING and game.round_number == 1 and game.can_claim(0):
+                return True
             for seat, page in ((0, host), (1, guest)):
                 if seat in game.awaiting and game.phase is Phase.BIDDING:
                     play_one_move(page, live, table_id, seat=seat)
-            time.sleep(0.05)
+            return False
+
+        wait_until(claimable, "the claim to hold", timeout=30)
         claim = host.locator("#seat-tools button.claim")
         expect(claim).to_have_text("Claim the rest")
         claim.click()
@@ -472,10 +471,11 @@ def test_a_join_whose_answer_is_lost_is_recovered_by_the_page_with_its_invite(
         # The join was stored; the page reconnects with the invite it still holds, is given its new
         # link, keeps it and confirms: the invite is then spent.
         # (The routes run while Playwright is called: wait in the page, not in a sleep.)
-        deadline = time.monotonic() + TIMEOUT_MS / 1000
-        while table.names[1] != "Bea" or table.joined_pending(1):
-            assert time.monotonic() < deadline, "the page never confirmed its new link"
-            page.wait_for_timeout(50)
+        wait_until(
+            lambda: table.names[1] == "Bea" and not table.joined_pending(1),
+            "the page to confirm its new link",
+            pause=in_page(page),
+        )
         assert len(opened) >= 2
         token = table.tokens[1]
         assert token is not None
