@@ -17,7 +17,6 @@ import json
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from websockets.sync.client import ClientConnection
 
 from tests.live import Server
 from tests.pg import query
+from tests.waiting import receive_until
 
 SEAT_TOKENS: dict[ClientConnection, str] = {}
 """The seat token each joining connection was sent (its ``seat`` message), by connection."""
@@ -35,15 +35,15 @@ SEAT_TOKENS: dict[ClientConnection, str] = {}
 def latest(ws: ClientConnection, at_least: int = 0, timeout: float = 15) -> dict[str, Any]:
     """The first state this client is sent at version ``at_least`` or later (a ``seat`` message
     before it is kept in :data:`SEAT_TOKENS`)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+
+    def reached(message: dict[str, Any]) -> bool:
         if message["type"] == "seat":
             SEAT_TOKENS[ws] = message["token"]
-            continue
+            return False
         assert message["type"] == "state", message
-        if message["v"] >= at_least:
-            return message
+        return bool(message["v"] >= at_least)
+
+    return receive_until(ws, reached, f"a state at version {at_least} or later", timeout=timeout)
 
 
 def first_legal(state: dict[str, Any], n: int) -> dict[str, Any]:
@@ -211,11 +211,7 @@ def test_more_than_one_worker_over_sqlite_is_refused_saying_to_use_postgresql(tm
 
 def notice(ws: ClientConnection, timeout: float = 15) -> dict[str, Any]:
     """The next ``rematch`` message this client is sent (the states before it are skipped)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        message: dict[str, Any] = json.loads(ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-        if message["type"] == "rematch":
-            return message
+    return receive_until(ws, lambda m: m["type"] == "rematch", "a rematch message", timeout=timeout)
 
 
 def link_token(url: str) -> str | None:
