@@ -4,7 +4,9 @@ everything the seat knows; the expert's hint is a legal move with a sane estimat
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+import time
 
 import numpy as np
 import pytest
@@ -24,7 +26,7 @@ from upriver import (
 from upriver.bots import BOT_KINDS, IpimcBot, PimcBot, make_bot
 from upriver.bots.hint import hint
 from upriver.bots.knowledge import knowledge_of
-from upriver.bots.pimc import SearchBot
+from upriver.bots.pimc import SearchBot, SearchConfig, batches
 from upriver.bots.sampling import sample_worlds, weigh_by_bids
 from upriver.cards import SUIT_MASKS, cards_in, mask_of
 from upriver.fast import position_from_view
@@ -220,3 +222,31 @@ def test_the_hint_is_a_legal_move_with_a_sane_estimate(game: Game, moves: int, s
         assert advice.choice in view.legal_cards
         assert 0 <= advice.estimate <= 1
     assert advice == hint(view, seed=seed, iterations=SMALL * 4)  # the same view gets the same advice
+
+
+@given(iterations=st.integers(1, 20000), first=st.integers(1, 300), most=st.integers(1, 9000))
+def test_a_search_s_batches_add_up_to_its_iterations_and_double_up_to_the_cap(
+    iterations: int, first: int, most: int
+) -> None:
+    config = SearchConfig(iterations=iterations, time_budget=None, first_batch=first)
+    rounds = list(batches(config, most, time.perf_counter()))
+    sizes = [size for _, size in rounds]
+    assert [number for number, _ in rounds] == list(range(len(rounds)))
+    assert sum(sizes) == iterations
+    assert sizes[0] == min(first, iterations)
+    for before, after in itertools.pairwise(sizes[:-1]):
+        assert after == min(2 * before, most)
+
+
+def test_a_search_on_a_time_budget_stops_before_a_batch_that_would_overrun_it() -> None:
+    config = SearchConfig(iterations=None, time_budget=1.0, first_batch=64)
+    # Ten seconds already spent on the first batch: the next would end far past the deadline.
+    assert list(batches(config, 4096, time.perf_counter() - 10.0)) == [(0, 64)]
+    # Without a clock's verdict the batches go on doubling until the budget is spent.
+    patient = SearchConfig(iterations=None, time_budget=3600.0, first_batch=64)
+    assert [size for _, size in itertools.islice(batches(patient, 256, time.perf_counter()), 4)] == [
+        64,
+        128,
+        256,
+        256,
+    ]
