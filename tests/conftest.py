@@ -316,11 +316,13 @@ def database(postgres_server: PostgresServer) -> str:
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """The web app under uvicorn on a free port, shared by a module's browser tests; bots wait 50 ms."""
+def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The web app under uvicorn on a free port, shared by a module's browser tests; bots wait the
+    module's ``BOT_DELAY`` seconds (50 ms if it sets none)."""
     from tests.browsing import LiveServer
 
-    server = LiveServer(tmp_path_factory.mktemp("web") / "tables.db", bot_delay=0.05)
+    delay = float(getattr(request.module, "BOT_DELAY", 0.05))
+    server = LiveServer(tmp_path_factory.mktemp("web") / "tables.db", bot_delay=delay)
     yield server
     server.stop()
 

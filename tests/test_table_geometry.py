@@ -8,7 +8,6 @@ seats across the table. Screenshots go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -65,11 +64,8 @@ def misplaced(boxes: dict[str, Any]) -> list[str]:
     return faults
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("geometry") / "tables.db", bot_delay=0.01)
-    yield server
-    server.stop()
+BOT_DELAY = 0.01
+"""How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""
 
 
 def open_table(

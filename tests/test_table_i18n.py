@@ -18,12 +18,8 @@ from upriver import IllegalActionError, Phase
 from upriver.i18n import LANGUAGES, reason, translate
 from upriver.web.protocol import refusal_json
 
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("table-i18n") / "tables.db", bot_delay=0.02)
-    yield server
-    server.stop()
+BOT_DELAY = 0.02
+"""How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""
 
 
 def fits(page: Page, viewport: ViewportSize) -> None:

@@ -14,12 +14,8 @@ from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, play_one_move, sho
 from tests.waiting import wait_until
 from upriver.actions import Phase
 
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("table-page") / "tables.db", bot_delay=0.02)
-    yield server
-    server.stop()
+BOT_DELAY = 0.02
+"""How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""
 
 
 @pytest.fixture
