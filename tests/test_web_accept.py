@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,18 +28,6 @@ from upriver.rules import Rules
 from upriver.view import SeatView
 from upriver.web.app import create_app
 from upriver.web.protocol import rules_json
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exit_stack:
-        yield exit_stack
 
 
 def stored_events(db: str, table_id: str) -> list[tuple[int, str, int, str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,12 +23,6 @@ from upriver.web.store import open_table_store
 from upriver.web.tables import Table
 
 SEATS = ["human", "human", "basic", "random"]
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
-        yield test_client
 
 
 def token_of(url: str) -> str | None:

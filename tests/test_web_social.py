@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,6 @@ from upriver.web.app import create_app
 from upriver.web.chat import HISTORY, LINES, MAX_LINE, REACTIONS, REACTIONS_LIMIT
 from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
 from upriver.web.table import Table
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    """A test client over a fresh database (SQLite, then PostgreSQL); bots don't wait."""
-    with TestClient(create_app(db, bot_delay=0.0)) as test_client:
-        yield test_client
 
 
 class Socket:
