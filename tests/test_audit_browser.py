@@ -26,13 +26,6 @@ LOCALES = {"en": "en-GB", "fr": "fr-FR", "cs": "cs-CZ", "it": "it-IT", "sv": "sv
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("audit") / "tables.db", bot_delay=0.05)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
 def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server at the default pace: a finished trick stays up long enough to be looked at."""
     server = LiveServer(tmp_path_factory.mktemp("audit-paced") / "tables.db", bot_delay=0.8)

@@ -6,19 +6,13 @@ go to ``artifacts/screenshots/night-*.png``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browsing import TIMEOUT_MS, VIEWPORTS, LiveServer, shot
 
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("quick") / "tables.db", bot_delay=0.02)
-    yield server
-    server.stop()
+BOT_DELAY = 0.02
+"""How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""
 
 
 def person(browser: Browser, kind: str = "desktop") -> tuple[BrowserContext, Page]:

@@ -9,9 +9,7 @@ import base64
 import json
 import os
 import socket
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser, expect
 from websockets.sync.client import connect
 
@@ -19,12 +17,8 @@ from tests.browsing import LiveServer, label, person, play_until, shot, sit_down
 from tests.waiting import wait_until
 from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
 
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("presence") / "tables.db", bot_delay=0.02)
-    yield server
-    server.stop()
+BOT_DELAY = 0.02
+"""How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""
 
 
 def silent_socket(live: LiveServer, table_id: str, token: str) -> socket.socket:
