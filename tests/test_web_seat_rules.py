@@ -62,15 +62,15 @@ def test_an_automatic_bid_stays_hidden_from_the_others_until_every_seat_has_bid(
     game = table.game
     assert game is not None
     bid = game.legal_bids(0)[-1]
-    assert manager.automatic_move(table, 0, bid, table.version)
+    assert manager.standins.automatic_move(table, 0, bid, table.version)
     for viewer in (1, 2, None):
         (entry,) = state_of(table, viewer)["automatic"]
         assert entry["seat"] == 0
         assert "bid" not in entry, f"seat {viewer} was told seat 0's hidden bid"
     (own,) = state_of(table, 0)["automatic"]
     assert own["bid"] == bid
-    manager.automatic_move(table, 1, game.legal_bids(1)[0], table.version)
-    manager.automatic_move(table, 2, game.legal_bids(2)[0], table.version)
+    manager.standins.automatic_move(table, 1, game.legal_bids(1)[0], table.version)
+    manager.standins.automatic_move(table, 2, game.legal_bids(2)[0], table.version)
     assert game.phase.name == "PLAYING"
     for viewer in (1, 2, None):  # every bid is shown now, so is the automatic one
         assert [entry.get("bid") for entry in state_of(table, viewer)["automatic"]] == [
@@ -96,15 +96,15 @@ def test_a_person_a_bot_plays_for_may_not_claim_until_they_are_back(manager: Man
     game = table.game
     assert game is not None
     assert game.can_claim(0), "Ann holds the ace of trumps: her claim holds"
-    manager.leave(table, 0)
+    manager.standins.leave(table, 0)
     version = table.version
     with pytest.raises(TableRefusalError) as refused:
-        manager.claim(table, 0, Claim(id="c1", v=version))
+        manager.claims.claim(table, 0, Claim(id="c1", v=version))
     assert refused.value.rule == "back"
     assert "back" in str(refused.value)
     assert table.version == version
-    manager.back(table, 0)
-    manager.claim(table, 0, Claim(id="c2", v=table.version))
+    manager.standins.back(table, 0)
+    manager.claims.claim(table, 0, Claim(id="c2", v=table.version))
     assert table.claim is not None
 
 
@@ -114,7 +114,7 @@ def test_a_claim_may_not_use_the_servers_own_move_ids(manager: Manager) -> None:
     version = table.version
     for server_id in ("clock", "standin"):
         with pytest.raises(TableRefusalError) as refused:
-            manager.claim(table, 1, Claim(id=server_id, v=version))
+            manager.claims.claim(table, 1, Claim(id=server_id, v=version))
         assert refused.value.rule == "duplicate"
         assert "server" in str(refused.value)
     assert table.version == version
@@ -130,7 +130,7 @@ def test_a_confirm_another_server_process_stored_first_is_no_error_and_keeps_the
     table.connections.add(page)
     # Bea's other tab, on another server process, confirms first.
     manager.store.append(table.id, Event(table.version + 1, "confirm", 1, "", None))
-    manager.confirm(table, 1)  # never an error: the join is confirmed either way
+    manager.standins.confirm(table, 1)  # never an error: the join is confirmed either way
     assert not table.joined_pending(1)
     assert page.closing is None
     assert page.token == table.tokens[1]
@@ -150,15 +150,15 @@ def test_a_person_who_left_may_not_hand_another_seat_to_a_bot(tmp_path: Path) ->
         manager = Manager(store, bot_delay=0.0, now=lambda: clock[0])
         table = seated(manager, {"schedule": [2, 2]})
         clock[0] += 61  # nobody has connected: every seat has been away a minute
-        manager.leave(table, 1)
+        manager.standins.leave(table, 1)
         version = table.version
         with pytest.raises(TableRefusalError) as refused:
-            manager.handover(table, 1, 2)
+            manager.standins.handover(table, 1, 2)
         assert refused.value.rule == "handover"
         assert "you left the table" in str(refused.value)
         assert table.version == version
         assert table.standin_reason(2) is None
-        manager.handover(table, 0, 2)  # a person still at the table may
+        manager.standins.handover(table, 0, 2)  # a person still at the table may
         assert table.standin_reason(2) == "handover:0"
     finally:
         store.close()
@@ -173,11 +173,11 @@ def test_a_claim_is_the_persons_own_move_and_ends_their_automatic_moves_in_a_row
         seat = game.awaiting[0]
         bid = game.legal_bids(seat)[0]
         if seat == 0:
-            assert manager.automatic_move(table, 0, bid, table.version)
+            assert manager.standins.automatic_move(table, 0, bid, table.version)
         else:
             manager.act(table, seat, Bid(id=f"b{seat}", v=table.version, bid=bid))
     assert table.auto_moves(0) == 1
-    manager.claim(table, 0, Claim(id="c", v=table.version))
+    manager.claims.claim(table, 0, Claim(id="c", v=table.version))
     assert table.auto_moves(0) == 0
 
 

@@ -516,6 +516,6 @@ def test_a_table_whose_clock_runs_needs_an_owner_even_with_no_bot_to_move(
         join(client, table, 1, stack)
         join(client, table, 2, stack)
     wait_until(lambda: clocked.game is not None and plain.game is not None, "both games to start")
-    owners = set(manager.needing_owner())
+    owners = set(manager.following.needing_owner())
     assert clocked.id in owners
     assert plain.id not in owners

@@ -72,17 +72,17 @@ def play(manager: Manager, table: Table, action: str, seat: int) -> None:
     before = control(table)
     try:
         if action == "leave":
-            manager.leave(table, seat)
+            manager.standins.leave(table, seat)
         elif action == "back":
-            manager.back(table, seat)
+            manager.standins.back(table, seat)
         elif action == "confirm":
-            manager.confirm(table, seat)
+            manager.standins.confirm(table, seat)
         elif action == "stand_in":
-            manager.stand_in(table, seat, "away")
+            manager.standins.stand_in(table, seat, "away")
         elif game.is_over or seat not in game.awaiting:
             return
         elif action == "clock":
-            manager.automatic_move(
+            manager.standins.automatic_move(
                 table, seat, (game.legal_bids(seat) or game.legal_cards(seat))[0], table.version
             )
         else:

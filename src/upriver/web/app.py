@@ -201,7 +201,7 @@ def create_app(
         if warm:
             bots.warm_in_background()
         manager.wake_all_bots()
-        following = asyncio.create_task(cluster.run(manager, social))
+        following = asyncio.create_task(cluster.run(manager.following, social))
         clocks = asyncio.create_task(manager.clock.run())  # the turn clocks of the tables owned here
         yield
         following.cancel()

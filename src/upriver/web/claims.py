@@ -12,13 +12,9 @@ claimer's cards are then shown to everyone (:mod:`upriver.web.claim_notice`).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable
-
 from upriver.web.claim_notice import ClaimNotice
 from upriver.web.messages import Claim
-from upriver.web.seats import Connection
-from upriver.web.standins import own_move_refusal
+from upriver.web.standins import Accept, own_move_refusal
 from upriver.web.store import Event
 from upriver.web.table import Table, TableRefusalError, damaged_refusal
 
@@ -52,12 +48,12 @@ def apply_claim(table: Table, event: Event) -> None:
     table.gathered = event.version  # the round's last trick stays up before a bot deals on
 
 
-class ClaimActions(ABC):
-    """The manager's ``claim`` request (:class:`upriver.web.tables.Manager`)."""
+class ClaimActions:
+    """The manager's ``claim`` request (``manager.claims`` of :class:`upriver.web.tables.Manager`)."""
 
-    @abstractmethod
-    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
-        """Check, commit, apply and announce an event."""
+    def __init__(self, accept: Accept) -> None:
+        """``accept``: the manager's one path of every event."""
+        self._accept = accept
 
     def claim(self, table: Table, seat: int, message: Claim) -> None:
         """Claim the rest of the round for ``seat``, if the guards and the engine accept it.

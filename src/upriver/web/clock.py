@@ -30,9 +30,9 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from upriver.bots import make_bot
-from upriver.game import Move
 from upriver.web.bots import legal_or_fallback
 from upriver.web.cluster import Cluster
+from upriver.web.standins import SeatActions
 from upriver.web.table import HUMAN, Table
 
 __all__ = ["TICK", "Clock", "ClockHost", "running"]
@@ -51,12 +51,8 @@ class ClockHost(Protocol):
     tables: dict[str, Table]
     cluster: Cluster
     now: Callable[[], float]
-
-    def automatic_move(self, table: Table, seat: int, move: Move, version: int) -> bool:
-        """Commit ``move`` for ``seat`` as the clock's, if the table is still at ``version``."""
-
-    def stand_in(self, table: Table, seat: int, reason: str) -> None:
-        """Commit a ``standin`` event for ``seat``."""
+    standins: SeatActions
+    """Its seat-control requests: the clock's moves and stand-ins."""
 
 
 def running(table: Table) -> bool:
@@ -103,7 +99,7 @@ class Clock:
         for seat in self._to_stand_in(table, now):
             reason = "clock" if table.auto_moves(seat) >= TWO_IN_A_ROW else "away"
             try:
-                self.host.stand_in(table, seat, reason)
+                self.host.standins.stand_in(table, seat, reason)
             except Exception as error:  # refused (news came first) or the store failed: look again
                 log.info(
                     "table %s: seat %d's stand-in (%s) was not stored: %s", table.id, seat, reason, error
@@ -149,10 +145,10 @@ class Clock:
                 return
             chosen = legal_or_fallback(table, seat, game, move)
             if (
-                self.host.automatic_move(table, seat, chosen, version)
+                self.host.standins.automatic_move(table, seat, chosen, version)
                 and table.auto_moves(seat) >= TWO_IN_A_ROW
             ):
-                self.host.stand_in(table, seat, "clock")
+                self.host.standins.stand_in(table, seat, "clock")
         except Exception:
             log.exception("table %s: the clock's move for seat %d failed; it tries again", table.id, seat)
         finally:

@@ -1,7 +1,7 @@
 """Moves committed by a thread while the event loop serves the other tables (over PostgreSQL).
 
-:class:`BackgroundCommits` is the part of :class:`upriver.web.tables.Manager` that drives an
-event's one path (:meth:`upriver.web.tables.Manager._path`) with its commits made off the event
+:class:`BackgroundCommits` is the part of :class:`upriver.web.tables.Manager` (``manager.commits``)
+that drives an event's one path (:meth:`upriver.web.tables.Manager._path`) with its commits made off the event
 loop: a table's moves wait their turn in ``table.waiting`` and go one at a time; the path yields
 each event to commit, a thread commits it, and the path goes on with what the commit raised —
 applied and announced, checked again after another process stored that version first, or refused.
@@ -14,7 +14,6 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator
 
 from upriver.database import StoreError
@@ -25,6 +24,9 @@ from upriver.web.table import CommitError, Refused, Table, TableRefusalError
 __all__ = ["BackgroundCommits", "Steps", "in_event_loop"]
 
 log = logging.getLogger("upriver.web")
+
+_COMMITTERS = 4
+"""Threads committing moves in the background: as many as the PostgreSQL pool's connections."""
 
 Steps = Generator[Event, BaseException | None, None]
 """An event's way along its one path: it yields each event to commit and is sent what the commit
@@ -48,29 +50,45 @@ def _tell(refused: Refused | None, error: Exception) -> None:
         refused(error)
 
 
-class BackgroundCommits(ABC):
+Path = Callable[[Table, Callable[[], Event], None, float], Steps]
+"""The manager's one path of every event (:meth:`upriver.web.tables.Manager._path`)."""
+
+
+class BackgroundCommits:
     """The thread-committing driver of the manager's one path of events."""
 
-    _committer: concurrent.futures.ThreadPoolExecutor | None
+    def __init__(
+        self,
+        *,
+        background: bool,
+        path: Path,
+        commit: Callable[[str, Event], None],
+        catch_up: Callable[[Table], None],
+    ) -> None:
+        """``background``: commit moves by threads (else :attr:`enabled` is off and nothing here runs);
+        ``path``: the manager's one path of every event; ``commit``: commit one event to the store;
+        ``catch_up``: apply what the store holds of a table after its version."""
+        self._committer = (
+            concurrent.futures.ThreadPoolExecutor(_COMMITTERS, thread_name_prefix="upriver-commit")
+            if background
+            else None
+        )
+        self._path = path
+        self._commit = commit
+        self._catch_up = catch_up
 
-    @abstractmethod
-    def _path(self, table: Table, make: Callable[[], Event], joiner: None, arrived: float) -> Steps:
-        """The one path of every event (:meth:`upriver.web.tables.Manager._path`)."""
-
-    @abstractmethod
-    def _commit(self, table_id: str, event: Event) -> None:
-        """Commit one event to the store."""
-
-    @abstractmethod
-    def catch_up(self, table: Table) -> None:
-        """Apply what the store holds of ``table`` after its version."""
+    @property
+    def enabled(self) -> bool:
+        """Whether moves are committed by threads here (a table's move goes through :meth:`take`)
+        — only while an event loop runs in this thread (:func:`in_event_loop`)."""
+        return self._committer is not None and in_event_loop()
 
     def close(self) -> None:
         """Let the moves being committed finish (unannounced, as after a crash) and stop the threads."""
         if self._committer is not None:
             self._committer.shutdown(wait=True, cancel_futures=True)
 
-    def _next(self, table: Table) -> None:
+    def take(self, table: Table) -> None:
         """Take the table's next waiting move along its path, its commits made by a thread (one move
         of a table at a time); a refusal goes to the move's ``refused``."""
         while table.waiting and table.committing is None:
@@ -102,7 +120,7 @@ class BackgroundCommits(ABC):
         elif table.missed:  # news of later events came while committing: read them
             table.missed = False
             try:
-                self.catch_up(table)
+                self._catch_up(table)
             except StoreError as error:
                 log.error("table %s: the events other processes stored cannot be read: %s", table.id, error)
 
@@ -114,4 +132,4 @@ class BackgroundCommits(ABC):
             table.committing = None
             return
         self._step(table, steps, refused, functools.partial(steps.send, future.exception()))
-        self._next(table)
+        self.take(table)

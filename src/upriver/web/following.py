@@ -1,20 +1,20 @@
 """How the live tables follow other server processes over the same store (:mod:`upriver.web.cluster`).
 
-:class:`Following` is the part of :class:`upriver.web.tables.Manager` that the cluster calls: an
-event another process committed is applied through the manager's own check and announced
-(:meth:`Following.received`), a table created elsewhere is loaded, and a table whose owner died
-is taken over. A rematch made elsewhere is told to this process's connections of the finished
-table once the new table's first event (its starter's seat) is applied here, each connection
-its own seat's link (:func:`upriver.web.rematch_notice.tell_rematch`).
+:class:`Following` is the part of :class:`upriver.web.tables.Manager` (``manager.following``)
+that the cluster calls: an event another process committed is applied through the manager's own
+check and announced (:meth:`Following.received`), a table created elsewhere is loaded
+(:meth:`Following.load`), and a table whose owner died is taken over. A rematch made elsewhere is
+told to this process's connections of the finished table once the new table's first event (its
+starter's seat) is applied here, each connection its own seat's link
+(:func:`upriver.web.rematch_notice.tell_rematch`).
 """
 
 from __future__ import annotations
 
 import logging
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 
-from upriver.web.cluster import Cluster, Solo
+from upriver.web.cluster import Cluster
 from upriver.web.rematch_notice import tell_rematch
 from upriver.web.store import Event, TableStore
 from upriver.web.table import Table
@@ -24,33 +24,40 @@ __all__ = ["Following"]
 log = logging.getLogger("upriver.web")
 
 
-class Following(ABC):
+Replay = Callable[[Table, Sequence[Event]], None]
+"""Apply stored events through the engine's check, announcing each (the manager's replay)."""
+
+
+class Following:
     """The live tables as the cluster sees them (a :class:`upriver.web.cluster.Follower`)."""
 
-    tables: dict[str, Table]
-    store: TableStore
-    cluster: Cluster
-    bot_delay: float
-    base_url: str
-    now: Callable[[], float]
+    def __init__(
+        self,
+        tables: dict[str, Table],
+        store: TableStore,
+        cluster: Cluster,
+        *,
+        bot_delay: float,
+        base_url: str,
+        now: Callable[[], float],
+        replay: Replay,
+        wake_bots: Callable[[Table], None],
+    ) -> None:
+        """``tables``: the manager's live tables (shared, not copied); ``replay``: the manager's way
+        to apply stored events; ``wake_bots``: start a table's bots if one is due and this process
+        owns it."""
+        self.tables = tables
+        self.store = store
+        self.cluster = cluster
+        self.bot_delay = bot_delay
+        self.base_url = base_url
+        self.now = now
+        self._replay = replay
+        self._wake_bots = wake_bots
 
-    @abstractmethod
-    def _replay(self, table: Table, events: Sequence[Event]) -> None:
-        """Apply stored events through the engine's check, announcing each."""
-
-    @abstractmethod
-    def _wake_bots(self, table: Table) -> None:
-        """Start the table's bots if one is due and this process owns it."""
-
-    def find(self, table_id: str) -> Table | None:
-        """The live table ``table_id``, or ``None``; with other server processes, one created there a
-        moment ago whose news has not come yet is read from the store."""
-        table = self.tables.get(table_id)
-        if table is None and not isinstance(self.cluster, Solo):
-            table = self._load(table_id)
-        return table
-
-    def _load(self, table_id: str) -> Table | None:
+    def load(self, table_id: str) -> Table | None:
+        """Load the stored table ``table_id`` (created by another process) and apply its events, or
+        ``None`` if there is none or its stored configuration is unreadable (logged)."""
         row = self.store.table(table_id)
         if row is None:
             return None
@@ -78,7 +85,7 @@ class Following(ABC):
         is here already; after a gap, read every event missed."""
         table = self.tables.get(table_id)
         if table is None:
-            self._load(table_id)
+            self.load(table_id)
         elif table.damaged is not None:
             return  # it accepts nothing more, and already says why
         elif table.committing is not None:  # this process's own move, or one its commit will meet
@@ -91,7 +98,7 @@ class Following(ABC):
     def table_added(self, table_id: str) -> None:
         """A table was created, perhaps by another process: load it unless it is here."""
         if table_id not in self.tables:
-            self._load(table_id)
+            self.load(table_id)
 
     def catch_up(self, table: Table) -> None:
         """Apply what the store holds of ``table`` after its version (committed by another process)."""
@@ -103,7 +110,7 @@ class Following(ABC):
         for row in self.store.tables():
             table = self.tables.get(row.id)
             if table is None:
-                self._load(row.id)
+                self.load(row.id)
             else:
                 self.catch_up(table)
 

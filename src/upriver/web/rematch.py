@@ -76,7 +76,7 @@ def rematch_of(manager: Manager, table: Table) -> Table | None:
     if made is not None:
         new = manager.find(made)
         if new is not None and new.version == 0:
-            manager.catch_up(new)  # made elsewhere a moment ago: its starter's seat, if committed
+            manager.following.catch_up(new)  # made elsewhere a moment ago: its starter's seat, if committed
         return new
     for other in manager.tables.values():  # a rematch stored before the store kept them apart
         if other.rematch_of == table.id:

@@ -4,12 +4,12 @@ the host's new invite for a seat whose person is away, and a lost join recovered
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from upriver.web import protocol
 from upriver.web.seatkeys import JOIN_RECOVERY_SECONDS
 from upriver.web.seats import Connection, derived_token
+from upriver.web.standins import Accept
 from upriver.web.store import Event, TableStore
 from upriver.web.table import HUMAN, Table, TableRefusalError
 
@@ -72,15 +72,14 @@ def apply_key_event(table: Table, event: Event) -> None:
     table.keys.pending.pop(seat, None)
 
 
-class SeatLinks(ABC):
-    """The manager's requests about a seat's secret (:class:`upriver.web.tables.Manager`)."""
+class SeatLinks:
+    """The manager's requests about a seat's secret (``manager.links`` of the manager)."""
 
-    now: Callable[[], float]
-    store: TableStore
-
-    @abstractmethod
-    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
-        """Check, commit, apply and announce an event."""
+    def __init__(self, accept: Accept, store: TableStore, now: Callable[[], float]) -> None:
+        """``accept``: the manager's one path of every event; ``now``: the time joins are recovered by."""
+        self._accept = accept
+        self.store = store
+        self.now = now
 
     def rekey(self, table: Table, seat: int, conn: Connection) -> None:
         """The person at ``seat`` signs their other devices out: ``conn`` gets the seat's new token (a

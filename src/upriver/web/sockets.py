@@ -191,19 +191,19 @@ def handle_message(manager: Manager, table: Table, conn: Connection, text: str, 
             case Bot():
                 manager.give_to_bot(table, seat, message.seat, message.kind)
             case Claim():
-                manager.claim(table, seat, message)
+                manager.claims.claim(table, seat, message)
             case Confirm():
-                manager.confirm(table, seat)
+                manager.standins.confirm(table, seat)
             case Leave():
-                manager.leave(table, seat)
+                manager.standins.leave(table, seat)
             case Back():
-                manager.back(table, seat)
+                manager.standins.back(table, seat)
             case Rekey():
-                manager.rekey(table, seat, conn)
+                manager.links.rekey(table, seat, conn)
             case Reinvite():
-                manager.reinvite(table, seat, message.seat)
+                manager.links.reinvite(table, seat, message.seat)
             case Handover():
-                manager.handover(table, seat, message.seat)
+                manager.standins.handover(table, seat, message.seat)
             case Bid() | Play():
                 manager.act(table, seat, message, refused=refused)
             case Hint():

@@ -1,7 +1,8 @@
 """Seats that change hands: the join made whole, people leaving and coming back, stand-in bots.
 
 Everything here is an event in the table's log (:mod:`upriver.web.store`), checked and applied on
-the manager's one path (:meth:`upriver.web.tables.Manager._accept`), so it is durable, replayed
+the manager's one path (:meth:`upriver.web.tables.Manager._accept`, handed to :class:`SeatActions`
+as ``accept``), so it is durable, replayed
 after a restart and reaches every server process with the table's other news:
 
 - ``confirm`` (seat, value ``""``): the joined page saved the seat's new token, so its join can no
@@ -24,8 +25,8 @@ from __future__ import annotations
 
 import logging
 import math
-from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import Protocol
 
 from upriver.errors import IllegalActionError
 from upriver.game import Game, Move
@@ -49,6 +50,7 @@ __all__ = [
     "CONTROL_KINDS",
     "SERVER_IDS",
     "TURN_BEFORE_HANDOVER",
+    "Accept",
     "SeatActions",
     "apply_control",
     "automatic_extra",
@@ -63,6 +65,13 @@ CONTROL_KINDS = ("confirm", "standin", "back", "start")
 SERVER_IDS = frozenset({"clock", "standin"})
 """Client ids of the moves the server makes for a person: the clock's, and a stand-in bot's."""
 _REASONS = ("left", "clock", "away")
+
+
+class Accept(Protocol):
+    """The manager's one path of every event (:meth:`upriver.web.tables.Manager._accept`)."""
+
+    def __call__(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
+        """Check, commit, apply and announce ``make``'s event; raises the table's or engine's refusal."""
 
 
 def _who(table: Table, seat: int) -> str:
@@ -244,20 +253,19 @@ def automatic_extra(table: Table, rounds: int) -> dict[str, object] | None:
     return {"upriver_automatic": automatic} if automatic else None
 
 
-class SeatActions(ABC):
-    """The manager's seat-control requests (:class:`upriver.web.tables.Manager`)."""
+class SeatActions:
+    """The manager's seat-control requests (``manager.standins`` of :class:`upriver.web.tables.Manager`)."""
 
-    now: Callable[[], float]
-    store: TableStore
+    def __init__(self, accept: Accept, store: TableStore, now: Callable[[], float]) -> None:
+        """``accept``: the manager's one path of every event; ``now``: the time hand-overs go by."""
+        self._accept = accept
+        self.store = store
+        self.now = now
 
     def _notice(self, table: Table, event: str, facts: dict[str, object]) -> None:
         """The table's chat says what happened (a system line; :meth:`upriver.web.chat.ChatRoom.notice`),
         once, from the process that committed the event."""
         table.chat.notice(self.store, event, facts)
-
-    @abstractmethod
-    def _accept(self, table: Table, make: Callable[[], Event], *, joiner: Connection | None = None) -> None:
-        """Check, commit, apply and announce an event."""
 
     def confirm(self, table: Table, seat: int) -> None:
         """The joined page at ``seat`` saved its token: its join can no longer be recovered with the

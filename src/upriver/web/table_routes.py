@@ -241,7 +241,7 @@ def table_router(manager: Manager, social: Social, *, limits: Limits, bot_delay:
         except InputError as error:
             return refusal(str(error), error.status, field=error.field)
         try:
-            seat, token = manager.recover(table, body.invite, body.secret)
+            seat, token = manager.links.recover(table, body.invite, body.secret)
         except TableRefusalError as error:
             return refusal(str(error), 403, rule=error.rule)
         return JSONResponse(

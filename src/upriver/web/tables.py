@@ -19,13 +19,13 @@ good event, accepts no moves, and says why to its seats; every other table comes
 
 Over PostgreSQL several server processes serve the same tables (:mod:`upriver.web.cluster`):
 an event another process committed is applied here through the same check and announced the
-same way (:meth:`Manager.received`); a commit refused because another process stored that
-version first reads what it missed and checks the event again; only a table's owner runs its bots.
+same way (``manager.following``, :meth:`upriver.web.following.Following.received`); a commit
+refused because another process stored that version first reads what it missed and checks the
+event again; only a table's owner runs its bots.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import logging
 import secrets
@@ -43,7 +43,7 @@ from upriver.web import bots, eventlog, instruments, protocol
 from upriver.web.claims import CLAIM, ClaimActions, apply_claim, check_claim
 from upriver.web.clock import Clock
 from upriver.web.cluster import Cluster, Solo
-from upriver.web.commits import BackgroundCommits, Steps, in_event_loop
+from upriver.web.commits import BackgroundCommits, Steps
 from upriver.web.following import Following
 from upriver.web.guard import InputError, continuable_record
 from upriver.web.messages import MoveMessage
@@ -82,14 +82,18 @@ log = logging.getLogger("upriver.web")
 _DEFAULT_SETTINGS = TableSettings()
 _SEEN_IDS = 512
 """Recent action ids remembered per seat to refuse a replayed message; an older replay is stale anyway."""
-_COMMITTERS = 4
-"""Threads committing moves in the background: as many as the PostgreSQL pool's connections."""
 _ATTEMPTS = 5
 """How many times an event is checked and committed again when other processes stored versions first."""
 
 
-class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits):
-    """Every live table, backed by a :class:`TableStore`; the one place actions are applied."""
+class Manager:
+    """Every live table, backed by a :class:`TableStore`; the one place actions are applied.
+
+    Its parts, each handed the manager's one path of events (:meth:`_accept`) or what else it needs:
+    :attr:`standins` (seats that change hands, :mod:`upriver.web.standins`), :attr:`links` (a seat's
+    secret, :mod:`upriver.web.seatlinks`), :attr:`claims` (:mod:`upriver.web.claims`),
+    :attr:`following` (what the cluster tells, :mod:`upriver.web.following`) and :attr:`commits`
+    (moves committed by threads, :mod:`upriver.web.commits`)."""
 
     def __init__(
         self,
@@ -107,20 +111,48 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
         ``now``: the time the turn clocks and hand-overs go by (:mod:`upriver.web.clock`)."""
         self.store = store
         self.now = now
-        self.clock = Clock(self)
-        """The turn clocks of the tables this process owns; :meth:`Clock.run` runs them."""
         self.cluster: Cluster = cluster or Solo()
-        self._committer = (
-            concurrent.futures.ThreadPoolExecutor(_COMMITTERS, thread_name_prefix="upriver-commit")
-            if background
-            else None
-        )
         self.bot_delay = bot_delay
         self.archive_after = archive_after
         """Seconds after its last event that a finished table is archived at start-up (``None``: never)."""
         self.base_url = base_url
         self.tables: dict[str, Table] = {}
+        self.standins = SeatActions(self._accept, store, now)
+        """Seats that change hands: confirm, leave, back, hand over, the clock's moves and stand-ins."""
+        self.links = SeatLinks(self._accept, store, now)
+        """A seat's secret: sign other devices out, re-invite, recover a join."""
+        self.claims = ClaimActions(self._accept)
+        """A player's claim of the rest of the round."""
+        self.following = Following(
+            self.tables,
+            store,
+            self.cluster,
+            bot_delay=bot_delay,
+            base_url=base_url,
+            now=now,
+            replay=self._replay,
+            wake_bots=self._wake_bots,
+        )
+        """The live tables as the cluster sees them (what other server processes committed)."""
+        self.commits = BackgroundCommits(
+            background=background, path=self._path, commit=self._commit, catch_up=self.following.catch_up
+        )
+        """Moves committed by threads while the event loop serves the other tables."""
+        self.clock = Clock(self)
+        """The turn clocks of the tables this process owns; :meth:`Clock.run` runs them."""
         self._restore()
+
+    def find(self, table_id: str) -> Table | None:
+        """The live table ``table_id``, or ``None``; with other server processes, one created there a
+        moment ago whose news has not come yet is read from the store."""
+        table = self.tables.get(table_id)
+        if table is None and not isinstance(self.cluster, Solo):
+            table = self.following.load(table_id)
+        return table
+
+    def close(self) -> None:
+        """Let the moves being committed finish (unannounced, as after a crash) and stop the threads."""
+        self.commits.close()
 
     # ------------------------------------------------------------ creating
 
@@ -337,11 +369,11 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
                 )
             return event_of(table.version + 1, seat, message.move, message.id)
 
-        if self._committer is None or not in_event_loop():
+        if not self.commits.enabled:
             self._accept(table, event)
             return
         table.waiting.append((event, refused, time.perf_counter()))
-        self._next(table)
+        self.commits.take(table)
 
     def _path(
         self, table: Table, make: Callable[[], Event], joiner: Connection | None, arrived: float
@@ -370,7 +402,7 @@ class Manager(Following, SeatActions, SeatLinks, ClaimActions, BackgroundCommits
             failure = yield event
             if isinstance(failure, VersionConflictError):  # another process was first: read it, check again
                 try:
-                    self.catch_up(table)
+                    self.following.catch_up(table)
                 except StoreError as error:
                     raise self._commit_error(table, event, error) from None
                 continue
