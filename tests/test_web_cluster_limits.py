@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from tests.live import Server
-from tests.pg import PostgresServer
+from tests.waiting import receive_until, wait_until
 from upriver.database import open_database
 from upriver.web import shared_limits
 from upriver.web.app import CLOSE_FULL
@@ -28,18 +27,6 @@ DEFAULTS = Limits()
 
 
 @pytest.fixture
-def database(postgres_server: PostgresServer) -> str:
-    """A fresh database on the tests' private PostgreSQL server."""
-    return postgres_server.url(postgres_server.create_database())
-
-
-@pytest.fixture
-def stack() -> Iterator[contextlib.ExitStack]:
-    with contextlib.ExitStack() as exits:
-        yield exits
-
-
-@pytest.fixture
 def pair(database: str, stack: contextlib.ExitStack) -> tuple[Server, Server]:
     return Server(database, stack), Server(database, stack)
 
@@ -48,13 +35,7 @@ def until(
     ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool], timeout: float = 10
 ) -> dict[str, Any]:
     """The first message ``ws`` is sent within ``timeout`` seconds that is ``wanted``; fails if none."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"nothing wanted came within {timeout} s"
-        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
-        if wanted(message):
-            return message
+    return receive_until(ws, wanted, "a message wanted", timeout=timeout)
 
 
 def admitted(ws: ClientConnection) -> bool:
@@ -95,10 +76,12 @@ def test_a_seats_connections_are_counted_across_the_processes(pair: tuple[Server
     for server in pair:  # one more, on either process, is refused
         assert not admitted(server.socket(table["table"], table["token"]))
     tabs[0].close()
-    deadline = time.monotonic() + 5  # its place is given back by a round trip after it closed
-    while not admitted(second.socket(table["table"], table["token"])):
-        assert time.monotonic() < deadline, "the closed tab's place was not given back"
-        time.sleep(0.2)
+    # Its place is given back by a round trip after it closed.
+    wait_until(
+        lambda: admitted(second.socket(table["table"], table["token"])),
+        "the closed tab's place to be given back",
+        timeout=5,
+    )
 
 
 def test_a_tables_spectators_are_counted_across_the_processes(pair: tuple[Server, Server]) -> None:
@@ -165,10 +148,13 @@ def test_a_place_is_given_back_when_its_connection_closes_or_lapses_when_its_pro
         assert not alive.hold("connections:t:0", 3, "d")
         alive.release("connections:t:0", "c")
         assert alive.hold("connections:t:0", 3, "d")
-        for _ in range(3):  # the living process renews its places; the dead one's lapses
-            time.sleep(0.5)
+
+        def lapsed() -> bool:
+            """The living process renews its places (its heartbeat); whether the dead one's is free."""
             alive.renew()
-        assert alive.hold("connections:t:0", 3, "e")
+            return alive.hold("connections:t:0", 3, "e")
+
+        wait_until(lapsed, "the stopped process's place to lapse", timeout=15, every=0.5)
         assert not alive.hold("connections:t:0", 3, "f")
         assert SharedLimits(db, cluster=False).hold("connections:t:0", 3, "g")  # one process: its own count
     finally:

@@ -19,28 +19,13 @@ import pytest
 from websockets.sync.client import ClientConnection
 
 from tests.live import Server
-from tests.pg import PostgresServer
+from tests.waiting import receive_until
 from upriver.web.presence import EXPIRY
-
-
-@pytest.fixture
-def database(postgres_server: PostgresServer) -> str:
-    """A fresh database on the tests' private PostgreSQL server."""
-    return postgres_server.url(postgres_server.create_database())
 
 
 def until(ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any]:
     """The first message ``ws`` is sent within ``timeout`` seconds that is ``wanted``; fails if none."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"nothing wanted came within {timeout} s"
-        try:
-            message: dict[str, Any] = json.loads(ws.recv(timeout=left))
-        except TimeoutError:
-            raise AssertionError(f"nothing wanted came within {timeout} s") from None
-        if wanted(message):
-            return message
+    return receive_until(ws, wanted, "a message wanted", timeout=timeout)
 
 
 def status(seat: int, wanted: str) -> Callable[[dict[str, Any]], bool]:
