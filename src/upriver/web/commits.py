@@ -1,10 +1,11 @@
 """Moves committed by a thread while the event loop serves the other tables (over PostgreSQL).
 
 :class:`BackgroundCommits` is the part of :class:`upriver.web.tables.Manager` (``manager.commits``)
-that drives an event's one path (:meth:`upriver.web.tables.Manager._path`) with its commits made off the event
-loop: a table's moves wait their turn in ``table.waiting`` and go one at a time; the path yields
-each event to commit, a thread commits it, and the path goes on with what the commit raised —
-applied and announced, checked again after another process stored that version first, or refused.
+that drives an event's one path (:meth:`upriver.web.tables.Manager._path`, handed to it as
+``path``) with its commits made off the event loop: a table's moves wait their turn in
+``table.waiting`` and go one at a time (:meth:`BackgroundCommits.take`); the path yields each event
+to commit, a thread commits it, and the path goes on with what the commit raised — applied and
+announced, checked again after another process stored that version first, or refused.
 A refusal goes to the move's ``refused`` (its sender waits for no answer), or to the log.
 """
 
