@@ -120,7 +120,7 @@ CREATE OR REPLACE TRIGGER upriver_chat_notify AFTER INSERT ON chat
 
 
 class Follower(Protocol):
-    """What the cluster tells of the tables (:class:`upriver.web.tables.Manager`)."""
+    """What the cluster tells of the tables (:class:`upriver.web.following.Following`)."""
 
     def received(self, table_id: str, event: Event) -> None:
         """Another process (or this one) committed ``event`` at ``table_id``."""
