@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.waiting import until
 from upriver.review import evaluate
 from upriver.web import hints
 from upriver.web.messages import Bid, Hint
@@ -74,11 +75,7 @@ def ask(table: Table, conn: Connection, id: str = "h") -> None:
 
 async def settled() -> None:
     """Until every hint asked was worked out."""
-    for _ in range(500):
-        if not hints.queue().jobs:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the hints were not worked out in 5 s")
+    await until(lambda: not hints.queue().jobs, "every hint asked worked out")
 
 
 def answers(conn: Connection) -> list[dict[str, Any]]:
@@ -211,10 +208,11 @@ def test_one_address_has_one_hint_worked_out_at_a_time_so_anothers_starts_when_i
         for table in flooding:
             for seat in range(2):
                 ask(table, Connection(seat, address="10.6.6.6"))
-        await asyncio.sleep(0.1)
-        alone = list(gate.order)  # one of the flood's four under way, a thread left free
+        await until(lambda: gate.order, "the flood's first hint under way")
+        alone = list(gate.order)
         ask(quiet, Connection(0, address="10.0.0.1"))
-        await asyncio.sleep(0.1)
+        # the flood's other three wait behind its first, so the next to start is the quiet table's
+        await until(lambda: len(gate.order) >= 2, "a second hint under way")
         started = list(gate.order)
         gate.open.set()
         await settled()

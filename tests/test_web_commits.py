@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import until
 from upriver.web.messages import Bid
 from upriver.web.seats import Connection
 from upriver.web.store import Event, VersionConflictError
@@ -85,10 +86,7 @@ def test_a_move_is_stored_applied_and_announced_alike_whether_committed_at_once_
             before = table.version
             told: list[Exception] = []
             manager.act(table, seat, Bid.model_validate_json(text), refused=told.append)
-            for _ in range(200):
-                if table.version > before:
-                    break
-                await asyncio.sleep(0.01)
+            await until(lambda: table.version > before, "the bid committed in the background and applied")
             assert told == []
             return store.events(table.id), table.version, watcher.dirty
         finally:

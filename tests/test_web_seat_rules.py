@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.waiting import until
 from upriver.web import hints
 from upriver.web.messages import Bid, Claim, Hint, ProtocolError, parse_client
 from upriver.web.seats import Connection
@@ -205,8 +206,7 @@ def test_hints_take_at_most_two_of_the_bots_threads_at_once(
         pages = [Connection(seat, address=f"10.0.0.{seat}") for seat in range(3) for _tab in range(2)]
         for page in pages:
             hints.ask_hint(table, page, Hint())
-        while hints.queue().jobs:
-            await asyncio.sleep(0.02)
+        await until(lambda: not hints.queue().jobs, "every hint asked worked out")
         return pages
 
     pages = asyncio.run(ask_all())

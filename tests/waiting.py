@@ -6,6 +6,7 @@ The poll interval lives here and nowhere else in the tests."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable
@@ -42,6 +43,19 @@ def wait_until(
         if time.monotonic() >= deadline:
             raise AssertionError(f"still waiting after {timeout:g} s: {what}")
         pause(every)
+
+
+async def until(predicate: Callable[[], T | None], what: str, *, timeout: float = TIMEOUT) -> T:
+    """:func:`wait_until` inside a test's own event loop: the loop runs its tasks (the server's, a
+    thread's callback) between two looks."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = predicate()
+        if answer:
+            return answer
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"still waiting after {timeout:g} s: {what}")
+        await asyncio.sleep(POLL)
 
 
 class Page(Protocol):
