@@ -200,7 +200,7 @@ def chromium(again: str, args: Sequence[str]) -> None:
         raise SetupError(f"{needed_for}, and `apt-get install chromium` did not put it there.")
 
 
-WARM_KERNEL = "from upriver.web.bots import warm_search; warm_search()"
+WARM_KERNEL = "from upriver.web.play.bots import warm_search; warm_search()"
 """What compiles the search bots' kernel into numba's disk cache (``python -c``)."""
 
 KERNEL = ROOT / "src" / "upriver" / "fast"

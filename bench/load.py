@@ -162,7 +162,7 @@ async def run_clients(url: str, tables: int, think: float, warmup: float, second
         for start in range(0, tables, 20):
             await asyncio.gather(*(start_table(client, url, t) for t in mine[start : start + 20]))
     # The clients are the measuring instrument: their own collector's pauses would be counted as the
-    # server's latency, so they are kept short as the server keeps its own (upriver.web.workers).
+    # server's latency, so they are kept short as the server keeps its own (upriver.web.cluster.workers).
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 10, 100)

@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from upriver.web.messages import Bid, Play
-from upriver.web.seats import Connection
+from upriver.web.play.messages import Bid, Play
+from upriver.web.play.tables import Manager
+from upriver.web.seats.holders import Connection
 from upriver.web.store import SqliteTableStore
-from upriver.web.tables import Manager
 
 
 def measure(tables: int, rounds: int) -> dict[str, object]:

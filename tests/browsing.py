@@ -24,8 +24,8 @@ from tests.waiting import wait_until
 from upriver.game import Game
 from upriver.review import Settings
 from upriver.web.app import create_app
-from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
-from upriver.web.tables import Manager, Table
+from upriver.web.play.tables import Manager, Table
+from upriver.web.seats.presence import PING_INTERVAL, PING_TIMEOUT
 
 TIMEOUT_MS = 15_000
 """How long a browser test waits for what it expects to see, in milliseconds."""

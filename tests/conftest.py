@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from tests.browsing import LiveServer, Shifted
     from tests.pg import PostgresServer
     from tests.reviewing import Setup
-    from upriver.web.tables import Manager
+    from upriver.web.play.tables import Manager
 
 
 def card(text: str) -> Card:

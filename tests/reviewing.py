@@ -19,9 +19,9 @@ from upriver.actions import Phase
 from upriver.record import FORMAT, dumps, load
 from upriver.review import Settings
 from upriver.web.app import create_app
-from upriver.web.messages import Bid, Play
-from upriver.web.review_api import ReviewService, review_router
-from upriver.web.tables import Manager, Table
+from upriver.web.play.messages import Bid, Play
+from upriver.web.play.tables import Manager, Table
+from upriver.web.review.api import ReviewService, review_router
 
 GOLDEN = sorted(
     path

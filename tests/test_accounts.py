@@ -18,7 +18,7 @@ from soft_webauthn import SoftWebauthnDevice  # type: ignore[import-untyped]
 from tests.pg import query
 from tests.webclient import ORIGIN, asserted, created
 from upriver.web.app import create_app
-from upriver.web.limits import Limits
+from upriver.web.hosting.limits import Limits
 
 
 class Person:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from upriver.database import StoreError
-from upriver.web.chat import ChatRoom
-from upriver.web.seats import Connection
+from upriver.web.play.settings import TableSettings
+from upriver.web.seats.holders import Connection
+from upriver.web.social.chat import ChatRoom
 from upriver.web.store import SqliteTableStore
 from upriver.web.store.chat import add_line, lines
-from upriver.web.table_settings import TableSettings
 
 
 class _Place:

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import manager_of
 from tests.webclient import create
-from upriver.web.chat import ChatRefusalError, ChatRoom
-from upriver.web.seats import Connection
-from upriver.web.table import Table
-from upriver.web.table_settings import TableSettings
+from upriver.web.play.settings import TableSettings
+from upriver.web.play.table import Table
+from upriver.web.seats.holders import Connection
+from upriver.web.social.chat import ChatRefusalError, ChatRoom
 
 
 class Socket:

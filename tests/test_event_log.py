@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 
 from tests.webclient import Room
 from upriver.actions import Phase
-from upriver.web import eventlog
 from upriver.web.app import create_app
-from upriver.web.hosts import HostPolicy
-from upriver.web.workers import ServeSettings
+from upriver.web.cluster.workers import ServeSettings
+from upriver.web.hosting import eventlog
+from upriver.web.hosting.hosts import HostPolicy
 
 _CARD = re.compile(r"(10|[2-9TJQKA])[SHDC♠♥♦♣]")
 

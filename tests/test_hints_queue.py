@@ -1,4 +1,4 @@
-"""Hints under a flood (:mod:`upriver.web.hints`), on the manager itself: one evaluation per position
+"""Hints under a flood (:mod:`upriver.web.play.hints`), on the manager itself: one evaluation per position
 whoever asks, bounded queues per seat, table and client address refused in words with the rule as
 data, and tables served in turn."""
 
@@ -15,13 +15,13 @@ import pytest
 
 from tests.waiting import until
 from upriver.review import evaluate
-from upriver.web import hints
-from upriver.web.messages import Bid, Hint
-from upriver.web.seats import Connection
+from upriver.web.play import hints
+from upriver.web.play.messages import Bid, Hint
+from upriver.web.play.settings import TableSettings
+from upriver.web.play.table import Table
+from upriver.web.play.tables import Manager
+from upriver.web.seats.holders import Connection
 from upriver.web.store import SqliteTableStore
-from upriver.web.table import Table
-from upriver.web.table_settings import TableSettings
-from upriver.web.tables import Manager
 
 SIMULTANEOUS: dict[str, object] = {"schedule": [2, 2], "bidding": "simultaneous", "dealer_bid": "free"}
 """Every seat has a bid to choose at once: as many positions as seats."""

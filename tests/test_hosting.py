@@ -25,7 +25,7 @@ from upriver.cli import app
 from upriver.cli import backup as _backup  # noqa: F401  (registers upriver backup and restore)
 from upriver.database import StoreError
 from upriver.web.app import create_app
-from upriver.web.hosts import CLOSE_BAD_HOST, HostPolicy
+from upriver.web.hosting.hosts import CLOSE_BAD_HOST, HostPolicy
 
 
 @contextlib.contextmanager
@@ -145,7 +145,7 @@ def test_healthz_says_the_process_lives_and_readyz_that_its_store_answers(db: st
 def test_readyz_is_503_saying_why_while_the_store_does_not_answer(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from upriver.web import health
+    from upriver.web.hosting import health
 
     with TestClient(create_app(db, bot_delay=0.0)) as client:
 
@@ -163,7 +163,7 @@ def test_readyz_is_503_saying_why_while_the_store_does_not_answer(
 def test_readyz_waits_for_the_kernel_while_it_is_being_made_ready(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from upriver.web import bots
+    from upriver.web.play import bots
 
     monkeypatch.setattr(bots, "kernel_state", lambda: "warming")
     with TestClient(create_app(db, bot_delay=0.0)) as client:

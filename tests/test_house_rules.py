@@ -633,7 +633,7 @@ def test_the_review_judges_a_blind_bid_exactly_under_the_tables_scoring() -> Non
 
 
 def test_a_web_seat_is_sent_the_others_cards_in_a_blind_round_and_never_its_own() -> None:
-    from upriver.web.protocol import seat_part
+    from upriver.web.play.protocol import seat_part
 
     game = blind_deal("QH")
     part = seat_part(game, game.view(1))

@@ -32,7 +32,7 @@ from upriver.i18n import (
 from upriver.legality import BidRestriction
 from upriver.rules import PRESETS, DealerBid, rules_catalogue
 from upriver.sheet import ScoreSheet
-from upriver.web import bots as web_bots
+from upriver.web.play import bots as web_bots
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "upriver"
 STATIC = SRC / "web" / "static"
@@ -150,7 +150,11 @@ def refusal_rules() -> set[str]:
     ``rule="…"`` in the engine, the web and the keeper, and each rule of a WebSocket error reply.
     (The search's InconsistentDealError, in branch.py, is for bots and never reaches a person.)"""
     rules: set[str] = set()
-    paths = [*SRC.glob("*.py"), *(SRC / "web").glob("*.py"), *(SRC / "keeper").rglob("*.py")]
+    # the rooms of the tables and the keeper: accounts and groups word their refusals on their own pages
+    table_rooms = [
+        path for path in (SRC / "web").rglob("*.py") if path.parent.name not in ("accounts", "groups")
+    ]
+    paths = [*SRC.glob("*.py"), *table_rooms, *(SRC / "keeper").rglob("*.py")]
     for path in paths:
         if path.name == "branch.py":
             continue

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from upriver.web.app import create_app
-from upriver.web.keeper_offline import ENGINE, core_zip, service_worker, shell
+from upriver.web.keeper.offline import ENGINE, core_zip, service_worker, shell
 
 
 @pytest.fixture(scope="module")

@@ -343,7 +343,7 @@ def test_the_http_api_answers_every_bad_entry_with_its_rule_and_facts_worded_in_
     action, body = entry
     sizes = body.get("sizes")
     if isinstance(sizes, list) and len(sizes) > 99:
-        return  # the server's own longest game (upriver.web.guard.rounds_within), not the keeper's rule
+        return  # the server's own longest game (web.hosting.guard.rounds_within), not the keeper's rule
     if action == "edit":  # the round is in the path: a number, as the page makes it
         body = {**body, "round": body["round"] if type(body["round"]) is int else 1}
     path = f"/api/sheets/{sheet}/" + (f"rounds/{body['round']}" if action == "edit" else action)

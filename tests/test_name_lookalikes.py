@@ -13,7 +13,7 @@ from tests.conftest import manager_of
 from tests.webclient import Client, create
 from upriver.bots import BOT_KINDS
 from upriver.names import PlayerNameError, check_names, name_keys
-from upriver.web.seats import seat_name
+from upriver.web.seats.holders import seat_name
 
 BOT_LOOKALIKES = [
     "Cid (ba\u200bsic)",  # a zero width space inside the label

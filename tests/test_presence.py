@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from upriver.web.presence import EXPIRY, Presence, Roster
+from upriver.web.seats.presence import EXPIRY, Presence, Roster
 
 SEATS = 3
 PROCESSES = ("a", "b")

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 
 from tests.reviewing import Setup
 from upriver.review import RoundTask, Settings, review_round
-from upriver.web import review_api
-from upriver.web.review_api import BUSY, ReviewService, review_router
-from upriver.web.tables import Table
+from upriver.web.play.tables import Table
+from upriver.web.review import api as review_api
+from upriver.web.review.api import BUSY, ReviewService, review_router
 
 
 class Held(concurrent.futures.Executor):

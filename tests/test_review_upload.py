@@ -19,8 +19,8 @@ from tests.waiting import wait_until
 from upriver.record import dumps, loads_pbn
 from upriver.review import Settings
 from upriver.web.app import create_app
-from upriver.web.review_api import ReviewService
-from upriver.web.review_upload import NEW_PER_MINUTE, review_upload_router
+from upriver.web.review.api import ReviewService
+from upriver.web.review.upload import NEW_PER_MINUTE, review_upload_router
 
 ROOT = Path(__file__).parent.parent
 SCHEMA: dict[str, Any] = json.loads((ROOT / "docs" / "review.schema.json").read_text(encoding="utf-8"))

@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 from tests.reviewing import Setup
 from tests.waiting import wait_until
 from upriver.review import Settings
-from upriver.web import review_api
-from upriver.web.review_api import POOL_BROKEN, ReviewService, review_router
-from upriver.web.tables import Table
+from upriver.web.play.tables import Table
+from upriver.web.review import api as review_api
+from upriver.web.review.api import POOL_BROKEN, ReviewService, review_router
 
 
 def answer(client: TestClient, table: Table, seat: int = 0) -> httpx.Response:

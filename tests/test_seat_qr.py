@@ -8,7 +8,7 @@ import json
 
 from fastapi.testclient import TestClient
 
-from upriver.web.lookup import NO_SUCH_TABLE
+from upriver.web.play.lookup import NO_SUCH_TABLE
 
 TABLE = {"name": "Ann", "seats": ["human", "human", "basic"]}
 

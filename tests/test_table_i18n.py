@@ -16,7 +16,7 @@ from tests.pagetext import DESKTOP, PHONE, SCREENS, assert_no_english, open_page
 from tests.waiting import wait_until
 from upriver import IllegalActionError, Phase
 from upriver.i18n import LANGUAGES, reason, translate
-from upriver.web.protocol import refusal_json
+from upriver.web.play.protocol import refusal_json
 
 BOT_DELAY = 0.02
 """How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""

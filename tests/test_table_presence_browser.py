@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from tests.browsing import LiveServer, label, person, play_until, shot, sit_down
 from tests.waiting import wait_until
-from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
+from upriver.web.seats.presence import PING_INTERVAL, PING_TIMEOUT
 
 BOT_DELAY = 0.02
 """How long the bots of this module's server (conftest's ``live``) wait before a move, in seconds."""

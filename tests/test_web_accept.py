@@ -27,7 +27,7 @@ from upriver.game import Game
 from upriver.rules import Rules
 from upriver.view import SeatView
 from upriver.web.app import create_app
-from upriver.web.protocol import rules_json
+from upriver.web.play.protocol import rules_json
 
 
 def stored_events(db: str, table_id: str) -> list[tuple[int, str, int, str]]:
@@ -74,7 +74,7 @@ def test_a_bot_that_returns_illegal_moves_is_refused_and_logged_and_the_table_pl
     def bots(kind: str, seed: int | None = None) -> Bot:
         return CheatingBot(seed) if kind == "random" else make_bot(kind, seed=seed)
 
-    monkeypatch.setattr("upriver.web.table.make_bot", bots)
+    monkeypatch.setattr("upriver.web.play.table.make_bot", bots)
     caplog.set_level(logging.WARNING, logger="upriver.web")
     body = create(client, ["human", "random", "random", "random"], schedule=[1, 2])
     table = manager_of(client).tables[body["table"]]

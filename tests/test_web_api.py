@@ -21,8 +21,8 @@ from upriver.errors import IllegalActionError
 from upriver.record import loads
 from upriver.rules import DEFAULT_PRESET
 from upriver.web.app import create_app
-from upriver.web.messages import Bid
-from upriver.web.tables import TableRefusalError
+from upriver.web.play.messages import Bid
+from upriver.web.play.tables import TableRefusalError
 
 # ------------------------------------------------------------------ HTTP
 

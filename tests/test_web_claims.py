@@ -23,8 +23,8 @@ from upriver.cards import Card
 from upriver.record import loads, replay
 from upriver.review import Evaluation
 from upriver.view import SeatView
-from upriver.web import hints
 from upriver.web.app import create_app
+from upriver.web.play import hints
 
 TOP_TRUMPS = 226
 """A table seed that deals seat 0 the three highest trumps in a first round of three cards."""

@@ -17,11 +17,11 @@ from websockets.sync.client import ClientConnection
 from tests.live import Server
 from tests.waiting import receive_until, wait_until
 from upriver.database import open_database
-from upriver.web import shared_limits
 from upriver.web.app import CLOSE_FULL
-from upriver.web.chat import LINES, REACTIONS, REACTIONS_LIMIT, SPECTATOR_LINES
-from upriver.web.limits import Limits
-from upriver.web.shared_limits import SharedLimits
+from upriver.web.cluster import shared_limits
+from upriver.web.cluster.shared_limits import SharedLimits
+from upriver.web.hosting.limits import Limits
+from upriver.web.social.chat import LINES, REACTIONS, REACTIONS_LIMIT, SPECTATOR_LINES
 
 DEFAULTS = Limits()
 

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from tests.pg import PostgresServer
-from upriver.web.cluster import REACTIONS_CHANNEL, PostgresCluster
+from upriver.web.cluster.news import REACTIONS_CHANNEL, PostgresCluster
 from upriver.web.store import Event, open_table_store
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from upriver.web.workers import COLLECTOR_THRESHOLDS, ServeSettings
+from upriver.web.cluster.workers import COLLECTOR_THRESHOLDS, ServeSettings
 
 
 @pytest.fixture

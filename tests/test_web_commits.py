@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.waiting import until
-from upriver.web.messages import Bid
-from upriver.web.seats import Connection
+from upriver.web.play.messages import Bid
+from upriver.web.play.tables import CommitError, Manager, Table
+from upriver.web.seats.holders import Connection
 from upriver.web.store import Event, VersionConflictError
 from upriver.web.store.sqlite import SqliteTableStore
-from upriver.web.tables import CommitError, Manager, Table
 
 
 class RacedStore(SqliteTableStore):

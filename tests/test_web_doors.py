@@ -17,7 +17,7 @@ from upriver.game import Game
 from upriver.record import dumps, record_of
 from upriver.rules import Rules
 from upriver.web.app import CLOSE_FULL, create_app
-from upriver.web.limits import Limits
+from upriver.web.hosting.limits import Limits
 
 
 @pytest.fixture

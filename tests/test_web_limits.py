@@ -23,8 +23,8 @@ from tests.live import free_port
 from tests.waiting import wait_until
 from tests.webclient import Room, create, found, tables_loaded
 from upriver.web.app import CLOSE_FULL, create_app
-from upriver.web.guard import RateLimiter
-from upriver.web.limits import Limits
+from upriver.web.hosting.guard import RateLimiter
+from upriver.web.hosting.limits import Limits
 
 
 def app_client(db: str, **limits: Any) -> TestClient:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from upriver.web import messages
-from upriver.web.messages import MESSAGE_TYPES, ProtocolError, parse_client
+from upriver.web.play import messages
+from upriver.web.play.messages import MESSAGE_TYPES, ProtocolError, parse_client
 
 CLASSES = (
     messages.Join,

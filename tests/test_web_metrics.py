@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from tests.webclient import Room
 from upriver.web.app import create_app
-from upriver.web.hosts import HostPolicy
+from upriver.web.hosting.hosts import HostPolicy
 
 _LOCAL = {"host": "127.0.0.1:9100"}
 

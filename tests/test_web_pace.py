@@ -14,8 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from upriver.web import bots
 from upriver.web.app import create_app
+from upriver.web.play import bots
 
 BOTS3 = ["human", "basic", "basic", "basic"]
 
@@ -35,7 +35,7 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 class BotClock:
-    """The bots' clock (``upriver.web.bots``'s ``asyncio``), with every wait written down and none
+    """The bots' clock (``upriver.web.play.bots``'s ``asyncio``), with every wait written down and none
     taken: a bot moves as soon as it is due, so what a pace makes it wait is read, not timed."""
 
     def __init__(self) -> None:
@@ -137,8 +137,8 @@ from fastapi.testclient import TestClient
 import upriver.fast.api, upriver.fast.infer, upriver.fast.kernel, upriver.fast.policies
 from upriver import Game, preset
 from upriver.bots import act, make_bot
-from upriver.web import bots
-from upriver.web import bots
+from upriver.web.play import bots
+from upriver.web.play import bots
 from upriver.web.app import create_app
 
 def compiled():

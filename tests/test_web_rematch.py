@@ -18,9 +18,9 @@ from upriver.actions import Phase
 from upriver.database import DuplicateKeyError
 from upriver.rules import Rules
 from upriver.web.app import create_app
-from upriver.web.protocol import rules_json
+from upriver.web.play.protocol import rules_json
+from upriver.web.play.tables import Table
 from upriver.web.store import open_table_store
-from upriver.web.tables import Table
 
 SEATS = ["human", "human", "basic", "random"]
 

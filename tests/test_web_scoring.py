@@ -17,8 +17,8 @@ from upriver.errors import RulesError
 from upriver.rules import Rules
 from upriver.scoring import Scoring, round_score, scoring_of
 from upriver.web.app import create_app
-from upriver.web.protocol import rules_json
-from upriver.web.scoring_api import EXAMPLE_MOVES, scoring_router
+from upriver.web.keeper.scoring import EXAMPLE_MOVES, scoring_router
+from upriver.web.play.protocol import rules_json
 
 
 @pytest.fixture(scope="module")

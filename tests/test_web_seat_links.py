@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from tests.conftest import manager_of
 from upriver.web.app import create_app
-from upriver.web.seatkeys import JOIN_RECOVERY_SECONDS
+from upriver.web.seats.keys import JOIN_RECOVERY_SECONDS
 
 
 class Clock:

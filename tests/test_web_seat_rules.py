@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 
 from tests.waiting import until
-from upriver.web import hints
-from upriver.web.messages import Bid, Claim, Hint, ProtocolError, parse_client
-from upriver.web.seats import Connection
+from upriver.web.play import hints
+from upriver.web.play.messages import Bid, Claim, Hint, ProtocolError, parse_client
+from upriver.web.play.settings import TableSettings
+from upriver.web.play.table import Table, TableRefusalError
+from upriver.web.play.tables import Manager
+from upriver.web.seats.holders import Connection
 from upriver.web.store import Event, SqliteTableStore
-from upriver.web.table import Table, TableRefusalError
-from upriver.web.table_settings import TableSettings
-from upriver.web.tables import Manager
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from tests.waiting import wait_until
 from tests.webclient import tables_loaded
 from upriver.record import loads
 from upriver.web.app import create_app
-from upriver.web.table import Table
+from upriver.web.play.table import Table
 
 
 class FakeNow:

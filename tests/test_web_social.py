@@ -24,9 +24,9 @@ from tests.live import Server
 from tests.waiting import receive_until
 from tests.webclient import create
 from upriver.web.app import create_app
-from upriver.web.chat import HISTORY, LINES, MAX_LINE, REACTIONS, REACTIONS_LIMIT
-from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
-from upriver.web.table import Table
+from upriver.web.play.table import Table
+from upriver.web.seats.presence import PING_INTERVAL, PING_TIMEOUT
+from upriver.web.social.chat import HISTORY, LINES, MAX_LINE, REACTIONS, REACTIONS_LIMIT
 
 
 class Socket:

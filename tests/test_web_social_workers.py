@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection
 
 from tests.live import Server
 from tests.waiting import receive_until
-from upriver.web.presence import EXPIRY
+from upriver.web.seats.presence import EXPIRY
 
 
 def until(ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any]:

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from upriver.errors import IllegalActionError
-from upriver.web.messages import Bid, Play
+from upriver.web.play.messages import Bid, Play
+from upriver.web.play.settings import TableSettings
+from upriver.web.play.table import Table, TableRefusalError
+from upriver.web.play.tables import Manager
 from upriver.web.store import Event, SqliteTableStore
-from upriver.web.table import Table, TableRefusalError
-from upriver.web.table_settings import TableSettings
-from upriver.web.tables import Manager
 
 _ACTIONS = st.lists(
     st.tuples(st.sampled_from(["leave", "back", "confirm", "own", "clock", "stand_in"]), st.integers(0, 2)),

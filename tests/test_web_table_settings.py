@@ -1,4 +1,4 @@
-"""A table's own settings (:mod:`upriver.web.table_settings`): one object owns their names, defaults
+"""A table's own settings (:mod:`upriver.web.play.settings`): one object owns their names, defaults
 and checks; a table keeps them in its stored configuration as it always did, so a table stored
 before a setting existed still loads, with that setting at its default."""
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from upriver.web.seats import Connection
+from upriver.web.play.settings import SettingError, TableSettings
+from upriver.web.play.tables import Manager
+from upriver.web.seats.holders import Connection
 from upriver.web.store import SqliteTableStore
-from upriver.web.table_settings import SettingError, TableSettings
-from upriver.web.tables import Manager
 
 NAMES = ("clock", "level", "hints", "spectator_chat", "pace")
 

@@ -21,7 +21,7 @@ from starlette.testclient import WebSocketTestSession
 from tests.conftest import manager_of
 from upriver.actions import Phase
 from upriver.game import Game
-from upriver.web.tables import Table
+from upriver.web.play.tables import Table
 
 HUMANS4 = ["human"] * 4
 """Four people: the seats of a table where the test alone moves the game."""
@@ -71,7 +71,8 @@ class Client:
 
     def error(self) -> dict[str, Any]:
         """The next error message. Before it may come only states at the version already seen (a
-        seat's presence or the number watching changed: :mod:`upriver.web.presence`), never a new one."""
+        seat's presence or the number watching changed: :mod:`upriver.web.seats.presence`), never a new
+        one."""
         while True:
             seen = self.v
             message = self.receive()

@@ -410,7 +410,7 @@ def keep(
     t = translator(lang)
     console = Console(highlight=False, soft_wrap=True)
     if export_static is not None:
-        from upriver.web.keeper_offline import export_static as write_site
+        from upriver.web.keeper.offline import export_static as write_site
 
         written = write_site(export_static)
         console.print(escape(t("keep.exported_static", files=len(written), path=export_static)))

@@ -9,9 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from upriver.cli.root import app
-from upriver.web.limits import Limits
-from upriver.web.presence import PING_INTERVAL, PING_TIMEOUT
-from upriver.web.workers import SETTINGS_VARIABLE, ServeSettings
+from upriver.web.cluster.workers import SETTINGS_VARIABLE, ServeSettings
+from upriver.web.hosting.limits import Limits
+from upriver.web.seats.presence import PING_INTERVAL, PING_TIMEOUT
 
 __all__ = ["serve"]
 
@@ -209,7 +209,7 @@ def serve(
         return
     os.environ[SETTINGS_VARIABLE] = settings.to_json()  # what each worker's app is built from
     uvicorn.run(
-        "upriver.web.workers:app_from_environment",
+        "upriver.web.cluster.workers:app_from_environment",
         factory=True,
         workers=workers,
         # A worker busy replaying every table at start, on a loaded machine, must not be taken for hung.

@@ -1,7 +1,7 @@
 """The score keeper's entries as commands on plain JSON data, and the sheet as plain JSON data.
 
 This is the whole of the keeper's API that is not storage or HTTP: the web server
-(:mod:`upriver.web.keeper_api`) answers each request through it, and the same module runs
+(:mod:`upriver.web.keeper.api`) answers each request through it, and the same module runs
 in the browser (Pyodide, through :mod:`upriver.keeper.browser`) for a sheet kept with no
 server. So it imports only the core (no FastAPI, Starlette, pydantic, rich or numpy), and
 both give the same sheet, refusal for refusal, for the same entries.

@@ -9,13 +9,13 @@ HTTP:
 
 - ``GET /`` the lobby page (create a table, import a record); ``GET /t/{id}`` a table's page.
 - ``GET /api/options`` presets, rule options, bot kinds and paces (``paces``, default ``pace``) for
-  the create form; ``POST /api/scoring`` a scoring's worked examples (:mod:`upriver.web.scoring_api`).
+  the create form; ``POST /api/scoring`` a scoring's worked examples (:mod:`upriver.web.keeper.scoring`).
 - ``POST /api/tables`` ``{"name", "seats": ["human", "basic", …], "creator": 0, "record": text?,
-  "pace": "slow" | "normal" | "fast" (default normal; :mod:`upriver.web.bots`), …rule options
+  "pace": "slow" | "normal" | "fast" (default normal; :mod:`upriver.web.play.bots`), …rule options
   spelled as in the game record ("preset", "schedule", "dealer_bid", …), and the table's own
   options: "clock" (0, none, the default, or 10 to 300 seconds a person has for a move),
   "level" (the bot that plays for a person, default "normal"), "hints" and "spectator_chat"
-  (false by default; :mod:`upriver.web.clock`)}`` → ``{"table", "seat", "token", "url"}``; a
+  (false by default; :mod:`upriver.web.play.clock`)}`` → ``{"table", "seat", "token", "url"}``; a
   refusal is 400 ``{"error"}``, and for rules the engine refuses also ``"option"``, the option at
   fault (or ``null``). ``"creator": null`` with every seat a bot makes a table to watch: the
   answer's ``seat`` and ``token`` are ``null`` and ``url`` is the spectators' link.
@@ -23,7 +23,7 @@ HTTP:
   joined), ``started``, ``over``, ``round`` and ``rounds``, ``damaged``, ``seat`` (the token's, or
   ``null``), ``host``, and for the host the open seats' ``invites`` and the ``spectate`` link; a
   token that opens nothing any more is 403 with ``rule: token`` and its ``reason``
-  (:mod:`upriver.web.seatkeys`).
+  (:mod:`upriver.web.seats.keys`).
 - ``POST /api/tables/{id}/recover`` ``{"invite", "secret"}`` the page that sent a join with the
   SHA-256 of ``secret`` gets the seat's token back while the join is not confirmed (ten minutes at
   most) → ``{"table", "seat", "token", "url"}``; anyone else 403 ``rule: recover``.
@@ -32,20 +32,20 @@ HTTP:
   another token, 400 ``{"error"}`` for a seat or kind that cannot be given.
 - ``POST /api/tables/{id}/rematch`` ``{"token"}`` and ``GET /api/tables/{id}/rematch?token=…``: a
   finished table's rematch and this seat's own link to it; ``GET /api/tables/{id}/rules`` its rules
-  (:mod:`upriver.web.rematch`).
+  (:mod:`upriver.web.play.rematch`).
 - ``POST /api/tables/{id}/qr`` ``{"token"}`` the QR code (SVG) of the seat's link, to move the seat to
-  another device; 403 for a token that opens no seat (:mod:`upriver.web.seat_qr`).
+  another device; 403 for a token that opens no seat (:mod:`upriver.web.seats.qr`).
 - ``GET /favicon.ico`` the site's icon (an SVG).
 - ``GET /i18n/{lang}.json`` the pages' words in one language (:mod:`upriver.i18n`, read by ``i18n.js``).
 - ``GET /api/tables/{id}/record?token=…`` the game record (no seed): while the game is on, only
   for a seat's token and only the finished rounds, so no card still in a hand leaves the server.
 
-WebSocket ``/ws/{id}?token=…`` (no token: a spectator); see :mod:`upriver.web.protocol`.
+WebSocket ``/ws/{id}?token=…`` (no token: a spectator); see :mod:`upriver.web.play.protocol`.
 
 Each part is a router of its own module: the tables' routes and the WebSocket
-(:mod:`upriver.web.table_routes`), the score keeper, the rematch, the review, the scoring examples,
+(:mod:`upriver.web.play.routes`), the score keeper, the rematch, the review, the scoring examples,
 health and metrics; a route under ``/api/tables/{id}`` finds its table through one look-up
-(:mod:`upriver.web.lookup`), whose refusal is 404 ``{"error": "no such table (or it was archived)"}``.
+(:mod:`upriver.web.play.lookup`), whose refusal is 404 ``{"error": "no such table (or it was archived)"}``.
 """
 
 from __future__ import annotations
@@ -65,28 +65,29 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from upriver.database import PostgresTarget, StoreError, Target
 from upriver.i18n import CATALOGUES
 from upriver.keeper.store import UnreadableSheetError
-from upriver.web import admission, bots, metrics
-from upriver.web.accesslog import AccessLog
 from upriver.web.accounts import account_router
-from upriver.web.cluster import cluster_for
+from upriver.web.cluster.news import cluster_for
 from upriver.web.groups.page import group_page_router
 from upriver.web.groups.routes import group_router
-from upriver.web.guard import SECURITY_HEADERS, origin_allowed, refusal
-from upriver.web.health import PROBES, health_router
-from upriver.web.hosts import HostPolicy
-from upriver.web.keeper_api import keeper_router
-from upriver.web.keeper_offline import keeper_offline_router
-from upriver.web.limits import Limits
-from upriver.web.rematch import rematch_router
-from upriver.web.review_api import review_router
-from upriver.web.review_upload import review_upload_router
-from upriver.web.scoring_api import scoring_router
-from upriver.web.seat_qr import seat_qr_router
-from upriver.web.seats import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW
-from upriver.web.social import Social
+from upriver.web.hosting import admission, metrics
+from upriver.web.hosting.accesslog import AccessLog
+from upriver.web.hosting.guard import SECURITY_HEADERS, origin_allowed, refusal
+from upriver.web.hosting.health import PROBES, health_router
+from upriver.web.hosting.hosts import HostPolicy
+from upriver.web.hosting.limits import Limits
+from upriver.web.keeper.api import keeper_router
+from upriver.web.keeper.offline import keeper_offline_router
+from upriver.web.keeper.scoring import scoring_router
+from upriver.web.play import bots
+from upriver.web.play.rematch import rematch_router
+from upriver.web.play.routes import CLOSE_FULL, CLOSE_NO_TABLE, STATIC, table_router
+from upriver.web.play.tables import Manager
+from upriver.web.review.api import review_router
+from upriver.web.review.upload import review_upload_router
+from upriver.web.seats.holders import CLOSE_BAD_TOKEN, CLOSE_TOO_SLOW
+from upriver.web.seats.qr import seat_qr_router
+from upriver.web.social.talk import Social
 from upriver.web.store import open_table_store
-from upriver.web.table_routes import CLOSE_FULL, CLOSE_NO_TABLE, STATIC, table_router
-from upriver.web.tables import Manager
 
 __all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", "STATIC", "create_app"]
 
@@ -94,7 +95,7 @@ __all__ = ["CLOSE_BAD_TOKEN", "CLOSE_FULL", "CLOSE_NO_TABLE", "CLOSE_TOO_SLOW", 
 class _Guard:
     """ASGI middleware: the security headers on every HTTP response, and the Origin check on every
     request that may change state (any method but GET/HEAD/OPTIONS, and every WebSocket); before
-    both, the Host check (``hosts``; :mod:`upriver.web.hosts`)."""
+    both, the Host check (``hosts``; :mod:`upriver.web.hosting.hosts`)."""
 
     def __init__(
         self, app: ASGIApp, allowed_origins: tuple[str, ...], hosts: HostPolicy | None = None
@@ -162,16 +163,16 @@ def create_app(
 ) -> FastAPI:
     """The web app over the tables and sheets stored in ``db_path`` (a SQLite path or
     ``sqlite:///PATH``, or a ``postgresql://`` URL: :func:`upriver.database.parse_target`); bots wait
-    ``bot_delay`` seconds before a move at a ``normal`` pace (:data:`upriver.web.bots.PACES`). With
+    ``bot_delay`` seconds before a move at a ``normal`` pace (:data:`upriver.web.play.bots.PACES`). With
     ``warm``, the search bots' kernel is made ready in a background thread as the app starts
-    (:func:`upriver.web.bots.warm_in_background`).
+    (:func:`upriver.web.play.bots.warm_in_background`).
 
     ``limits`` are the server's limits (default :class:`Limits`). ``allowed_origins`` lists the
     origins (``https://cards.example:8443``) whose pages may change state; empty means this
     server's own host and port and its loopback names. ``hosts`` are the host names the server
-    answers to (:class:`upriver.web.hosts.HostPolicy`; ``upriver serve`` always gives them);
+    answers to (:class:`upriver.web.hosting.hosts.HostPolicy`; ``upriver serve`` always gives them);
     ``None`` answers every host. ``now`` is the time the turn clocks go by
-    (:mod:`upriver.web.clock`; tests drive it).
+    (:mod:`upriver.web.play.clock`; tests drive it).
 
     :raises upriver.database.StoreError: the database is malformed (``TargetError``) or cannot be
         opened (``StoreUnavailableError``): one sentence saying why.
@@ -179,7 +180,7 @@ def create_app(
     limits = limits or Limits()
     store = open_table_store(db_path)
     try:
-        # Over PostgreSQL other server processes may serve the same tables (upriver.web.cluster).
+        # Over PostgreSQL other server processes may serve the same tables (upriver.web.cluster.news).
         cluster = cluster_for(store.db.target)
     except BaseException:
         store.close()

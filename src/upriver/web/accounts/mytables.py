@@ -5,7 +5,7 @@ seat's *tenure* (the version of the join that seated its person). While the tenu
 the account's owner is the person in that seat, and My tables gives them the seat's link; when
 the host re-invites the seat and someone else takes it, the tenure changes and the binding opens
 nothing (it is not listed). The link is built from the seat's current token each time
-(:meth:`~upriver.web.table.Table.holder_token`), never stored in the account.
+(:meth:`~upriver.web.play.table.Table.holder_token`), never stored in the account.
 
 A table that is archived or gone (the server keeps a finished table for a week, then archives
 it) is listed by its id alone, without links.
@@ -18,8 +18,8 @@ import re
 
 from upriver.web.accounts.errors import AccountError
 from upriver.web.accounts.store import SeatBinding
-from upriver.web.table import Table
-from upriver.web.tables import Manager
+from upriver.web.play.table import Table
+from upriver.web.play.tables import Manager
 
 __all__ = ["TABLE_ID", "bindable_seat", "my_tables", "seat_entry"]
 

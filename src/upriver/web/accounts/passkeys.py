@@ -3,7 +3,7 @@
 The relying party is the site the page was loaded from: its ID is the host name of the request's
 ``Origin`` and the origin expected in the signed client data is that ``Origin``. The app's
 guard has already refused a state-changing request from a foreign origin (``origin_allowed`` in
-:mod:`upriver.web.guard`), so the Origin a ceremony reads is this server's own. Passkeys are
+:mod:`upriver.web.hosting.guard`), so the Origin a ceremony reads is this server's own. Passkeys are
 asked to be discoverable (a resident key: signing in needs no user name) and to verify their
 user where they can; an authenticator that only proves presence is accepted.
 """

@@ -35,9 +35,9 @@ from upriver.web.accounts.store import (
     open_account_store,
 )
 from upriver.web.accounts.tokens import new_recovery_codes, new_user_id
-from upriver.web.guard import InputError, RateLimiter, read_body, refusal
-from upriver.web.limits import Limits
-from upriver.web.tables import Manager
+from upriver.web.hosting.guard import InputError, RateLimiter, read_body, refusal
+from upriver.web.hosting.limits import Limits
+from upriver.web.play.tables import Manager
 
 __all__ = ["AccountRoute", "AccountRouter", "account_router"]
 

@@ -43,10 +43,10 @@ from upriver.web.groups.league import (
     head_to_head,
 )
 from upriver.web.groups.store import Group, GroupStore, Member, open_group_store
-from upriver.web.guard import read_body, refusal
-from upriver.web.limits import Limits
-from upriver.web.table_settings import SettingError, TableSettings
-from upriver.web.tables import Manager, TableError
+from upriver.web.hosting.guard import read_body, refusal
+from upriver.web.hosting.limits import Limits
+from upriver.web.play.settings import SettingError, TableSettings
+from upriver.web.play.tables import Manager, TableError
 
 __all__ = ["FORMER", "GroupRouter", "group_router"]
 

@@ -59,7 +59,7 @@ let token = fragment.get("token");
 // A rematch's link carries the name to sit under: the seat is taken with it once, as the page opens.
 let joinAs = fragment.get("name");
 /**
- * The state's game part (web/states.py): the round, the hand, the bids, the trick, the totals.
+ * The state's game part (web/play/states.py): the round, the hand, the bids, the trick, the totals.
  * @typedef {Record<string, any>} Game
  */
 

@@ -24,7 +24,7 @@ const WORDS = {
 };
 
 /**
- * A person-seat's presence as the state carries it (web/protocol.py): here ("online"), "away" (since
+ * A person-seat's presence as the state carries it (web/play/protocol.py): here ("online"), "away" (since
  * `away_since`, in s since 1970), given to a "bot", or "left"; `auto`: its automatic moves in a row.
  * @typedef {{status: string, away_since: number | null, auto: number}} Presence
  */

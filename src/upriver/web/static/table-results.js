@@ -13,7 +13,7 @@ import { renderRematch } from "./table-rematch.js";
 import { $, all } from "./dom.js";
 
 /**
- * The state's game part (web/states.py): the round, the hand, the bids, the trick, the totals.
+ * The state's game part (web/play/states.py): the round, the hand, the bids, the trick, the totals.
  * @typedef {Record<string, any>} Game
  */
 

@@ -5,12 +5,12 @@
 const FINAL_CLOSES = [4400, 4403, 4404, 4429];
 
 /**
- * A message from the server (web/protocol.py): its `type`, and the rest as that type has it.
+ * A message from the server (web/play/protocol.py): its `type`, and the rest as that type has it.
  * @typedef {Record<string, any>} ServerMessage
  */
 
 /**
- * The table's state as the server sends it to this page (web/states.py): what this seat may know.
+ * The table's state as the server sends it to this page (web/play/states.py): what this seat may know.
  * Its shape is the server's; the pages read it as they draw.
  * @typedef {Record<string, any>} TableState
  */

@@ -57,7 +57,7 @@ class Event:
     client_id: str | None
     at: float | None = dataclasses.field(default=None, compare=False)
     """When it was committed (``time.time()``, or the manager's clock): read back from the store, so
-    a turn's clock (:mod:`upriver.web.clock`) starts when its event was stored, across restarts.
+    a turn's clock (:mod:`upriver.web.play.clock`) starts when its event was stored, across restarts.
     ``None`` for an event not stored yet, or known only from a notification (the receiver's time then).
     Not compared: the same event is the same whenever it was stored."""
 

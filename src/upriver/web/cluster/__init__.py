@@ -1,0 +1,1 @@
+"""Several server processes over one PostgreSQL database: table ownership, news, shared limits."""

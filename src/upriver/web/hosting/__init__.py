@@ -1,0 +1,1 @@
+"""Serving in public: limits, guards, hosts, admission, logs, health and metrics."""

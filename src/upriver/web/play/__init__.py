@@ -1,0 +1,1 @@
+"""Table play: the live tables, their WebSocket and messages, the clock, bots, claims, hints, rematches."""

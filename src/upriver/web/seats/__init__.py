@@ -1,0 +1,1 @@
+"""Seats and who holds them: tokens, invites, moving a seat, stand-in bots and presence."""

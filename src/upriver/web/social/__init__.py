@@ -1,0 +1,1 @@
+"""Table talk: chat, reactions and the table's notices."""
