@@ -49,12 +49,8 @@ class TableSettings:
         clock = self.clock
         low, high = CLOCK_SECONDS
         if isinstance(clock, bool) or not isinstance(clock, int) or not (clock == 0 or low <= clock <= high):
-            raise SettingError(
-                f"the clock is 0 (none) or a whole number of seconds from {low} to {high}, not {clock!r}"[
-                    :200
-                ],
-                setting="clock",
-            )
+            said = f"the clock is 0 (none) or a whole number of seconds from {low} to {high}, not {clock!r}"
+            raise SettingError(said[:200], setting="clock")  # a value sent may be long: the sentence is not
         level = self.level
         if not isinstance(level, str) or level.strip().lower() not in BOT_KINDS:
             raise SettingError(
