@@ -10,7 +10,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -19,6 +19,21 @@ TIMEOUT = 15.0
 
 POLL = 0.01
 """How often :func:`wait_until` looks again, in seconds."""
+
+
+class _Looks(Generic[T]):
+    """One wait's looks at ``predicate``: each gives its answer, and the first after ``timeout``
+    seconds with no true answer fails saying ``what`` was awaited."""
+
+    def __init__(self, predicate: Callable[[], T | None], what: str, timeout: float) -> None:
+        self.predicate, self.what, self.timeout = predicate, what, timeout
+        self.deadline = time.monotonic() + timeout
+
+    def __call__(self) -> T | None:
+        answer = self.predicate()
+        if not answer and time.monotonic() >= self.deadline:
+            raise AssertionError(f"still waiting after {self.timeout:g} s: {self.what}")
+        return answer
 
 
 def wait_until(
@@ -35,27 +50,19 @@ def wait_until(
     runs through Playwright's routes passes :func:`in_page`, so the routes run meanwhile. A look that
     asks the server something it must refuse meanwhile (a move while its store is down) comes
     ``every`` seconds rather than :data:`POLL`, so as not to flood it."""
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = predicate()
-        if answer:
-            return answer
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"still waiting after {timeout:g} s: {what}")
+    look = _Looks(predicate, what, timeout)
+    while not (answer := look()):
         pause(every)
+    return answer
 
 
 async def until(predicate: Callable[[], T | None], what: str, *, timeout: float = TIMEOUT) -> T:
     """:func:`wait_until` inside a test's own event loop: the loop runs its tasks (the server's, a
     thread's callback) between two looks."""
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = predicate()
-        if answer:
-            return answer
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"still waiting after {timeout:g} s: {what}")
+    look = _Looks(predicate, what, timeout)
+    while not (answer := look()):
         await asyncio.sleep(POLL)
+    return answer
 
 
 class Page(Protocol):
