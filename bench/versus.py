@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-LOWER_IS_BETTER = ("latency", "_ms", "cpu_ms", "seconds", "_s_p", "rss", "memory")
+LOWER_IS_BETTER = ("latency", "_ms", "seconds", "rss", "memory")
 """Parts of a figure's name that say a smaller number is better."""
 
 
