@@ -30,7 +30,6 @@ from numpy.typing import NDArray
 from upriver.fast._jit import GOLDEN, ONE, ZERO, Bits, Ints, i64, jit, mix, nth_bit, popcount, u64
 from upriver.fast.api import Position, position_record, round_opts
 from upriver.fast.kernel import (
-    SUIT_OF,
     PositionRecord,
     RoundState,
     load_world,
@@ -43,6 +42,7 @@ from upriver.fast.policies import (
     COUNTS_TRICKS,
     POLICY_BASIC,
     SCORES,
+    SUIT_OF,
     TRICKS_MAX,
     lead_barred,
     legal_cards,

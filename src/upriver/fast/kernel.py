@@ -60,6 +60,7 @@ from upriver.fast.policies import (
     POLICY_RANDOM,
     ROTATE,
     SIMULTANEOUS,
+    SUIT_OF,
     basic_bid,
     basic_card,
     blind_bid,
@@ -92,10 +93,6 @@ __all__ = [
     "score",
     "state_of",
 ]
-
-SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
-RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
-"""Suit and rank (0–12) of each card: a table look-up is cheaper than Python's floor division."""
 
 CHUNK = 256
 """Items per random stream and per unit of parallel work."""

@@ -12,6 +12,8 @@ Cards are indices 0–51 (suit * 13 + rank - 2); a card's "danger" is
 
 from __future__ import annotations
 
+import numpy as np
+
 from upriver.fast import thumb
 from upriver.fast._jit import (
     FULL,
@@ -45,9 +47,11 @@ __all__ = [
     "POLICY_BASIC",
     "POLICY_LEARNED",
     "POLICY_RANDOM",
+    "RANK_OF",
     "ROTATE",
     "SCORES",
     "SIMULTANEOUS",
+    "SUIT_OF",
     "TRICKS_MAX",
     "basic_bid",
     "basic_card",
@@ -149,14 +153,20 @@ def left_of(seat: int, n: int) -> int:
     return seat if seat < n else 0
 
 
+SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
+RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
+"""Suit and rank (0–12) of each card: a table look-up is cheaper than Python's floor division
+(compiled, ``//`` and ``%`` on signed integers keep Python's rounding, a branch each)."""
+
+
 @inline_jit
 def strength(card: int, lead_suit: int, trump: int) -> int:
     """How strongly ``card`` stands in a trick led in ``lead_suit``: its rank (0–12), 16 more in the
     suit led and 32 more in trump (-1: none). The strongest card takes the trick, which is
     :func:`upriver.actions.beats` over card indices: the kernel's one statement of who wins a trick
     (``tests/test_kernel.py`` checks the two agree on every pair of cards, trump and suit led)."""
-    suit = card // 13
-    return card % 13 + (16 if suit == lead_suit else 0) + (32 if suit == trump else 0)
+    suit = SUIT_OF[card]
+    return int(RANK_OF[card]) + (16 if suit == lead_suit else 0) + (32 if suit == trump else 0)
 
 
 @jit

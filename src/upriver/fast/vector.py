@@ -41,13 +41,15 @@ from upriver.fast._jit import (
     prange,
     u64,
 )
-from upriver.fast.kernel import RANK_OF, ROTATION, SUIT_OF, deal, first_jack_dealer, stream
+from upriver.fast.kernel import ROTATION, deal, first_jack_dealer, stream
 from upriver.fast.policies import (
     COUNTS_TRICKS,
     DEALER_RULE,
     POLICY_RANDOM,
+    RANK_OF,
     ROTATE,
     SIMULTANEOUS,
+    SUIT_OF,
     basic_bid,
     basic_card,
     lead_barred,
