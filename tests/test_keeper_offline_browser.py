@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 import upriver.cli.keep
 from tests.live import SHOTS, free_port
 from tests.offline import TIMEOUT_MS, api, phone, process, serve
+from tests.waiting import in_page, wait_until
 from upriver.cli import app as cli_app
 from upriver.web.app import create_app
 
@@ -353,14 +354,6 @@ KEPT = """async () => {
     for (const key of keys) sizes.push((await (await cache.match(key)).arrayBuffer()).byteLength);
     return { keys: keys.map((key) => key.url), sizes };
 }"""
-WHOLE = f"""async () => {{
-    for (const deadline = Date.now() + {TIMEOUT_MS}; Date.now() < deadline;) {{
-        const kept = await ({KEPT})();
-        if (kept.sizes.length === 1 && kept.sizes[0] > 1e6) return kept;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-    }}
-    throw new Error("no whole snapshot kept");
-}}"""
 SNAPSHOT_ENTRIES = [
     ("bids", {"bids": [1, 0, 1, 0]}),
     ("tricks", {"tricks": [1, 0, 0, 0]}),
@@ -381,8 +374,15 @@ def bare_page(browser: Browser, tmp_path: Path) -> Iterator[Page]:
 
 def kept_snapshot(page: Page) -> dict[str, list[Any]]:
     """The one snapshot kept (its key and size), once a whole one is."""
-    kept: dict[str, list[Any]] = page.evaluate(WHOLE)
-    return kept
+
+    def whole() -> dict[str, list[Any]] | None:
+        kept: dict[str, list[Any]] = page.evaluate(KEPT)
+        return kept if len(kept["sizes"]) == 1 and kept["sizes"][0] > 1e6 else None
+
+    # each look reads the snapshot whole (megabytes): every tenth of a second, as the page would
+    return wait_until(
+        whole, "one whole snapshot kept", timeout=TIMEOUT_MS / 1000, pause=in_page(page), every=0.1
+    )
 
 
 def test_the_engine_starts_again_from_the_snapshot_its_first_start_kept_and_answers_the_same(
