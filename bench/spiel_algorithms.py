@@ -43,6 +43,7 @@ from open_spiel.python.algorithms import cfr, exploitability, external_sampling_
 
 import upriver.spiel  # noqa: F401  # registers python_upriver
 from upriver.arena.fair import RandomRollout
+from upriver.arena.stats import estimate
 
 CLASSIC_123 = {"players": 4, "hand_sizes": "1,2,3"}
 PARTS = ("random_sim", "ismcts", "cfr", "mccfr", "ppo")
@@ -91,14 +92,13 @@ def ismcts_run(hands: int, simulations: int) -> dict[str, Any]:
         reference = _play(game, None, 1000 + hand)[0]
         gains.append(points - reference)
         moves, thinking = moves + made, thinking + spent
-    mean = float(np.mean(gains))
-    half = float(1.96 * np.std(gains, ddof=1) / np.sqrt(hands)) if hands > 1 else float("nan")
+    over_random = estimate(gains)
     return {
         "table": params,
         "simulations": simulations,
         "hands": hands,
-        "points_over_random_seat0": mean,
-        "interval95": [mean - half, mean + half],
+        "points_over_random_seat0": over_random.mean,
+        "interval95": [over_random.low, over_random.high],
         "s_a_move": thinking / max(moves, 1),
     }
 
@@ -189,13 +189,6 @@ class SeatZero(rl_environment.Environment):  # type: ignore[misc]  # open_spiel 
         return self._others_move()
 
 
-def _interval(values: list[float]) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% interval (normal, for the hundreds of deals here)."""
-    mean = float(np.mean(values))
-    half = float(1.96 * np.std(values, ddof=1) / np.sqrt(len(values)))
-    return mean, mean - half, mean + half
-
-
 def _greedy(torch: Any, network: Any) -> Any:
     """Seat 0 by the most probable legal action of ``network``'s masked policy."""
 
@@ -255,10 +248,10 @@ def ppo_run(seeds: list[int], updates: int, envs: int, steps: int, deals: int) -
         policy = _greedy(torch, agent.network)
         points = [_play(game, policy, deal)[0] for deal in deal_seeds]
         before = [_play(game, untrained, deal)[0] for deal in deal_seeds]
-        gain, low, high = _interval([p - r for p, r in zip(points, reference, strict=True)])
-        learnt, learnt_low, learnt_high = _interval([p - b for p, b in zip(points, before, strict=True)])
-        gains.append(gain)
-        learnts.append(learnt)
+        over_random = estimate([p - r for p, r in zip(points, reference, strict=True)])
+        over_untrained = estimate([p - b for p, b in zip(points, before, strict=True)])
+        gains.append(over_random.mean)
+        learnts.append(over_untrained.mean)
         runs.append(
             {
                 "seed": seed,
@@ -268,11 +261,11 @@ def ppo_run(seeds: list[int], updates: int, envs: int, steps: int, deals: int) -
                 "mean_return_first_update": float(np.mean(returns[0])) if returns[0] else None,
                 "mean_return_last_update": float(np.mean(returns[-1])) if returns[-1] else None,
                 "points_greedy": float(np.mean(points)),
-                "over_random_seat0": gain,
-                "interval95": [low, high],
+                "over_random_seat0": over_random.mean,
+                "interval95": [over_random.low, over_random.high],
                 "points_greedy_untrained": float(np.mean(before)),
-                "over_untrained": learnt,
-                "over_untrained_interval95": [learnt_low, learnt_high],
+                "over_untrained": over_untrained.mean,
+                "over_untrained_interval95": [over_untrained.low, over_untrained.high],
             }
         )
     return {
