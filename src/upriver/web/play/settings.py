@@ -101,9 +101,4 @@ class TableSettings:
 
     def options(self) -> dict[str, object]:
         """The settings the state's ``options`` carries: all but the pace, which it gives on its own."""
-        return {
-            "clock": self.clock,
-            "level": self.level,
-            "hints": self.hints,
-            "spectator_chat": self.spectator_chat,
-        }
+        return {name: value for name, value in self.config().items() if name != "pace"}
